@@ -1,0 +1,33 @@
+# The two front-door commands are `make demo` and `make test`; the rest are their parts.
+SWIFT ?= swift
+TSAN_SCRATCH ?= .build-tsan
+
+.PHONY: demo test deps build unit-tests tsan-tests bench clean
+
+## Installs the system packages, builds, and runs the main job on a built-in default.
+demo: deps
+	$(SWIFT) build -c release --product axon
+	./.build/release/axon demo
+
+## Installs what the tests need and runs every test: unit tests, then the lock-free code under ThreadSanitizer.
+test: deps unit-tests tsan-tests
+
+deps:
+	./scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+unit-tests:
+	$(SWIFT) test
+
+# TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
+tsan-tests:
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline'
+
+## Runs the benchmark suite (nested package, release build).
+bench: deps
+	cd Benchmarks && $(SWIFT) package benchmark
+
+clean:
+	rm -rf .build $(TSAN_SCRATCH) Benchmarks/.build

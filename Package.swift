@@ -1,0 +1,35 @@
+// swift-tools-version: 6.1
+// Axon: a real-time EEG signal-processing engine for Linux with pluggable device adapters.
+// Swift 6 language mode (complete strict concurrency) is the default for tools-version 6.x.
+import PackageDescription
+
+let swiftAtomics: Target.Dependency = .product(name: "Atomics", package: "swift-atomics")
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
+let package = Package(
+    name: "Axon",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "AxonStreams", targets: ["AxonStreams"]),
+        .executable(name: "axon", targets: ["axon"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // MARK: - C system libraries (module map + pkg-config; nothing compiled)
+        .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
+        .systemLibrary(name: "CLAPACKE", pkgConfig: "lapacke", providers: [.apt(["liblapacke-dev"])]),
+        .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+
+        // MARK: - Libraries
+        .target(name: "AxonStreams", dependencies: [swiftAtomics]),
+
+        // MARK: - Command line
+        .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
+
+        // MARK: - Tests
+        .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
+    ]
+)
