@@ -1,0 +1,72 @@
+/// The producer's handle on a regular numeric stream: stamps each frame and pushes it into the stream's ring.
+///
+///     let writer = pipeline.makeWriter()
+///     writer.write([12.5, -3.1, 7.0, 0.4], counter: packetCounter)   // on the device thread
+///     writer.finish()
+///
+/// Threading contract: one producer thread owns the writer (it is the ring's single producer). `write` never
+/// blocks, locks or allocates; when the ring is full the frame is handled by the ring's overflow policy and the
+/// loss shows up as a ``GapRecord`` with cause `.overflow` downstream.
+public final class FrameWriter: @unchecked Sendable {
+    // Sendable invariant: one producer thread at a time uses the writer (`nextSequence` is its only mutable
+    // state); handing it to another thread needs a happens-before edge, as thread start gives.
+    /// The stream's frame layout.
+    public let layout: FrameLayout
+    @usableFromInline let ring: SPSCRing<Double>
+    @usableFromInline var nextSequence: Double = 0
+
+    /// Wraps a ring whose slots are frames of `layout`.
+    public init(ring: SPSCRing<Double>, layout: FrameLayout) {
+        precondition(ring.width == layout.width, "ring width must match the frame layout")
+        self.ring = ring
+        self.layout = layout
+    }
+
+    /// Pushes one frame.
+    ///
+    /// - Parameters:
+    ///   - values: one value per channel (`layout.channelCount` of them).
+    ///   - deviceTime: the device's timestamp in seconds, if it has one.
+    ///   - counter: the device's sample or packet counter, if it has one.
+    ///   - arrivalTime: host monotonic arrival time; defaults to now. Pass the time the transport received the
+    ///     bytes when several frames arrive in one packet.
+    /// - Returns: `true` if the frame was stored (overflow may have dropped an older one; see ``OverflowPolicy``).
+    /// - Complexity: O(channels).
+    @inlinable
+    @discardableResult
+    public func write(
+        _ values: UnsafeBufferPointer<Double>, deviceTime: Double? = nil, counter: UInt64? = nil,
+        arrivalTime: Double = HostClock.now()
+    ) -> Bool {
+        precondition(values.count == layout.channelCount, "a frame needs one value per channel")
+        let sequence = nextSequence
+        nextSequence += 1
+        return ring.pushSlot { slot in
+            slot[FrameLayout.sequenceLane] = sequence
+            slot[FrameLayout.arrivalLane] = arrivalTime
+            slot[FrameLayout.deviceTimeLane] = deviceTime ?? .nan
+            slot[FrameLayout.counterLane] = counter.map { Double($0) } ?? .nan
+            slot[FrameLayout.timestampLane] = .nan
+            for channel in 0..<values.count {
+                slot[FrameLayout.headerLanes + channel] = values[channel]
+            }
+        }
+    }
+
+    /// Pushes one frame from an array (no copy: the array's storage is read in place).
+    @inlinable
+    @discardableResult
+    public func write(
+        _ values: [Double], deviceTime: Double? = nil, counter: UInt64? = nil, arrivalTime: Double = HostClock.now()
+    ) -> Bool {
+        values.withUnsafeBufferPointer {
+            write($0, deviceTime: deviceTime, counter: counter, arrivalTime: arrivalTime)
+        }
+    }
+
+    /// Whether the consumer side asked the producer to stop (a source checks this between frames).
+    public var isStopRequested: Bool { ring.isStopRequested }
+
+    /// Declares that no more frames follow; the pipeline delivers what is buffered and then finishes.
+    public func finish() { ring.closeProducer() }
+}

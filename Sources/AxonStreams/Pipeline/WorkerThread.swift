@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A POSIX thread that can be joined: the pipeline's source and consumer threads.
+///
+/// Foundation's `Thread` cannot be joined; a pipeline's clean shutdown needs to wait for its threads to end.
+///
+/// Threading contract: `start` and `join` are called by the controlling thread, once each.
+final class WorkerThread {
+    private final class Body {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
+    private var handle: pthread_t?
+
+    /// Starts `body` on a new thread; `name` identifies it in errors.
+    init(name: String, body: @escaping @Sendable () -> Void) throws(PipelineError) {
+        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, { raw in
+            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            body.run()
+            return nil
+        }, context)
+        guard rc == 0 else {
+            Unmanaged<Body>.fromOpaque(context).release()
+            throw .threadStartFailed(name: name, errno: rc)
+        }
+        handle = thread
+    }
+
+    /// Waits for the thread to end. Calling it again does nothing.
+    func join() {
+        guard let thread = handle else { return }
+        handle = nil
+        let rc = pthread_join(thread, nil)
+        precondition(rc == 0, "pthread_join failed with \(rc)")
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `axon` command line: parses, wires library pieces together and prints. It holds no logic of its own.
+@main
+struct Axon: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "axon",
+        abstract: "Axon: a real-time EEG signal-processing engine with pluggable device adapters.",
+        subcommands: [Demo.self],
+        defaultSubcommand: Demo.self)
+}
