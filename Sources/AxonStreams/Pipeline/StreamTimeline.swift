@@ -117,7 +117,7 @@ public final class StreamTimeline {
     private func indexStep(counter: Double, deviceTime: Double, overflowMissing: Double) -> Double {
         if !counter.isNaN, let previous = lastCounter {
             var delta = counter - previous
-            if let modulus = configuration.counterModulus.map(Double.init) {
+            if let modulus = configuration.counterModulus.map({ Double($0) }) {
                 delta = delta.truncatingRemainder(dividingBy: modulus)
                 if delta <= 0 { delta += modulus }
                 // A wrapping counter cannot show a loss of a whole modulus; the ring's own count is exact.
