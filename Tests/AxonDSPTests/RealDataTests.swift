@@ -55,12 +55,13 @@ struct RealDataTests {
             let peak = try analyzer.grid.peak(of: average, in: alphaBand)
             #expect(peak.bin == 12)
             #expect(abs(analyzer.grid.frequency(ofBin: peak.bin) - 11.72) < 0.005)  // 11.71875 Hz
-            // The refined frequency stays near the reference's ≈11.5 Hz true alpha frequency, inside the band.
-            #expect(peak.frequency > 11.0 && peak.frequency < 12.2)
-            // Eyes closed: alpha dominates the 3–30 Hz power (the reference reports a share of 0.56).
+            // Refined between bins it lands near the reference's ≈11.5 Hz true alpha frequency (scipy + the same
+            // interpolation: 11.31 Hz on EXG6, 11.40 Hz on EXG7).
+            #expect(peak.frequency > 11.1 && peak.frequency < 11.7)
+            // Eyes closed: alpha dominates the 3–30 Hz power (reference share 0.56; scipy: 0.567 and 0.561).
             let alpha = try analyzer.grid.bandSum(of: average, in: alphaBand)
             let broad = try analyzer.grid.bandSum(of: average, in: FrequencyBand(3, 30))
-            #expect(alpha / broad > 0.45)
+            #expect(alpha / broad > 0.52 && alpha / broad < 0.60)
         }
     }
 }
