@@ -1,9 +1,9 @@
 // AxonDSP — the dominant frequency inside a band, refined between bins.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 extension FrequencyGrid {

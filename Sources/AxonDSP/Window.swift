@@ -1,9 +1,9 @@
 // AxonDSP — tapering windows with precomputed coefficients and the gains needed to scale spectra.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The shape of a tapering window. All shapes are the *periodic* (DFT-even) form, `w[n]` for `n = 0..<N` with

@@ -37,7 +37,8 @@ struct BandPeakTests {
     /// Off-bin sweep. Bound 0.02 Hz: the bias of log-parabolic interpolation on a Hann main lobe is at most
     /// 0.016 bin (= 0.0156 Hz at 250 Hz / 256), and from 3 Hz up the mirrored negative-frequency image adds
     /// under 0.001 Hz (measured maximum over 3–24 Hz and nine phases: 0.0163 Hz).
-    @Test("off-bin-centre sines are located within 0.02 Hz", arguments: Array(stride(from: 3.0, through: 24.0, by: 0.37)))
+    @Test(
+        "off-bin-centre sines are located within 0.02 Hz", arguments: Array(stride(from: 3.0, through: 24.0, by: 0.37)))
     func offBinSweep(frequency: Double) throws {
         let analyzer = try Self.hannAnalyzer()
         let band = try FrequencyBand(2, 30)

@@ -20,8 +20,9 @@ struct DetrenderTests {
         return (meanX - slope * meanN, slope)
     }
 
-    @Test("linear detrend removes an added ramp and agrees with the closed-form least-squares fit",
-          arguments: [256, 250, 2, 3])
+    @Test(
+        "linear detrend removes an added ramp and agrees with the closed-form least-squares fit",
+        arguments: [256, 250, 2, 3])
     func removesRamp(length: Int) throws {
         let base = TestSignals.sine(frequency: 10, sampleRate: 250, count: length, amplitude: 20)
         let signal = base.enumerated().map { $0.element + 3000 + 1.75 * Double($0.offset) }

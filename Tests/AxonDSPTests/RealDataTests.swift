@@ -44,8 +44,9 @@ struct RealDataTests {
         #expect(exg7.count == 10_500)
     }
 
-    @Test("Welch (Hann, 256, 50 %) puts the 7–13 Hz argmax at the 11.72 Hz bin on EXG6 and EXG7",
-          arguments: [DetrendMode.mean, .linear])
+    @Test(
+        "Welch (Hann, 256, 50 %) puts the 7–13 Hz argmax at the 11.72 Hz bin on EXG6 and EXG7",
+        arguments: [DetrendMode.mean, .linear])
     func alphaPeak(detrend: DetrendMode) throws {
         let (exg6, exg7) = try Self.loadChannels()
         let alphaBand = try FrequencyBand(7, 13)

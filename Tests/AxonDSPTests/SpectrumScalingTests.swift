@@ -12,9 +12,11 @@ struct SpectrumScalingTests {
             .init(sampleRate: 250, fftSize: size, window: window, detrend: detrend, scaling: scaling, rigor: .estimate))
     }
 
-    @Test("a sine of amplitude A at a bin centre reads A²/2 at its bin", arguments: [
-        (WindowKind.rectangular, 1e-9), (.hann, 1e-6), (.hamming, 1e-6), (.blackman, 1e-6),
-    ])
+    @Test(
+        "a sine of amplitude A at a bin centre reads A²/2 at its bin",
+        arguments: [
+            (WindowKind.rectangular, 1e-9), (.hann, 1e-6), (.hamming, 1e-6), (.blackman, 1e-6),
+        ])
     func toneCalibration(window: WindowKind, tolerance: Double) throws {
         let analyzer = try Self.analyzer(window)
         let amplitude = 37.5
@@ -43,8 +45,9 @@ struct SpectrumScalingTests {
         #expect(window.coherentGain == 0.5)
     }
 
-    @Test("rectangular window: the one-sided power spectrum sums to the mean square (Parseval)",
-          arguments: [256, 250, 64])
+    @Test(
+        "rectangular window: the one-sided power spectrum sums to the mean square (Parseval)",
+        arguments: [256, 250, 64])
     func parseval(size: Int) throws {
         let analyzer = try Self.analyzer(.rectangular, size: size)
         let x = TestSignals.noise(count: size, seed: 17).map { $0 * 10 + 3 }
@@ -69,8 +72,9 @@ struct SpectrumScalingTests {
         #expect(analyzer.spectrum[0..<32].allSatisfy { $0 < 1e-20 })
     }
 
-    @Test("density spectrum times bin width sums to the mean square of white noise for any window",
-          arguments: [WindowKind.rectangular, .hann, .blackman])
+    @Test(
+        "density spectrum times bin width sums to the mean square of white noise for any window",
+        arguments: [WindowKind.rectangular, .hann, .blackman])
     func densityScaling(window: WindowKind) throws {
         // Averaged over many windows, the density integrates to the noise variance whatever the window.
         let analyzer = try Self.analyzer(window, scaling: .density, detrend: .none)
@@ -87,8 +91,9 @@ struct SpectrumScalingTests {
         #expect(abs(integral - variance) < 0.01 * variance)
     }
 
-    @Test("band power of a bin-centred sine is A²/2 with every window once its main lobe is inside the band",
-          arguments: [WindowKind.rectangular, .hann, .hamming, .blackman])
+    @Test(
+        "band power of a bin-centred sine is A²/2 with every window once its main lobe is inside the band",
+        arguments: [WindowKind.rectangular, .hann, .hamming, .blackman])
     func bandPowerOfTone(window: WindowKind) throws {
         for scaling in SpectrumScaling.allCases {
             let analyzer = try Self.analyzer(window, scaling: scaling)
