@@ -7,7 +7,7 @@
 ///
 /// Threading: a plain value, `Sendable`.
 public enum DSPError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// A transform or window length that cannot be used (it must be at least `minimum`).
+    /// A transform, window or hop length that cannot be used (it must be at least `minimum` and fit in `Int32`).
     case invalidSize(size: Int, minimum: Int)
     /// A buffer whose length differs from the length the object was built for.
     case lengthMismatch(expected: Int, actual: Int)
@@ -31,7 +31,7 @@ public enum DSPError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidSize(let size, let minimum):
-            return "invalid size \(size): the length must be at least \(minimum)"
+            return "invalid size \(size): the length must be at least \(minimum) (and at most 2³¹ − 1)"
         case .lengthMismatch(let expected, let actual):
             return "buffer has \(actual) samples but this object was built for \(expected)"
         case .invalidSampleRate(let rate):

@@ -7,7 +7,8 @@ extension SpectrumAnalyzer {
     /// Windows start at samples `0, hop, 2·hop, …` and only whole windows are used (trailing samples that do not
     /// fill a window are ignored, as in scipy's `welch`). Each window goes through the full chain of
     /// ``analyze(_:)-(UnsafeBufferPointer<Double>)``; `hop = fftSize / 2` is the usual 50 % overlap.
-    /// ``spectrum`` is left holding the last window's spectrum and `destination` the mean, in the same unit.
+    /// ``spectrum`` is left holding the last window's spectrum and `destination` the mean, in the same unit;
+    /// `destination` must therefore be caller memory, not ``spectrum`` itself.
     ///
     /// - Throws: ``DSPError/invalidSize(size:minimum:)`` if `hop < 1` or `signal` is shorter than one window;
     ///   ``DSPError/lengthMismatch(expected:actual:)`` unless `destination.count == grid.binCount`;
