@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "AxonStreams", targets: ["AxonStreams"]),
+        .library(name: "AxonDSP", targets: ["AxonDSP"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -25,11 +26,13 @@ let package = Package(
 
         // MARK: - Libraries
         .target(name: "AxonStreams", dependencies: [swiftAtomics]),
+        .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
 
         // MARK: - Command line
         .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
+        .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
     ]
 )

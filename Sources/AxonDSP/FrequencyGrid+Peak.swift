@@ -1,0 +1,63 @@
+// AxonDSP — the dominant frequency inside a band, refined between bins.
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension FrequencyGrid {
+    /// The dominant frequency of `spectrum` inside `band`.
+    ///
+    /// 1. Among the bins whose centres lie in the band (edges inclusive, see ``bins(in:)``), take the bin `k` of
+    ///    largest value (the lowest such bin on ties).
+    /// 2. Refine it between bins by fitting a parabola through the natural log of `spectrum[k−1]`, `spectrum[k]`,
+    ///    `spectrum[k+1]` — the neighbours may lie outside the band — and taking its vertex,
+    ///    `k + ½·(a − c)/(a − 2b + c)` bins. On a log scale the main lobe of a Hann or Gaussian-like window is
+    ///    close to a parabola, so this is much more accurate than interpolating the power itself. The offset is
+    ///    limited to ±1 bin. Refinement is skipped (the bin centre is returned) when `k` is bin 0 or the last bin
+    ///    (no neighbour on one side), when a value involved is not positive (its log is undefined), or when the
+    ///    three points do not curve downwards (no maximum to find).
+    /// 3. Clamp the frequency to `[band.lower, band.upper]`: a peak bin at the band's edge whose stronger
+    ///    neighbour lies outside the band reports the edge, never a frequency outside the band.
+    ///
+    /// Accuracy: for a single sine under a Hann window the method's own bias is at most 0.016 bin (0.016 Hz at
+    /// 250 Hz / 256 points); within about 3 bins of DC or Nyquist the mirrored image of the sine adds error (up
+    /// to ≈0.06 bin at 2 bins). A single window cannot resolve two sines closer than about 2 bins.
+    ///
+    /// - Returns: the refined, clamped frequency, the (uninterpolated) value of bin `k`, and `k`.
+    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless `spectrum.count == binCount`, and the errors
+    ///   of ``bins(in:)``.
+    /// - Complexity: O(bins in the band); no allocation.
+    public func peak(of spectrum: UnsafeBufferPointer<Double>, in band: FrequencyBand) throws(DSPError)
+        -> SpectralPeak
+    {
+        guard spectrum.count == binCount else { throw .lengthMismatch(expected: binCount, actual: spectrum.count) }
+        let range = try bins(in: band)
+        var best = range.lowerBound
+        for k in range where spectrum[k] > spectrum[best] { best = k }
+        var position = Double(best)
+        if best > 0, best < binCount - 1 {
+            let left = spectrum[best - 1]
+            let centre = spectrum[best]
+            let right = spectrum[best + 1]
+            if left > 0, centre > 0, right > 0 {
+                let a = log(left)
+                let b = log(centre)
+                let c = log(right)
+                let curvature = a - 2 * b + c
+                if curvature < 0 {
+                    let offset = 0.5 * (a - c) / curvature
+                    position += min(1, max(-1, offset))
+                }
+            }
+        }
+        let frequency = min(band.upper, max(band.lower, position * binWidth))
+        return SpectralPeak(frequency: frequency, power: spectrum[best], bin: best)
+    }
+
+    /// The dominant frequency of `spectrum` inside `band`; see ``peak(of:in:)-(UnsafeBufferPointer<Double>,_)``.
+    public func peak(of spectrum: [Double], in band: FrequencyBand) throws(DSPError) -> SpectralPeak {
+        try spectrum.withUnsafeBufferPointer { (buffer) throws(DSPError) in try peak(of: buffer, in: band) }
+    }
+}
