@@ -99,9 +99,11 @@ public final class StreamTimeline {
                          end: start + (overflowMissing - 1) * period), before: frame, in: block)
         }
         if deviceMissing >= 1 {
-            let end = timestamp - period
-            append(.init(cause: .deviceCounter, missingCount: Int(deviceMissing),
-                         start: end - (deviceMissing - 1) * period, end: end), before: frame, in: block)
+            // Counted forward from the last delivered sample (after any overflow gap): the times the missing
+            // samples would have had.
+            let start = lastTimestamp + (max(0, overflowMissing) + 1) * period
+            append(.init(cause: .deviceCounter, missingCount: Int(deviceMissing), start: start,
+                         end: start + (deviceMissing - 1) * period), before: frame, in: block)
         }
 
         block.setTimestamp(timestamp, ofFrame: frame)

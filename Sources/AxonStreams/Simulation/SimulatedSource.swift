@@ -38,7 +38,8 @@ public struct SimulatedSource: SampleSource {
         public var noise: Double
         /// Seconds to run; `nil` runs until stopped.
         public var duration: Double?
-        /// Pace samples in real time (`true`) or write them as fast as the ring takes them.
+        /// Pace samples in real time (`true`), or write them as fast as the ring takes them with *virtual*
+        /// arrival times (as if paced), so timestamps and gaps mean the same in both modes.
         public var realTime: Bool
         /// Samples per packet: a real headset sends a few samples per Bluetooth notification.
         public var samplesPerPacket: Int
@@ -48,7 +49,7 @@ public struct SimulatedSource: SampleSource {
         public var counterModulus: UInt64?
         /// The device clock's rate error in parts per million (positive = fast).
         public var clockDriftPPM: Double
-        /// Upper bound of the uniform arrival delay added to each packet, in seconds (real-time mode only).
+        /// Upper bound of the uniform arrival delay added to each packet, in seconds.
         public var arrivalJitter: Double
         /// Seed of the noise and jitter generators, for reproducible runs.
         public var seed: UInt64
@@ -119,13 +120,8 @@ public struct SimulatedSource: SampleSource {
             let packetEnd = min(index + c.samplesPerPacket, total ?? Int.max)
             // A packet leaves the device once its last sample exists; the simulated link adds jitter.
             let trueTimeOfLast = start + Double(packetEnd - 1) / c.rate
-            let arrival: Double
-            if c.realTime {
-                arrival = trueTimeOfLast + random.uniform() * c.arrivalJitter
-                HostClock.sleep(until: arrival)  // simulated device pacing
-            } else {
-                arrival = HostClock.now()
-            }
+            let arrival = trueTimeOfLast + random.uniform() * c.arrivalJitter
+            if c.realTime { HostClock.sleep(until: arrival) }  // simulated device pacing
             for sample in index..<packetEnd where !c.lostSamples.contains(sample) {
                 for channel in 0..<channels {
                     frame[channel] = idealValue(channel: channel, index: sample) + c.noise * random.gaussian()
