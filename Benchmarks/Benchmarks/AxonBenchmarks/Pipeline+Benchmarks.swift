@@ -57,6 +57,9 @@ final class PipelineFixture {
         latencies.initialize(repeating: 0)
         allLatencies.reserveCapacity(1 << 20)
         try pipeline.start()
+        // One frame end to end before any measurement, so that thread start-up and the stages' first-use costs
+        // are not charged to the first measured iteration.
+        writeAndCollect(1)
     }
 
     deinit {

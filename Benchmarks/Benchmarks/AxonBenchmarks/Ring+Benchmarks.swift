@@ -1,6 +1,32 @@
 import AxonStreams
 import Benchmark
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Busy-waiting for the other side of the ring: spins, and only after `spinLimit` fruitless rounds in a row
+/// yields the core on each round.
+///
+/// On an idle 2-core machine the other side is always running and the yield is never reached. On an
+/// oversubscribed one (other processes spinning on both cores) a pure spin burns whole scheduler time slices
+/// while the thread it waits for is not running, which measured ~1 µs per item instead of ~10–100 ns.
+struct SpinWait {
+    static var spinLimit: Int { 1 << 12 }
+    private var rounds = 0
+
+    @inline(__always)
+    mutating func wait() {
+        rounds &+= 1
+        if rounds > Self.spinLimit { sched_yield() }
+    }
+
+    @inline(__always)
+    mutating func reset() { rounds = 0 }
+}
+
 /// A ring with a consumer thread that pops until a stop is requested, so that a benchmark measures the real
 /// cross-core hand-off rather than a push followed by a pop on the same core.
 ///
@@ -22,6 +48,11 @@ final class RingHandOff {
         staging = .allocate(capacity: batch * width)
         for index in staging.indices { staging.initializeElement(at: index, to: Double(index)) }
         consumer = JoinableThread { RingHandOff.consume(ring, batch: batch) }
+        // One slot through the ring before any measurement: the consumer thread has then started and made its
+        // own allocations (thread start-up, its pop buffer), which the process-wide malloc counters would
+        // otherwise charge to the first measured iteration.
+        while !ring.pushSlot({ $0.update(repeating: 0) }) { sched_yield() }
+        waitUntilConsumed(1)
     }
 
     deinit { staging.deallocate() }
@@ -30,8 +61,14 @@ final class RingHandOff {
     private static func consume(_ ring: SPSCRing<Double>, batch: Int) {
         if ring.width == 1 && batch == 1 {
             var sum = 0.0
+            var spin = SpinWait()
             while !ring.isStopRequested {
-                if let value = ring.pop() { sum += value }
+                if let value = ring.pop() {
+                    sum += value
+                    spin.reset()
+                } else {
+                    spin.wait()
+                }
             }
             blackHole(sum)
         } else {
@@ -39,7 +76,10 @@ final class RingHandOff {
             let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: batch * ring.width)
             buffer.initialize(repeating: 0)
             defer { buffer.deallocate() }
-            while !ring.isStopRequested { _ = ring.pop(into: buffer) }
+            var spin = SpinWait()
+            while !ring.isStopRequested {
+                if ring.pop(into: buffer) > 0 { spin.reset() } else { spin.wait() }
+            }
             blackHole(buffer[0])
         }
     }
@@ -48,7 +88,8 @@ final class RingHandOff {
     func pushSingleDoubles(_ count: Int) {
         for index in 0..<count {
             let value = Double(index)
-            while !ring.push(value) {}
+            var spin = SpinWait()
+            while !ring.push(value) { spin.wait() }
         }
         waitUntilConsumed(count)
     }
@@ -57,9 +98,10 @@ final class RingHandOff {
     func pushSingleFrames(_ count: Int) {
         for index in 0..<count {
             let value = Double(index)
+            var spin = SpinWait()
             while !ring.pushSlot({ slot in
                 for lane in slot.indices { slot[lane] = value }
-            }) {}
+            }) { spin.wait() }
         }
         waitUntilConsumed(count)
     }
@@ -71,8 +113,10 @@ final class RingHandOff {
         let batches = count / batch
         for _ in 0..<batches {
             var done = 0
+            var spin = SpinWait()
             while done < batch {
-                done += ring.push(contentsOf: UnsafeBufferPointer(rebasing: staging[(done * width)...]))
+                let accepted = ring.push(contentsOf: UnsafeBufferPointer(rebasing: staging[(done * width)...]))
+                if accepted > 0 { done += accepted } else { spin.wait() }
             }
         }
         waitUntilConsumed(batches * batch)
@@ -81,7 +125,8 @@ final class RingHandOff {
     /// Spins until the consumer has popped everything pushed so far, so the measurement covers the hand-off.
     private func waitUntilConsumed(_ count: Int) {
         pushed += count
-        while ring.poppedCount < pushed {}
+        var spin = SpinWait()
+        while ring.poppedCount < pushed { spin.wait() }
     }
 
     /// Stops the consumer and waits for it to end.
