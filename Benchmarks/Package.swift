@@ -2,6 +2,7 @@
 // Axon benchmarks: a nested package so that `swift build` / `swift test` in the root never compile the
 // benchmark harness and its dependencies. Run with `cd Benchmarks && swift package benchmark`.
 import PackageDescription
+
 import struct Foundation.URL
 
 // The identity of a path dependency is its folder name, and CI clones into whatever folder it likes,
