@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test deps build unit-tests tsan-tests bench clean
+.PHONY: demo test deps build unit-tests tsan-tests bench bench-check clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
@@ -28,6 +28,10 @@ tsan-tests:
 ## Runs the benchmark suite (nested package, release build).
 bench: deps
 	cd Benchmarks && $(SWIFT) package benchmark
+
+## The malloc gate: fails if any benchmark's steady state allocates (static thresholds in Benchmarks/Thresholds/).
+bench-check: deps
+	cd Benchmarks && $(SWIFT) package benchmark thresholds check
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH) Benchmarks/.build
