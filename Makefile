@@ -9,8 +9,9 @@ demo: deps
 	$(SWIFT) build -c release --product axon
 	./.build/release/axon demo
 
-## Installs what the tests need and runs every test: unit tests, then the lock-free code under ThreadSanitizer.
-test: deps unit-tests tsan-tests
+## Installs what the tests need and runs every test: unit tests, the lock-free code under ThreadSanitizer, and
+## the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc counter).
+test: deps unit-tests tsan-tests bench-check
 
 deps:
 	./scripts/install-deps.sh
