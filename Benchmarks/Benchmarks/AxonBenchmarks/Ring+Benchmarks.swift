@@ -37,7 +37,7 @@ final class RingHandOff {
     /// Items (slots) moved per push and per pop: 1 for single-item hand-off, or the batch size.
     let batch: Int
     private let staging: UnsafeMutableBufferPointer<Double>
-    private let consumer: JoinableThread
+    private let consumer: WorkerThread
     private var pushed = 0
 
     /// Creates the ring and starts its consumer thread.
@@ -47,7 +47,8 @@ final class RingHandOff {
         self.batch = batch
         staging = .allocate(capacity: batch * width)
         for index in staging.indices { staging.initializeElement(at: index, to: Double(index)) }
-        consumer = JoinableThread { RingHandOff.consume(ring, batch: batch) }
+        // A benchmark cannot run without its consumer: failing to start one is fatal here.
+        consumer = try! WorkerThread(name: "bench-consumer") { RingHandOff.consume(ring, batch: batch) }
         // One slot through the ring before any measurement: the consumer thread has then started and made its
         // own allocations (thread start-up, its pop buffer), which the process-wide malloc counters would
         // otherwise charge to the first measured iteration.

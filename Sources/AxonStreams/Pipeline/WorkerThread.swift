@@ -8,8 +8,12 @@
 ///
 /// Foundation's `Thread` cannot be joined; a pipeline's clean shutdown needs to wait for its threads to end.
 ///
-/// Threading contract: `start` and `join` are called by the controlling thread, once each.
-final class WorkerThread {
+/// Threading contract: created and joined by one controlling thread.
+///
+///     let worker = try WorkerThread(name: "consumer") { drainRing() }
+///     …
+///     worker.join()
+public final class WorkerThread {
     private final class Body {
         let run: @Sendable () -> Void
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
@@ -18,7 +22,7 @@ final class WorkerThread {
     private var handle: pthread_t?
 
     /// Starts `body` on a new thread; `name` identifies it in errors.
-    init(name: String, body: @escaping @Sendable () -> Void) throws(PipelineError) {
+    public init(name: String, body: @escaping @Sendable () -> Void) throws(PipelineError) {
         let context = Unmanaged.passRetained(Body(body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
@@ -34,7 +38,7 @@ final class WorkerThread {
     }
 
     /// Waits for the thread to end. Calling it again does nothing.
-    func join() {
+    public func join() {
         guard let thread = handle else { return }
         handle = nil
         let rc = pthread_join(thread, nil)
