@@ -43,12 +43,12 @@ extension Axon {
             print("axon demo: simulated \(channels)-channel \(fmt(rate, 0)) Hz headset for \(fmt(seconds, 1)) s "
                   + "(\(loss) samples lost every 2 s, device clock \(fmt(driftPPM, 0)) ppm fast, ≤3 ms jitter)")
             print(" time   received  delivered    rate/s  gaps  missing  dropped  ring(now/peak/cap)  latency p99")
+            let started = HostClock.now()
             try pipeline.start()
-            var next = 1.0
-            while next <= seconds + 0.5 {
-                Thread.sleep(forTimeInterval: max(0, next - pipeline.statistics().elapsed))
+            // One row per second of stream time, on absolute deadlines so printing never drifts.
+            for second in 1...Int((seconds + 0.5).rounded(.down)) {
+                HostClock.sleep(until: started + Double(second))
                 printRow(pipeline.statistics())
-                next += 1
             }
             pipeline.stop()
             let stats = pipeline.statistics()
