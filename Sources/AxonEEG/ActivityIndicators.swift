@@ -1,0 +1,53 @@
+// AxonEEG — one indicator: the overall activity zone and each channel's colour, as an owned value.
+
+/// The seed's `CB_indicatorsStateWithDictionary` payload: `activities` (overall zone and percent) and `colors`
+/// (zone and percent per channel), plus the z-scores they were decided from.
+///
+/// Threading: a plain value, `Sendable`.
+public struct ActivityIndicators: Sendable, Hashable {
+    /// Serial number of the indicator, from 0.
+    public var counter: Int
+    /// Index of the sample that ended the indicator's period.
+    public var sampleIndex: Int
+    /// Time of that sample, milliseconds since 1970.
+    public var timeframe: Double
+    /// Spectra averaged over the period.
+    public var frames: Int
+    /// The overall activity (the seed's `activities`).
+    public var activity: ZoneClassifier.Level
+    /// Channel-averaged z-scores of log band power, one per configured band.
+    public var zScores: [Double]
+    /// Per-channel colours (the seed's `colors`), in stream order.
+    public var channels: [ChannelActivity]
+
+    /// One channel's colour.
+    public struct ChannelActivity: Sendable, Hashable {
+        /// The channel's label.
+        public var label: String
+        /// The channel's zone and percent.
+        public var level: ZoneClassifier.Level
+        /// The channel's z-scores, one per band.
+        public var zScores: [Double]
+    }
+
+    /// Copies an indicator out of its row.
+    public init(row: UnsafeBufferPointer<Double>, layout: IndicatorLayout, labels: [String]) {
+        precondition(row.count >= layout.width && labels.count == layout.channelCount)
+        func level(zoneLane: Int, percentLane: Int) -> ZoneClassifier.Level {
+            ZoneClassifier.Level(
+                zone: ActivityZone(rawValue: Int(row[zoneLane])) ?? .normalActivity, percent: row[percentLane])
+        }
+        self.counter = Int(row[layout.lane(.counter)])
+        self.sampleIndex = Int(row[layout.lane(.sampleIndex)])
+        self.timeframe = row[layout.lane(.timeframe)]
+        self.frames = Int(row[layout.lane(.frames)])
+        self.activity = level(zoneLane: layout.lane(.zone), percentLane: layout.lane(.percent))
+        self.zScores = (0..<layout.bandCount).map { row[layout.overallZLane(band: $0)] }
+        self.channels = labels.enumerated().map { channel, label in
+            ChannelActivity(
+                label: label,
+                level: level(zoneLane: layout.zoneLane(channel: channel), percentLane: layout.percentLane(channel: channel)),
+                zScores: (0..<layout.bandCount).map { row[layout.zLane(channel: channel, band: $0)] })
+        }
+    }
+}

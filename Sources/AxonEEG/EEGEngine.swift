@@ -1,0 +1,405 @@
+// AxonEEG — the Brainiac chain: sliding windows → FFTW spectra → dominant frequencies → baseline → zones.
+
+import AxonDSP
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The EEG engine: feeds on multi-channel samples one frame at a time and, every ``Configuration/hop`` samples,
+/// analyses the last ``Configuration/windowSize`` samples of every channel into a spectrum frame; after
+/// ``startBaseline()`` it learns each channel's band powers for ``Configuration/baselineDuration`` and then makes
+/// an indicator every ``Configuration/indicatorPeriod``.
+///
+/// Timing is counted in samples, never on the wall clock: with sample indices from 0, the first spectrum ends at
+/// sample `windowSize − 1` and the next ones every `hop` samples. A baseline requested before sample `s` collects
+/// the spectra ending in `[s, s + baselineSamples)`, completes at sample `s + baselineSamples − 1` with the
+/// first indicator, and indicators follow every `indicatorSamples` samples. Each indicator averages the log band
+/// powers of the spectra ending in its period (the last `indicatorSamples` samples) and compares them with the
+/// baseline (``ZoneClassifier``).
+///
+/// Each spectrum frame (``SpectrumFrameLayout``, read through ``spectrum``) holds per channel the sub-bin dominant
+/// frequency of every band (``FrequencyGrid/peak(of:in:)``), the power of its bin, the band power, the band's
+/// share of the reference band's power, and the whole one-sided power spectrum (a sine of amplitude A reads A²/2
+/// at its bin; ``SpectrumScaling/power``).
+///
+/// Lost samples: call ``ingestFilled(time:)`` once per missing sample. It repeats each channel's last value so
+/// sample time stays exact, and frames whose window holds filled samples say how many
+/// (``SpectrumFrameView/filledSamples``).
+///
+/// Cost: ``init(_:)`` plans the FFT and allocates everything. ``ingest(_:time:)`` allocates nothing and takes no
+/// lock: O(channels) per sample, plus one analysis of O(channels · N log N) per hop.
+///
+/// Threading: a single-owner type; every method on one thread (the stream's processor thread). Not `Sendable`.
+///
+///     let engine = try EEGEngine(.init())             // Brainiac defaults
+///     engine.startBaseline()
+///     let events = engine.ingest(frame, time: unixSeconds)
+///     if events.contains(.spectrum) { print(engine.spectrum.dominantFrequency(channel: 1, band: 1)) }
+///     if events.contains(.indicators) { print(engine.indicators.zone) }
+public final class EEGEngine {
+    /// What an ``EEGEngine/ingest(_:time:)`` call produced.
+    ///
+    /// Threading: a plain value, `Sendable`.
+    public struct Events: OptionSet, Sendable, Hashable {
+        /// The raw bits.
+        public let rawValue: UInt8
+        /// Creates events from raw bits.
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+        /// A new spectrum frame is in ``EEGEngine/spectrum``.
+        public static let spectrum = Events(rawValue: 1)
+        /// The baseline just completed (``EEGEngine/hasStartedIndicators`` became true).
+        public static let baselineCompleted = Events(rawValue: 2)
+        /// A new indicator is in ``EEGEngine/indicators``.
+        public static let indicators = Events(rawValue: 4)
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    /// The layout of ``spectrum``'s row.
+    public let spectrumLayout: SpectrumFrameLayout
+    /// The layout of ``indicators``'s row.
+    public let indicatorLayout: IndicatorLayout
+    /// The frequency of each spectrum bin.
+    public let grid: FrequencyGrid
+    /// The zone classifier.
+    public let classifier: ZoneClassifier
+
+    private let analyzer: SpectrumAnalyzer
+    private let channelCount: Int
+    private let windowSize: Int
+    private let bandCount: Int
+    private let bandBins: [ClosedRange<Int>]
+    private let referenceBins: ClosedRange<Int>
+    private let equivalentNoiseBandwidth: Double
+
+    /// Channel-major circular history: `channel * windowSize + position`.
+    private let history: UnsafeMutableBufferPointer<Double>
+    /// 1 where the history slot holds a filled-in sample.
+    private let filledFlags: UnsafeMutableBufferPointer<UInt8>
+    private var filledInWindow = 0
+    /// The next history position to write, which is also the oldest sample once the window is full.
+    private var writePosition = 0
+    private let lastValues: UnsafeMutableBufferPointer<Double>
+    /// A channel's window in time order, handed to the analyzer.
+    private let scratch: UnsafeMutableBufferPointer<Double>
+    private let frameRow: UnsafeMutableBufferPointer<Double>
+    private let indicatorRow: UnsafeMutableBufferPointer<Double>
+
+    /// Samples ingested so far; the next sample's index.
+    public private(set) var sampleCount = 0
+    /// Spectrum frames made so far.
+    public private(set) var spectrumCount = 0
+    /// Indicators made so far.
+    public private(set) var indicatorCount = 0
+    /// Windows whose analysis failed (a LAPACK error in linear detrending); their values are NaN.
+    public private(set) var analysisFailures = 0
+    private var nextSpectrumAt: Int
+
+    /// Where the baseline stands.
+    public private(set) var baselineState = BaselineState.notStarted
+    /// Spectra the current baseline has collected.
+    public private(set) var baselineFrames = 0
+    private var baselineRequested = false
+    private var baselineStart = 0
+    private var baselineLast = 0
+    /// Welford accumulators of log band power per channel and band (`channel * bandCount + band`).
+    private let baselineMean: UnsafeMutableBufferPointer<Double>
+    private let baselineM2: UnsafeMutableBufferPointer<Double>
+    /// Sums of log band power over the current indicator period.
+    private let periodSum: UnsafeMutableBufferPointer<Double>
+    private var periodFrames = 0
+    private var periodStart = Int.max
+    private var nextIndicatorAt = Int.max
+
+    /// Validates the configuration, plans the FFT and allocates every buffer the engine will use.
+    ///
+    /// - Throws: ``EEGError`` for a configuration that cannot work (see ``Configuration/validate()``) or an FFT
+    ///   that cannot be planned.
+    /// - Complexity: one FFTW planning run (≈60 ms with `.measure`; takes the process-wide planner lock).
+    public init(_ configuration: Configuration) throws(EEGError) {
+        try configuration.validate()
+        let analyzer: SpectrumAnalyzer
+        let bandBins: [ClosedRange<Int>]
+        let referenceBins: ClosedRange<Int>
+        do {
+            analyzer = try SpectrumAnalyzer(
+                .init(sampleRate: configuration.sampleRate, fftSize: configuration.windowSize,
+                      window: configuration.window, detrend: configuration.detrend, scaling: .power,
+                      rigor: configuration.rigor))
+            bandBins = try configuration.bands.map { (band) throws(DSPError) in try analyzer.grid.bins(in: band) }
+            referenceBins = try analyzer.grid.bins(in: configuration.referenceBand)
+        } catch { throw .dsp(error) }
+        let channels = configuration.channelCount
+        let bands = configuration.bands.count
+        self.configuration = configuration
+        self.analyzer = analyzer
+        self.grid = analyzer.grid
+        self.classifier = ZoneClassifier(thresholds: configuration.classifier)
+        self.channelCount = channels
+        self.windowSize = configuration.windowSize
+        self.bandCount = bands
+        self.bandBins = bandBins
+        self.referenceBins = referenceBins
+        self.equivalentNoiseBandwidth = analyzer.window.equivalentNoiseBandwidth
+        self.spectrumLayout = SpectrumFrameLayout(channelCount: channels, bandCount: bands, binCount: grid.binCount)
+        self.indicatorLayout = IndicatorLayout(channelCount: channels, bandCount: bands)
+        self.history = Self.zeroed(channels * configuration.windowSize)
+        self.filledFlags = .allocate(capacity: configuration.windowSize)
+        filledFlags.initialize(repeating: 0)
+        self.lastValues = Self.zeroed(channels)
+        self.scratch = Self.zeroed(configuration.windowSize)
+        self.frameRow = Self.zeroed(spectrumLayout.width)
+        self.indicatorRow = Self.zeroed(indicatorLayout.width)
+        self.baselineMean = Self.zeroed(channels * bands)
+        self.baselineM2 = Self.zeroed(channels * bands)
+        self.periodSum = Self.zeroed(channels * bands)
+        self.nextSpectrumAt = configuration.windowSize - 1
+    }
+
+    deinit {
+        for buffer in [history, lastValues, scratch, frameRow, indicatorRow, baselineMean, baselineM2, periodSum] {
+            buffer.deallocate()
+        }
+        filledFlags.deallocate()
+    }
+
+    private static func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<Double> {
+        let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
+        buffer.initialize(repeating: 0)
+        return buffer
+    }
+
+    // MARK: - State
+
+    /// The latest spectrum frame (all zeros before the first). Valid until the next spectrum; copy it
+    /// (``SpectrumFrame/init(_:labels:bands:binWidth:)``) to keep it.
+    public var spectrum: SpectrumFrameView {
+        SpectrumFrameView(row: UnsafeBufferPointer(frameRow), layout: spectrumLayout)
+    }
+
+    /// The latest indicator's row (``IndicatorLayout``); all zeros before the first. Valid until the next one.
+    public var indicatorRowView: UnsafeBufferPointer<Double> { UnsafeBufferPointer(indicatorRow) }
+
+    /// The latest indicator's overall zone and percent.
+    public var indicators: ZoneClassifier.Level {
+        ZoneClassifier.Level(
+            zone: ActivityZone(rawValue: Int(indicatorRow[indicatorLayout.lane(.zone)])) ?? .normalActivity,
+            percent: indicatorRow[indicatorLayout.lane(.percent)])
+    }
+
+    /// Whether indicators are being produced (the seed's `hasStartedIndicators`).
+    public var hasStartedIndicators: Bool { baselineState == .complete }
+
+    /// Starts (or restarts) the baseline with the next ingested sample (the seed's `startProcessAverageValues`).
+    /// Indicators stop until the new baseline completes.
+    public func startBaseline() {
+        baselineRequested = true
+    }
+
+    // MARK: - Ingestion
+
+    /// Ingests one frame: one value per channel, taken at `time` (Unix seconds; it stamps the frames and
+    /// indicators that end at this sample).
+    ///
+    /// - Returns: what this sample completed.
+    /// - Complexity: O(channels); at a hop, one analysis per channel. No allocation, no lock.
+    @discardableResult
+    public func ingest(_ values: UnsafeBufferPointer<Double>, time: Double) -> Events {
+        precondition(values.count == channelCount, "a frame needs one value per channel")
+        for channel in 0..<channelCount { lastValues[channel] = values[channel] }
+        return append(filled: false, time: time)
+    }
+
+    /// Ingests one frame from an array; see ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)``.
+    @discardableResult
+    public func ingest(_ values: [Double], time: Double) -> Events {
+        values.withUnsafeBufferPointer { ingest($0, time: time) }
+    }
+
+    /// Ingests a stand-in for one lost sample: each channel's last value again, marked as filled.
+    @discardableResult
+    public func ingestFilled(time: Double) -> Events {
+        append(filled: true, time: time)
+    }
+
+    private func append(filled: Bool, time: Double) -> Events {
+        if baselineRequested { beginBaseline() }
+        let position = writePosition
+        for channel in 0..<channelCount { history[channel * windowSize + position] = lastValues[channel] }
+        filledInWindow += (filled ? 1 : 0) - Int(filledFlags[position])
+        filledFlags[position] = filled ? 1 : 0
+        writePosition = position + 1 == windowSize ? 0 : position + 1
+
+        let index = sampleCount
+        sampleCount += 1
+        var events: Events = []
+        if index == nextSpectrumAt {
+            nextSpectrumAt += configuration.hop
+            analyzeWindow(endingAt: index, time: time)
+            accumulate(endingAt: index)
+            events.insert(.spectrum)
+        }
+        if baselineState == .collecting, index >= baselineLast, baselineFrames > 0 {
+            completeBaseline()
+            nextIndicatorAt = index
+            events.insert(.baselineCompleted)
+        }
+        if index == nextIndicatorAt {
+            makeIndicator(at: index, time: time)
+            nextIndicatorAt += configuration.indicatorSamples
+            periodStart = index + 1
+            events.insert(.indicators)
+        }
+        return events
+    }
+
+    // MARK: - Spectra
+
+    private func analyzeWindow(endingAt index: Int, time: Double) {
+        let layout = spectrumLayout
+        frameRow[layout.lane(.counter)] = Double(spectrumCount)
+        frameRow[layout.lane(.sampleIndex)] = Double(index)
+        frameRow[layout.lane(.timeframe)] = time * 1000
+        frameRow[layout.lane(.filledSamples)] = Double(filledInWindow)
+        spectrumCount += 1
+        let oldest = writePosition
+        let newer = windowSize - oldest
+        for channel in 0..<channelCount {
+            let base = history.baseAddress! + channel * windowSize
+            // Oldest part of the circular history first, then the part that wrapped.
+            scratch.baseAddress!.update(from: base + oldest, count: newer)
+            (scratch.baseAddress! + newer).update(from: base, count: oldest)
+            let spectrumStart = layout.spectrumLane(channel: channel)
+            let destination = UnsafeMutableBufferPointer(rebasing: frameRow[spectrumStart..<(spectrumStart + grid.binCount)])
+            do {
+                try analyzer.analyze(UnsafeBufferPointer(scratch), into: destination)
+            } catch {
+                analysisFailures += 1
+                destination.update(repeating: .nan)
+            }
+            measureBands(channel: channel, spectrum: UnsafeBufferPointer(destination))
+        }
+        frameRow[layout.lane(.baselineState)] = Double(baselineState.rawValue)
+        frameRow[layout.lane(.baselineFrames)] = Double(baselineFrames)
+    }
+
+    private func measureBands(channel: Int, spectrum: UnsafeBufferPointer<Double>) {
+        let layout = spectrumLayout
+        let reference = sum(spectrum, referenceBins) / equivalentNoiseBandwidth
+        frameRow[layout.referencePowerLane(channel: channel)] = reference
+        for band in 0..<bandCount {
+            let power = sum(spectrum, bandBins[band]) / equivalentNoiseBandwidth
+            frameRow[layout.bandPowerLane(channel: channel, band: band)] = power
+            frameRow[layout.relativePowerLane(channel: channel, band: band)] = reference > 0 ? power / reference : 0
+            do {
+                let peak = try grid.peak(of: spectrum, in: configuration.bands[band])
+                frameRow[layout.dominantLane(channel: channel, band: band)] = peak.frequency
+                frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak.power
+            } catch {
+                // Unreachable after validation: every band's bins were resolved at init.
+                frameRow[layout.dominantLane(channel: channel, band: band)] = .nan
+                frameRow[layout.peakPowerLane(channel: channel, band: band)] = .nan
+            }
+        }
+    }
+
+    private func sum(_ spectrum: UnsafeBufferPointer<Double>, _ bins: ClosedRange<Int>) -> Double {
+        var total = 0.0
+        for k in bins { total += spectrum[k] }
+        return total
+    }
+
+    // MARK: - Baseline and indicators
+
+    private func beginBaseline() {
+        baselineRequested = false
+        baselineState = .collecting
+        baselineFrames = 0
+        baselineStart = sampleCount
+        baselineLast = sampleCount + configuration.baselineSamples - 1
+        baselineMean.update(repeating: 0)
+        baselineM2.update(repeating: 0)
+        periodSum.update(repeating: 0)
+        periodFrames = 0
+        // The first indicator covers the baseline's last period.
+        periodStart = max(baselineStart, baselineLast + 1 - configuration.indicatorSamples)
+        nextIndicatorAt = Int.max
+    }
+
+    /// Natural log of a band power, floored so a silent channel gives a finite (very low) value.
+    @inline(__always) private func logPower(channel: Int, band: Int) -> Double {
+        log(max(frameRow[spectrumLayout.bandPowerLane(channel: channel, band: band)], 1e-300))
+    }
+
+    private func accumulate(endingAt index: Int) {
+        let collecting = baselineState == .collecting && index >= baselineStart
+        let inPeriod = baselineState != .notStarted && index >= periodStart
+        guard collecting || inPeriod else { return }
+        if collecting { baselineFrames += 1 }
+        if inPeriod { periodFrames += 1 }
+        let n = Double(baselineFrames)
+        for channel in 0..<channelCount {
+            for band in 0..<bandCount {
+                let value = logPower(channel: channel, band: band)
+                let slot = channel * bandCount + band
+                if collecting {
+                    let delta = value - baselineMean[slot]
+                    baselineMean[slot] += delta / n
+                    baselineM2[slot] += delta * (value - baselineMean[slot])
+                }
+                if inPeriod { periodSum[slot] += value }
+            }
+        }
+        if collecting { frameRow[spectrumLayout.lane(.baselineFrames)] = n }
+    }
+
+    private func completeBaseline() {
+        baselineState = .complete
+    }
+
+    private func makeIndicator(at index: Int, time: Double) {
+        let layout = indicatorLayout
+        let thresholds = configuration.classifier
+        let roles = configuration.roles
+        indicatorRow[layout.lane(.counter)] = Double(indicatorCount)
+        indicatorRow[layout.lane(.sampleIndex)] = Double(index)
+        indicatorRow[layout.lane(.timeframe)] = time * 1000
+        indicatorRow[layout.lane(.frames)] = Double(periodFrames)
+        indicatorCount += 1
+        for band in 0..<bandCount { indicatorRow[layout.overallZLane(band: band)] = 0 }
+        for channel in 0..<channelCount {
+            for band in 0..<bandCount {
+                let slot = channel * bandCount + band
+                var z = 0.0
+                if periodFrames > 0 {
+                    let variance = baselineFrames > 1 ? baselineM2[slot] / Double(baselineFrames - 1) : 0
+                    let deviation = max(variance.squareRoot(), thresholds.minimumDeviation)
+                    z = (periodSum[slot] / Double(periodFrames) - baselineMean[slot]) / deviation
+                }
+                indicatorRow[layout.zLane(channel: channel, band: band)] = z
+                indicatorRow[layout.overallZLane(band: band)] += z / Double(channelCount)
+            }
+            let level = classifier.classify(
+                theta: indicatorRow[layout.zLane(channel: channel, band: roles.theta)],
+                alpha: indicatorRow[layout.zLane(channel: channel, band: roles.alpha)],
+                beta: indicatorRow[layout.zLane(channel: channel, band: roles.beta)])
+            indicatorRow[layout.zoneLane(channel: channel)] = Double(level.zone.rawValue)
+            indicatorRow[layout.percentLane(channel: channel)] = level.percent
+        }
+        let overall = classifier.classify(
+            theta: indicatorRow[layout.overallZLane(band: roles.theta)],
+            alpha: indicatorRow[layout.overallZLane(band: roles.alpha)],
+            beta: indicatorRow[layout.overallZLane(band: roles.beta)])
+        indicatorRow[layout.lane(.zone)] = Double(overall.zone.rawValue)
+        indicatorRow[layout.lane(.percent)] = overall.percent
+        periodSum.update(repeating: 0)
+        periodFrames = 0
+    }
+}
+
+/// `EEGEngine` owns FFT plans and scratch buffers used by every call: it is never `Sendable`.
+@available(*, unavailable)
+extension EEGEngine: Sendable {}

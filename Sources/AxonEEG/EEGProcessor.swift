@@ -1,0 +1,173 @@
+// AxonEEG — the engine as a pipeline stage: blocks in, spectra / indicators / raw samples out through rings.
+
+import AxonStreams
+
+/// Runs an ``EEGEngine`` on a ``StreamPipeline``'s consumer thread and publishes what it makes into lock-free
+/// rings, so another thread can deliver them to applications (``EEGSession`` does) without the real-time loop
+/// allocating or locking.
+///
+/// - ``spectra``: one ``SpectrumFrameLayout`` row per spectrum frame.
+/// - ``indicators``: one ``IndicatorLayout`` row per indicator.
+/// - ``samples``: when enabled, one row per ingested sample: `[sampleIndex, timeframe ms, device counter or NaN,
+///   value per channel…]`.
+/// - ``commands``: the control direction; ``requestBaseline()`` from any one thread.
+///
+/// Lost samples (the block's gap records) are handed to the engine as filled samples
+/// (``EEGEngine/ingestFilled(time:)``), so sample time and the hop schedule stay exact. When a ring is full its
+/// overflow policy applies (`dropOldest`, counted by the ring): a consumer that falls behind loses the oldest
+/// results, never the engine's pace.
+///
+/// Threading: `process` on the pipeline's consumer thread; ``requestBaseline()`` from one controlling thread;
+/// the output rings are popped by one delivery thread. ``close()`` closes the output rings, so their consumer
+/// sees `isFinished` once it has drained them.
+public final class EEGProcessor: SampleProcessor {
+    /// Where the `timeframe` of samples, spectra and indicators comes from.
+    public enum TimeBase: Sendable, Hashable {
+        /// The device's own time (the frame's device-time lane, Unix seconds), falling back to the host clock for
+        /// frames without one. Right for headsets that stamp packets and for file replay.
+        case device
+        /// The host's dejittered arrival time, converted to Unix time.
+        case host
+    }
+
+    /// `"eeg"`.
+    public let name = "eeg"
+    /// The engine (use it on the consumer thread only, or before the pipeline starts).
+    public let engine: EEGEngine
+    /// Spectrum frame rows.
+    public let spectra: SPSCRing<Double>
+    /// Indicator rows.
+    public let indicators: SPSCRing<Double>
+    /// Raw sample rows, or `nil` when raw publishing is off.
+    public let samples: SPSCRing<Double>?
+    /// Control commands (1 = start the baseline).
+    public let commands: SPSCRing<Double>
+    /// Where times come from.
+    public let timeBase: TimeBase
+
+    private var wallClockOffset = 0.0
+    private var lastTime = 0.0
+    private let samplePeriod: Double
+    private let command: UnsafeMutableBufferPointer<Double>
+
+    private static let startBaselineCommand = 1.0
+
+    /// Creates the stage and its engine.
+    ///
+    /// - Parameters:
+    ///   - configuration: the engine's parameters.
+    ///   - timeBase: where times come from.
+    ///   - publishSamples: also publish every raw sample (costs a ring push per sample).
+    ///   - resultCapacity: slots of the spectra and indicator rings.
+    ///   - sampleCapacity: slots of the raw sample ring.
+    /// - Throws: ``EEGError`` from the engine.
+    public init(
+        configuration: EEGEngine.Configuration, timeBase: TimeBase = .device, publishSamples: Bool = false,
+        resultCapacity: Int = 256, sampleCapacity: Int = 8192
+    ) throws(EEGError) {
+        let engine = try EEGEngine(configuration)
+        self.engine = engine
+        self.timeBase = timeBase
+        self.samplePeriod = 1 / configuration.sampleRate
+        self.spectra = SPSCRing(
+            capacity: SPSCRing<Double>.powerOfTwo(atLeast: resultCapacity), width: engine.spectrumLayout.width,
+            overflow: .dropOldest)
+        self.indicators = SPSCRing(
+            capacity: SPSCRing<Double>.powerOfTwo(atLeast: resultCapacity), width: engine.indicatorLayout.width,
+            overflow: .dropOldest)
+        self.samples =
+            publishSamples
+            ? SPSCRing(
+                capacity: SPSCRing<Double>.powerOfTwo(atLeast: sampleCapacity), width: 3 + configuration.channelCount,
+                overflow: .dropOldest) : nil
+        self.commands = SPSCRing(capacity: 16, width: 1, overflow: .rejectNewest)
+        self.command = .allocate(capacity: 1)
+        command.initialize(repeating: 0)
+    }
+
+    deinit { command.deallocate() }
+
+    /// Asks the engine to start (or restart) its baseline with the next sample. From one controlling thread.
+    ///
+    /// - Returns: `false` if the command ring is full (more than 16 requests not yet seen by the engine).
+    @discardableResult
+    public func requestBaseline() -> Bool {
+        commands.pushSlot { $0[0] = Self.startBaselineCommand }
+    }
+
+    /// Checks the stream's channel count against the engine's.
+    public func open(_ descriptor: StreamDescriptor) throws {
+        guard descriptor.channelCount == engine.configuration.channelCount else {
+            throw EEGError.channelCountMismatch(
+                expected: engine.configuration.channelCount, actual: descriptor.channelCount)
+        }
+        wallClockOffset = HostClock.wallClockOffset()
+    }
+
+    /// Feeds the block's frames and gaps to the engine and publishes the results.
+    public func process(_ block: SampleBlock) {
+        while commands.pop(into: command) == 1 {
+            if command[0] == Self.startBaselineCommand { engine.startBaseline() }
+        }
+        let gaps = block.gaps
+        var gapIndex = 0
+        for frame in 0..<block.frameCount {
+            while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
+                fill(gaps[gapIndex].gap.missingCount)
+                gapIndex += 1
+            }
+            let time = self.time(of: block, frame: frame)
+            lastTime = time
+            let events = engine.ingest(UnsafeBufferPointer(block.values(ofFrame: frame)), time: time)
+            if let samples {
+                let index = Double(engine.sampleCount - 1)
+                let counter = block.lane(FrameLayout.counterLane, ofFrame: frame)
+                let values = block.values(ofFrame: frame)
+                samples.pushSlot { row in
+                    row[0] = index
+                    row[1] = time * 1000
+                    row[2] = counter
+                    for channel in 0..<values.count { row[3 + channel] = values[channel] }
+                }
+            }
+            publish(events)
+        }
+        while gapIndex < gaps.count {
+            fill(gaps[gapIndex].gap.missingCount)
+            gapIndex += 1
+        }
+    }
+
+    /// Closes the output rings: their consumer sees `isFinished` once drained.
+    public func close() {
+        spectra.closeProducer()
+        indicators.closeProducer()
+        samples?.closeProducer()
+    }
+
+    private func time(of block: SampleBlock, frame: Int) -> Double {
+        if timeBase == .device {
+            let device = block.lane(FrameLayout.deviceTimeLane, ofFrame: frame)
+            if !device.isNaN { return device }
+        }
+        return block.timestamp(ofFrame: frame) + wallClockOffset
+    }
+
+    private func fill(_ missing: Int) {
+        for _ in 0..<max(0, missing) {
+            lastTime += samplePeriod
+            publish(engine.ingestFilled(time: lastTime))
+        }
+    }
+
+    private func publish(_ events: EEGEngine.Events) {
+        if events.contains(.spectrum) {
+            let row = engine.spectrum.row
+            spectra.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
+        }
+        if events.contains(.indicators) {
+            let row = engine.indicatorRowView
+            indicators.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
+        }
+    }
+}
