@@ -25,8 +25,8 @@ import AxonDSP
 /// share of the reference band's power, and the whole one-sided power spectrum (a sine of amplitude A reads A²/2
 /// at its bin; ``SpectrumScaling/power``).
 ///
-/// Lost samples: call ``ingestFilled(time:)`` once per missing sample. It repeats each channel's last value so
-/// sample time stays exact, and frames whose window holds filled samples say how many
+/// Lost samples: call ``ingestFilled(_:time:)`` once per missing sample with an estimate of the sample (or none,
+/// to repeat the last one), so sample time and the hop schedule stay exact; frames whose window holds filled samples say how many
 /// (``SpectrumFrameView/filledSamples``).
 ///
 /// Cost: ``init(_:)`` plans the FFT and allocates everything. ``ingest(_:time:)`` allocates nothing and takes no
@@ -219,11 +219,21 @@ public final class EEGEngine {
         values.withUnsafeBufferPointer { ingest($0, time: time) }
     }
 
-    /// Ingests a stand-in for one lost sample: each channel's last value again, marked as filled.
+    /// Ingests a stand-in for one lost sample, marked as filled: `values` (the caller's estimate, for example a
+    /// line between the samples around the gap), or each channel's last value again when `values` is `nil`.
+    ///
+    /// - Complexity: as ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)``.
     @discardableResult
-    public func ingestFilled(time: Double) -> Events {
-        append(filled: true, time: time)
+    public func ingestFilled(_ values: UnsafeBufferPointer<Double>? = nil, time: Double) -> Events {
+        if let values {
+            precondition(values.count == channelCount, "a frame needs one value per channel")
+            for channel in 0..<channelCount { lastValues[channel] = values[channel] }
+        }
+        return append(filled: true, time: time)
     }
+
+    /// The values of the last ingested sample, one per channel (zeros before the first).
+    public var lastSample: UnsafeBufferPointer<Double> { UnsafeBufferPointer(lastValues) }
 
     private func append(filled: Bool, time: Double) -> Events {
         if baselineRequested { beginBaseline() }

@@ -12,8 +12,8 @@ import AxonStreams
 ///   value per channel…]`.
 /// - ``commands``: the control direction; ``requestBaseline()`` from any one thread.
 ///
-/// Lost samples (the block's gap records) are handed to the engine as filled samples
-/// (``EEGEngine/ingestFilled(time:)``), so sample time and the hop schedule stay exact. When a ring is full its
+/// Lost samples (the block's gap records) are handed to the engine as filled samples on the line between the
+/// samples around the gap (``EEGEngine/ingestFilled(_:time:)``), so sample time and the hop schedule stay exact. When a ring is full its
 /// overflow policy applies (`dropOldest`, counted by the ring): a consumer that falls behind loses the oldest
 /// results, never the engine's pace.
 ///
@@ -23,8 +23,8 @@ import AxonStreams
 public final class EEGProcessor: SampleProcessor {
     /// Where the `timeframe` of samples, spectra and indicators comes from.
     public enum TimeBase: Sendable, Hashable {
-        /// The device's own time (the frame's device-time lane, Unix seconds), falling back to the host clock for
-        /// frames without one. Right for headsets that stamp packets and for file replay.
+        /// The device's own time: the frame's device-time lane, which must hold Unix seconds (a headset that stamps
+        /// packets in ms since 1970, a file replay). Frames without one fall back to the host clock.
         case device
         /// The host's dejittered arrival time, converted to Unix time.
         case host
@@ -49,6 +49,8 @@ public final class EEGProcessor: SampleProcessor {
     private var lastTime = 0.0
     private let samplePeriod: Double
     private let command: UnsafeMutableBufferPointer<Double>
+    private let fillStart: UnsafeMutableBufferPointer<Double>
+    private let fillValues: UnsafeMutableBufferPointer<Double>
 
     private static let startBaselineCommand = 1.0
 
@@ -62,7 +64,7 @@ public final class EEGProcessor: SampleProcessor {
     ///   - sampleCapacity: slots of the raw sample ring.
     /// - Throws: ``EEGError`` from the engine.
     public init(
-        configuration: EEGEngine.Configuration, timeBase: TimeBase = .device, publishSamples: Bool = false,
+        configuration: EEGEngine.Configuration, timeBase: TimeBase = .host, publishSamples: Bool = false,
         resultCapacity: Int = 256, sampleCapacity: Int = 8192
     ) throws(EEGError) {
         let engine = try EEGEngine(configuration)
@@ -83,9 +85,17 @@ public final class EEGProcessor: SampleProcessor {
         self.commands = SPSCRing(capacity: 16, width: 1, overflow: .rejectNewest)
         self.command = .allocate(capacity: 1)
         command.initialize(repeating: 0)
+        self.fillStart = .allocate(capacity: configuration.channelCount)
+        fillStart.initialize(repeating: 0)
+        self.fillValues = .allocate(capacity: configuration.channelCount)
+        fillValues.initialize(repeating: 0)
     }
 
-    deinit { command.deallocate() }
+    deinit {
+        command.deallocate()
+        fillStart.deallocate()
+        fillValues.deallocate()
+    }
 
     /// Asks the engine to start (or restart) its baseline with the next sample. From one controlling thread.
     ///
@@ -113,7 +123,7 @@ public final class EEGProcessor: SampleProcessor {
         var gapIndex = 0
         for frame in 0..<block.frameCount {
             while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
-                fill(gaps[gapIndex].gap.missingCount)
+                fill(gaps[gapIndex].gap.missingCount, before: block.values(ofFrame: frame))
                 gapIndex += 1
             }
             let time = self.time(of: block, frame: frame)
@@ -133,7 +143,7 @@ public final class EEGProcessor: SampleProcessor {
             publish(events)
         }
         while gapIndex < gaps.count {
-            fill(gaps[gapIndex].gap.missingCount)
+            fill(gaps[gapIndex].gap.missingCount, before: nil)
             gapIndex += 1
         }
     }
@@ -153,10 +163,21 @@ public final class EEGProcessor: SampleProcessor {
         return block.timestamp(ofFrame: frame) + wallClockOffset
     }
 
-    private func fill(_ missing: Int) {
-        for _ in 0..<max(0, missing) {
+    /// Hands `missing` lost samples to the engine as points on the line from the last sample to `next` (the
+    /// first sample after the gap, when the block has it; otherwise the last sample is held), so a short gap adds
+    /// no step to the window.
+    private func fill(_ missing: Int, before next: UnsafeMutableBufferPointer<Double>?) {
+        guard missing > 0 else { return }
+        let last = engine.lastSample
+        for channel in 0..<fillStart.count { fillStart[channel] = last[channel] }
+        for step in 1...missing {
+            let fraction = Double(step) / Double(missing + 1)
+            for channel in 0..<fillValues.count {
+                let target = next?[channel] ?? fillStart[channel]
+                fillValues[channel] = fillStart[channel] + (target - fillStart[channel]) * fraction
+            }
             lastTime += samplePeriod
-            publish(engine.ingestFilled(time: lastTime))
+            publish(engine.ingestFilled(UnsafeBufferPointer(fillValues), time: lastTime))
         }
     }
 

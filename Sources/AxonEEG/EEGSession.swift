@@ -31,13 +31,16 @@ public final class EEGSession: Sendable {
         public var publishSamples: Bool
         /// Elements each sequence keeps for a reader that is behind (the newest are kept).
         public var bufferLimit: Int
+        /// Slots of the engine's raw-sample ring (the hand-off to the delivery thread).
+        public var sampleCapacity: Int
         /// The pipeline's ring, batching and idle settings.
         public var pipeline: StreamPipeline.Configuration
         /// Creates options.
         public init(
-            timeBase: EEGProcessor.TimeBase = .device, publishSamples: Bool = true, bufferLimit: Int = 4096,
-            pipeline: StreamPipeline.Configuration = .init()
+            timeBase: EEGProcessor.TimeBase = .host, publishSamples: Bool = true, bufferLimit: Int = 4096,
+            sampleCapacity: Int = 8192, pipeline: StreamPipeline.Configuration = .init()
         ) {
+            self.sampleCapacity = sampleCapacity
             self.timeBase = timeBase
             self.publishSamples = publishSamples
             self.bufferLimit = bufferLimit
@@ -110,7 +113,8 @@ public final class EEGSession: Sendable {
             throw .channelCountMismatch(expected: configuration.channelCount, actual: source.descriptor.channelCount)
         }
         let processor = try EEGProcessor(
-            configuration: configuration, timeBase: options.timeBase, publishSamples: options.publishSamples)
+            configuration: configuration, timeBase: options.timeBase, publishSamples: options.publishSamples,
+            sampleCapacity: options.sampleCapacity)
         self.processor = UncheckedProcessor(value: processor)
         self.configuration = configuration
         self.descriptor = source.descriptor
