@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "AxonStreams", targets: ["AxonStreams"]),
         .library(name: "AxonDSP", targets: ["AxonDSP"]),
+        .library(name: "AxonRecording", targets: ["AxonRecording"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -27,6 +28,7 @@ let package = Package(
         // MARK: - Libraries
         .target(name: "AxonStreams", dependencies: [swiftAtomics]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
+        .target(name: "AxonRecording", dependencies: ["AxonStreams"]),
 
         // MARK: - Command line
         .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
@@ -34,5 +36,6 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
+        .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
     ]
 )
