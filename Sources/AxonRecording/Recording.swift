@@ -14,7 +14,7 @@ import AxonStreams
 /// ``duration`` count from the first frame at the nominal rate; ``timestamps`` are what the file wrote.
 ///
 /// Threading: an immutable value type (copy-on-write arrays); share freely across threads.
-public struct Recording: Sendable {
+public struct Recording: Sendable, Equatable {
     /// The stream the recording holds: channel labels and units, nominal rate, format, provenance in `metadata`.
     public let descriptor: StreamDescriptor
     /// Number of frames (samples per channel).
