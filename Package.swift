@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AxonStreams", targets: ["AxonStreams"]),
         .library(name: "AxonDSP", targets: ["AxonDSP"]),
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
+        .library(name: "AxonRecording", targets: ["AxonRecording"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -29,6 +30,7 @@ let package = Package(
         .target(name: "AxonStreams", dependencies: [swiftAtomics]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
+        .target(name: "AxonRecording", dependencies: ["AxonStreams"]),
 
         // MARK: - Command line
         .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
@@ -37,5 +39,6 @@ let package = Package(
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG"]),
+        .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
     ]
 )

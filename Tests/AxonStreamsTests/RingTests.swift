@@ -122,6 +122,22 @@ struct RingModelTests {
         #expect(times == (100..<108).map(Double.init))
     }
 
+    /// The producer's free-slot count follows pushes and pops, so a producer that writes only that many never
+    /// triggers the overflow policy.
+    @Test(arguments: OverflowPolicy.allCases)
+    func producerFreeSlotsTracksOccupancy(policy: OverflowPolicy) {
+        let ring = SPSCRing<Double>(capacity: 8, overflow: policy)
+        #expect(ring.producerFreeSlots == 8)
+        for i in 0..<5 { ring.push(Double(i)) }
+        #expect(ring.producerFreeSlots == 3)
+        _ = ring.pop()
+        _ = ring.pop()
+        #expect(ring.producerFreeSlots == 5)
+        for i in 0..<5 { #expect(ring.push(Double(10 + i))) }
+        #expect(ring.producerFreeSlots == 0)
+        #expect(ring.droppedCount == 0)
+    }
+
     @Test func powerOfTwoRounding() {
         #expect(SPSCRing<Int>.powerOfTwo(atLeast: 0) == 1)
         #expect(SPSCRing<Int>.powerOfTwo(atLeast: 1) == 1)

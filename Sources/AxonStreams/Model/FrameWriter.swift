@@ -64,6 +64,14 @@ public final class FrameWriter: @unchecked Sendable {
         }
     }
 
+    /// Frames that can be written right now without engaging the ring's overflow policy.
+    ///
+    /// A lossless producer (a file replay) writes at most this many frames, then asks again, waiting while it is 0.
+    /// Retrying a rejected ``write(_:deviceTime:counter:arrivalTime:)`` instead would not do: every call consumes a
+    /// sequence number, so each rejection shows up downstream as an overflow gap even if the retry succeeds.
+    /// Producer thread only; O(1), never blocks.
+    public var freeCapacity: Int { ring.producerFreeSlots }
+
     /// Whether the consumer side asked the producer to stop (a source checks this between frames).
     public var isStopRequested: Bool { ring.isStopRequested }
 

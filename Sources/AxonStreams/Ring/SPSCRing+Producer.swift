@@ -55,6 +55,21 @@ extension SPSCRing {
         return accepted
     }
 
+    /// How many slots a push could store right now without engaging the overflow policy. Producer thread only.
+    ///
+    /// The consumer only ever frees slots, so the answer can only grow until this thread pushes: a producer that
+    /// must not lose data (a file replay) pushes at most this many slots and never sees a rejection or a drop.
+    /// - Complexity: O(1): two acquiring loads.
+    public var producerFreeSlots: Int {
+        let t = tail.load(ordering: .relaxed)  // relaxed: only this thread writes `tail`
+        // acquiring, `head` before `reading`, as in `reserveSlow`: slots the consumer is still reading are not free.
+        let h = head.load(ordering: .acquiring)
+        let r = reading.load(ordering: .acquiring)
+        let lowest = min(h, r)
+        control.storeBytes(of: lowest, toByteOffset: Self.producerCachedLowestOffset, as: Int.self)
+        return capacity - (t &- lowest)
+    }
+
     @inlinable
     func copyIn(from source: UnsafePointer<Element>, slots: Int, at index: Int) {
         guard slots > 0 else { return }

@@ -1,0 +1,110 @@
+import AxonStreams
+
+extension Recording {
+    /// The index of the channel labelled `label`: an exact match first, else the first case-insensitive one
+    /// (`"exg6"` finds `"EXG6"`, `"tp9"` finds `"TP9"`).
+    ///
+    /// - Throws: ``RecordingError/unknownChannel(label:available:)`` listing the labels the recording has.
+    /// - Complexity: O(channels).
+    public func channelIndex(of label: String) throws(RecordingError) -> Int {
+        let labels = channelLabels
+        if let exact = labels.firstIndex(of: label) { return exact }
+        let folded = label.lowercased()
+        if let loose = labels.firstIndex(where: { $0.lowercased() == folded }) { return loose }
+        throw .unknownChannel(label: label, available: labels)
+    }
+
+    /// One channel's samples, gathered into a contiguous array. O(frames).
+    public func channel(at index: Int) -> [Double] {
+        precondition((0..<channelCount).contains(index), "channel index out of range")
+        let stride = channelCount
+        return [Double](unsafeUninitializedCapacity: frameCount) { buffer, count in
+            values.withUnsafeBufferPointer { source in
+                for frame in 0..<frameCount { buffer[frame] = source[frame * stride + index] }
+            }
+            count = frameCount
+        }
+    }
+
+    /// One channel's samples by label (matched as ``channelIndex(of:)`` does). O(frames).
+    ///
+    /// - Throws: ``RecordingError/unknownChannel(label:available:)``.
+    public func channel(_ label: String) throws(RecordingError) -> [Double] {
+        channel(at: try channelIndex(of: label))
+    }
+
+    /// A recording with only the named channels, in the order given (labels matched as ``channelIndex(of:)``
+    /// does). Times, counters and markers are kept; `metadata` entries `sourceColumn.<label>` of dropped channels
+    /// are removed.
+    ///
+    ///     let occipital = try recording.selecting(channels: ["EXG6", "EXG7"])
+    ///
+    /// - Throws: ``RecordingError/unknownChannel(label:available:)`` for the first label that matches nothing.
+    /// - Complexity: O(frames × selected channels).
+    public func selecting(channels labels: [String]) throws(RecordingError) -> Recording {
+        var indices: [Int] = []
+        indices.reserveCapacity(labels.count)
+        for label in labels { indices.append(try channelIndex(of: label)) }
+        precondition(!indices.isEmpty, "select at least one channel")
+        let stride = channelCount
+        let width = indices.count
+        let selected = [Double](unsafeUninitializedCapacity: frameCount * width) { buffer, count in
+            values.withUnsafeBufferPointer { source in
+                for frame in 0..<frameCount {
+                    for (slot, channel) in indices.enumerated() {
+                        buffer[frame * width + slot] = source[frame * stride + channel]
+                    }
+                }
+            }
+            count = frameCount * width
+        }
+        var descriptor = self.descriptor
+        descriptor.channels = indices.map { self.descriptor.channels[$0] }
+        let kept = Set(descriptor.channels.map(\.label))
+        descriptor.metadata = descriptor.metadata.filter { key, _ in
+            guard key.hasPrefix(Self.sourceColumnKeyPrefix) else { return true }
+            return kept.contains(String(key.dropFirst(Self.sourceColumnKeyPrefix.count)))
+        }
+        return Recording(
+            descriptor: descriptor, values: selected, timestamps: timestamps, counters: counters,
+            counterModulus: counterModulus, markers: markers, warnings: warnings, truncation: truncation)
+    }
+
+    /// The frames between two times, in seconds from the first frame at the nominal rate: frames
+    /// `round(from × rate) ..< round(to × rate)`. At 250 Hz, 34–76 s is frames 8,500 ..< 19,000 (10,500 frames).
+    ///
+    /// Timestamps, counters and markers of those frames are kept (marker frames are renumbered from the segment's
+    /// start); the descriptor is unchanged.
+    ///
+    /// - Throws: ``RecordingError/invalidSegment(from:to:duration:)`` unless `0 ≤ from < to ≤ duration` (the end
+    ///   may overshoot by half a sample) and the range holds at least one frame.
+    /// - Complexity: O(frames in the segment × channels): one contiguous copy.
+    public func segment(from start: Double, to end: Double) throws(RecordingError) -> Recording {
+        let halfSample = 0.5 / sampleRate
+        guard start.isFinite, end.isFinite, start >= 0, start < end, end <= duration + halfSample else {
+            throw .invalidSegment(from: start, to: end, duration: duration)
+        }
+        let first = Int((start * sampleRate).rounded())
+        let last = min(frameCount, Int((end * sampleRate).rounded()))
+        guard first < last else { throw .invalidSegment(from: start, to: end, duration: duration) }
+        return frames(first..<last)
+    }
+
+    /// The frames in `range` (frame indices), with their timestamps, counters and markers (renumbered from the
+    /// range's start). O(frames in range × channels).
+    public func frames(_ range: Range<Int>) -> Recording {
+        precondition(range.lowerBound >= 0 && range.upperBound <= frameCount, "frame range out of bounds")
+        let slice = Array(values[(range.lowerBound * channelCount)..<(range.upperBound * channelCount)])
+        let kept = markers.filter { range.contains($0.frame) }.map {
+            RecordingMarker(frame: $0.frame - range.lowerBound, value: $0.value)
+        }
+        return Recording(
+            descriptor: descriptor, values: slice, timestamps: timestamps.map { Array($0[range]) },
+            counters: counters.map { Array($0[range]) }, counterModulus: counterModulus, markers: kept,
+            warnings: warnings, truncation: truncation)
+    }
+
+    /// Prefix of the `metadata` keys that name the file column a channel came from (`sourceColumn.EXG0` =
+    /// `EXG Channel 0`).
+    public static let sourceColumnKeyPrefix = "sourceColumn."
+}

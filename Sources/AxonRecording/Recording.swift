@@ -1,0 +1,106 @@
+import AxonStreams
+
+/// A multi-channel recording held in memory: what the readers return and what ``RecordingReplaySource`` plays.
+///
+/// Samples are stored *frame-major*: ``values`` holds frame 0's channels, then frame 1's, and so on, so one frame
+/// is a contiguous slice (replay writes it to the ring without a gather) and a time segment is one contiguous copy.
+/// A single channel is gathered on demand by ``channel(at:)`` in O(frames).
+///
+///     let recording = try RecordingReader.read(path: "session.txt")
+///     let occipital = try recording.selecting(channels: ["EXG6", "EXG7"]).segment(from: 34, to: 76)
+///     let o1 = try occipital.channel("EXG6")            // [Double], µV
+///
+/// Per-sample times and device counters are kept when the file has them. Times in ``segment(from:to:)`` and
+/// ``duration`` count from the first frame at the nominal rate; ``timestamps`` are what the file wrote.
+///
+/// Threading: an immutable value type (copy-on-write arrays); share freely across threads.
+public struct Recording: Sendable, Equatable {
+    /// The stream the recording holds: channel labels and units, nominal rate, format, provenance in `metadata`.
+    public let descriptor: StreamDescriptor
+    /// Number of frames (samples per channel).
+    public let frameCount: Int
+    /// Sample values, frame-major: the value of channel `c` in frame `f` is `values[f * channelCount + c]`, in the
+    /// channel's unit.
+    public let values: [Double]
+    /// Per-frame times in Unix seconds as the file wrote them, or `nil` if the file has none. Recorders stamp
+    /// packets, so consecutive frames may share a time; the array never holds NaN.
+    public let timestamps: [Double]?
+    /// Per-frame device counters (for example the OpenBCI sample index), or `nil` if the file has none.
+    public let counters: [UInt64]?
+    /// The device counter wraps to 0 at this value (256 for OpenBCI's sample index); `nil` if it never wraps or
+    /// there are no counters.
+    public let counterModulus: UInt64?
+    /// Event markers, in frame order.
+    public let markers: [RecordingMarker]
+    /// Things a reader noticed but did not fail on (a measured rate far from the nominal one, a last line without
+    /// a line terminator, the truncation), as sentences.
+    public let warnings: [String]
+    /// Set when the file ended in the middle of a row; the rows before it are all here.
+    public let truncation: RecordingTruncation?
+
+    /// Creates a recording from frame-major values.
+    ///
+    /// The shapes must agree (`values.count` a multiple of the channel count, one timestamp and one counter per
+    /// frame, markers inside the recording): a mismatch is a programmer error and traps.
+    /// - Complexity: O(markers) to check.
+    public init(
+        descriptor: StreamDescriptor, values: [Double], timestamps: [Double]? = nil, counters: [UInt64]? = nil,
+        counterModulus: UInt64? = nil, markers: [RecordingMarker] = [], warnings: [String] = [],
+        truncation: RecordingTruncation? = nil
+    ) {
+        let channels = descriptor.channelCount
+        precondition(channels >= 1, "a recording needs at least one channel")
+        precondition(descriptor.nominalRate > 0, "a recording needs a nominal rate")
+        precondition(values.count % channels == 0, "values must hold whole frames")
+        let frames = values.count / channels
+        precondition(timestamps.map { $0.count == frames } ?? true, "one timestamp per frame")
+        precondition(counters.map { $0.count == frames } ?? true, "one counter per frame")
+        precondition(markers.allSatisfy { (0..<frames).contains($0.frame) }, "markers must be in range")
+        self.descriptor = descriptor
+        self.frameCount = frames
+        self.values = values
+        self.timestamps = timestamps
+        self.counters = counters
+        self.counterModulus = counterModulus
+        self.markers = markers
+        self.warnings = warnings
+        self.truncation = truncation
+    }
+
+    /// Samples per second per channel (the descriptor's nominal rate).
+    public var sampleRate: Double { descriptor.nominalRate }
+
+    /// Number of channels.
+    public var channelCount: Int { descriptor.channelCount }
+
+    /// Channel labels, in frame order.
+    public var channelLabels: [String] { descriptor.channels.map(\.label) }
+
+    /// Length in seconds at the nominal rate: `frameCount / sampleRate`.
+    public var duration: Double { Double(frameCount) / sampleRate }
+
+    /// Unix time of the first frame, if the file has timestamps and at least one frame.
+    public var startTime: Double? { timestamps?.first }
+
+    /// The value of one channel in one frame. O(1).
+    @inlinable
+    public func value(frame: Int, channel: Int) -> Double {
+        precondition((0..<channelCount).contains(channel), "channel index out of range")
+        return values[frame * channelCount + channel]
+    }
+
+    /// One frame's values, one per channel, without a copy. O(1).
+    @inlinable
+    public func frame(_ index: Int) -> ArraySlice<Double> {
+        precondition((0..<frameCount).contains(index), "frame index out of range")
+        return values[(index * channelCount)..<((index + 1) * channelCount)]
+    }
+
+    /// The recording's own time of a frame: its timestamp (Unix seconds) when the file has them, else seconds
+    /// from the first frame at the nominal rate. O(1).
+    @inlinable
+    public func time(ofFrame index: Int) -> Double {
+        if let timestamps { return timestamps[index] }
+        return Double(index) / sampleRate
+    }
+}

@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What went wrong reading a recording or taking it apart. Every case says where (path, 1-based line number)
+/// and what, in ``description``.
+///
+/// Threading: a value type; share freely.
+public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file could not be opened (`errno`: `ENOENT` not found, `EACCES` no permission, …).
+    case cannotOpen(path: String, errno: Int32)
+    /// The file was opened but reading it failed (`EISDIR`, `EIO`, …).
+    case readFailed(path: String, errno: Int32)
+    /// The first line matches no format this module reads (an empty string for an empty file).
+    case unsupportedFormat(firstLine: String)
+    /// A header line or column the format requires is absent; `line` is where it was expected.
+    case missingHeader(line: Int, expected: String)
+    /// A header line is present but its value cannot be used.
+    case malformedHeader(line: Int, reason: String)
+    /// A data row that is not the file's last line cannot be read. (A broken *last* line is a truncated file:
+    /// the readers keep the rows before it and report it in ``Recording/truncation`` instead of failing.)
+    case malformedRow(line: Int, reason: String)
+    /// A channel label that the recording does not have.
+    case unknownChannel(label: String, available: [String])
+    /// A time range that is empty, reversed, not finite or outside the recording (seconds from its first sample).
+    case invalidSegment(from: Double, to: Double, duration: Double)
+
+    /// A sentence for people.
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let code):
+            return "cannot open \(path): \(Self.message(forErrno: code)) (errno \(code))"
+        case .readFailed(let path, let code):
+            return "cannot read \(path): \(Self.message(forErrno: code)) (errno \(code))"
+        case .unsupportedFormat(let firstLine):
+            let shown = firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
+            return "unsupported recording format: the first line is \"\(shown)\"; expected an OpenBCI GUI text file "
+                + "(\"%OpenBCI Raw EXG Data\") or a muse-lsl CSV (\"timestamps,TP9,…\")"
+        case .missingHeader(let line, let expected):
+            return "line \(line): missing header: expected \(expected)"
+        case .malformedHeader(let line, let reason):
+            return "line \(line): malformed header: \(reason)"
+        case .malformedRow(let line, let reason):
+            return "line \(line): malformed row: \(reason)"
+        case .unknownChannel(let label, let available):
+            return "no channel \"\(label)\"; available: \(available.joined(separator: ", "))"
+        case .invalidSegment(let from, let to, let duration):
+            return "invalid segment \(from)–\(to) s: the recording lasts \(duration) s (times count from its first "
+                + "sample; the start must be ≥ 0 and before the end)"
+        }
+    }
+
+    private static func message(forErrno code: Int32) -> String {
+        // strerror never returns NULL on glibc or Darwin; it returns "Unknown error N" for unknown codes.
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Whole-file reads with POSIX calls, so a failure carries its `errno`.
+///
+/// Threading: stateless; any thread.
+enum RecordingFile {
+    /// The file's bytes.
+    ///
+    /// - Throws: ``RecordingError/cannotOpen(path:errno:)`` or ``RecordingError/readFailed(path:errno:)``.
+    /// - Complexity: O(file size); one allocation of the file's size (plus growth if the file grows meanwhile).
+    static func readAll(path: String) throws(RecordingError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
+        defer {
+            // A read-only descriptor has nothing to flush; a failing close cannot lose data here.
+            _ = close(fd)
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .readFailed(path: path, errno: errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .readFailed(path: path, errno: EISDIR) }
+        var bytes = [UInt8](repeating: 0, count: max(Int(info.st_size), 0) + 1)
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, filled))) }
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                read(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw .readFailed(path: path, errno: errno)
+            }
+            if got == 0 { break }
+            filled += got
+        }
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// The last path component (the file name), for descriptors and messages.
+    static func fileName(of path: String) -> String {
+        path.split(separator: "/", omittingEmptySubsequences: true).last.map(String.init) ?? path
+    }
+}

@@ -1,0 +1,46 @@
+/// The recording file formats this module reads, recognised by their first line.
+///
+/// | format | first line |
+/// |---|---|
+/// | ``openBCIText`` | `%OpenBCI Raw EXG Data` |
+/// | ``museCSV`` | a CSV header whose first column is `timestamps` |
+///
+/// EDF+/BDF+ (a fixed 256-byte header starting with `0       ` or `\u{FF}BIOSEMI`) will join when the EDF reader
+/// does.
+///
+/// Threading: a value type; share freely.
+public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// OpenBCI GUI text ("OpenBCI Raw EXG Data"); read by ``OpenBCITextReader``.
+    case openBCIText
+    /// muse-lsl CSV; read by ``MuseCSVReader``.
+    case museCSV
+
+    /// The format whose first line this is (BOM, line ending and surrounding spaces ignored), or `nil`.
+    public static func detect(firstLine: String) -> RecordingFormat? {
+        var line = Substring(firstLine)
+        if line.hasPrefix("\u{FEFF}") { line = line.dropFirst() }
+        while let last = line.last, last == "\r" || last == "\n" { line = line.dropLast() }
+        let text = trimmed(String(line))
+        if text == OpenBCITextReader.signature { return .openBCIText }
+        if MuseCSVReader.isHeader(text) { return .museCSV }
+        return nil
+    }
+
+    /// The format of a file's contents.
+    ///
+    /// - Throws: ``RecordingError/unsupportedFormat(firstLine:)`` with the first line when no format matches.
+    /// - Complexity: O(length of the first line).
+    public static func detect(bytes: [UInt8]) throws(RecordingError) -> RecordingFormat {
+        let first = bytes.withUnsafeBufferPointer { LineCursor.firstLine(of: $0) }
+        guard let format = detect(firstLine: first) else { throw .unsupportedFormat(firstLine: first) }
+        return format
+    }
+
+    /// A name for people.
+    public var description: String {
+        switch self {
+        case .openBCIText: return "OpenBCI GUI text"
+        case .museCSV: return "muse-lsl CSV"
+        }
+    }
+}
