@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "AxonStreams", targets: ["AxonStreams"]),
         .library(name: "AxonDSP", targets: ["AxonDSP"]),
+        .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -27,6 +28,9 @@ let package = Package(
         // MARK: - Libraries
         .target(name: "AxonStreams", dependencies: [swiftAtomics]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
+        // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
+        // adapter hands it notification bytes; it depends on nothing but the stream framework.
+        .target(name: "AxonBrainiac", dependencies: ["AxonStreams"]),
 
         // MARK: - Command line
         .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
@@ -34,5 +38,6 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
+        .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams"]),
     ]
 )
