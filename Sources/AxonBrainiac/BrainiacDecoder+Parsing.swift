@@ -83,7 +83,9 @@ extension BrainiacDecoder {
 
     /// Reads the four µV values of sample `sample` of a validated EEG notification into `values`.
     @inline(__always)
-    static func readSample(_ sample: Int, of bytes: UnsafeRawBufferPointer, into values: UnsafeMutableBufferPointer<Double>) {
+    static func readSample(
+        _ sample: Int, of bytes: UnsafeRawBufferPointer, into values: UnsafeMutableBufferPointer<Double>
+    ) {
         var offset = BrainiacPacketLayout.firstValueOffset + sample * BrainiacPacketLayout.bytesPerSample
         for channel in 0..<BrainiacPacketLayout.channelCount {
             let raw = UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16

@@ -81,7 +81,8 @@ public final class BrainiacDecoder {
             let sampleBuffer = UnsafeBufferPointer(scratch)
             for sample in 0..<sampleCount {
                 Self.readSample(sample, of: bytes, into: scratch)
-                let milliseconds = header.timeMilliseconds &+ UInt64(sample) * BrainiacPacketLayout.samplePeriodMilliseconds
+                let milliseconds =
+                    header.timeMilliseconds &+ UInt64(sample) * BrainiacPacketLayout.samplePeriodMilliseconds
                 let counter = header.counter &+ UInt32(truncatingIfNeeded: sample)
                 writer.write(sampleBuffer, deviceTime: Double(milliseconds) / 1000, counter: UInt64(counter),
                              arrivalTime: arrivalTime)

@@ -5,7 +5,8 @@
 /// `decode(encode(x))` is within 0.025 µV of `x` inside the range, and exact for multiples of 0.05 µV.
 ///
 ///     let encoder = BrainiacEncoder()
-///     let header = BrainiacNotificationHeader(hardwareOrderNumber: 7, counter: 70, timeMilliseconds: 1_700_000_000_000)
+///     let header = BrainiacNotificationHeader(
+///         hardwareOrderNumber: 7, counter: 70, timeMilliseconds: 1_700_000_000_000)
 ///     let bytes = try encoder.encodeEEG(header, values: [10, -20.5, 3.25, 0])   // one sample, 30 bytes
 ///
 /// Threading: a stateless value; use from any thread.

@@ -70,7 +70,7 @@ public final class SimulatedBrainiacHeadset: SampleSource {
     /// Never throws for damaged notifications (they are counted and reported); throws only if the simulator
     /// cannot build a notification, which is a programming error in this type.
     public func run(into writer: FrameWriter) throws {
-        var session = try Session(headset: self, writer: writer)
+        var session = Session(headset: self, writer: writer)
         try session.run()
     }
 
@@ -111,13 +111,14 @@ private struct Session: ~Copyable {
     var batteryReports = 0
     var lastArrival: Double
 
-    init(headset: SimulatedBrainiacHeadset, writer: FrameWriter) throws(BrainiacEncoderError) {
+    init(headset: SimulatedBrainiacHeadset, writer: FrameWriter) {
         self.headset = headset
         self.configuration = headset.configuration
         self.writer = writer
         bytes = .allocate(byteCount: BrainiacPacketLayout.maximumNotificationSize, alignment: 8)
         bytes.initializeMemory(as: UInt8.self, repeating: 0)
-        values = .allocate(capacity: BrainiacPacketLayout.maximumSamplesPerNotification * BrainiacPacketLayout.channelCount)
+        values = .allocate(
+            capacity: BrainiacPacketLayout.maximumSamplesPerNotification * BrainiacPacketLayout.channelCount)
         values.initialize(repeating: 0)
         noise = NoiseGenerator(seed: configuration.seed)
         faultRandom = NoiseGenerator(seed: configuration.seed ^ 0x5EED_FA17)
@@ -136,7 +137,9 @@ private struct Session: ~Copyable {
         headset.publish(decoder, notificationsSent: 0, isRunning: true)
         try sendStatus(.ready)
         try sendStatus(.dataTransferStarted)
-        let batteryEvery = configuration.batteryInterval.map { max(1, Int(($0 * BrainiacHeadset.sampleRate).rounded())) }
+        let batteryEvery = configuration.batteryInterval.map {
+            max(1, Int(($0 * BrainiacHeadset.sampleRate).rounded()))
+        }
         var nextBattery = 0
         if batteryEvery != nil { try sendBattery() }
         if let batteryEvery { nextBattery = batteryEvery }

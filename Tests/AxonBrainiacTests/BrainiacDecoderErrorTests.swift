@@ -48,7 +48,8 @@ struct BrainiacDecoderErrorTests {
         flipped[40] ^= 0x10
         return [
             .init(name: "empty", bytes: [], expected: .tooShort(length: 0, minimum: 18)),
-            .init(name: "cut inside the header", bytes: Array(good[0..<10]), expected: .tooShort(length: 10, minimum: 18)),
+            .init(name: "cut inside the header", bytes: Array(good[0..<10]),
+                  expected: .tooShort(length: 10, minimum: 18)),
             .init(name: "longer than declared", bytes: good + [0, 0],
                   expected: .lengthMismatch(expected: 138, actual: 140)),
             .init(name: "shorter than declared", bytes: Array(good.dropLast()),
