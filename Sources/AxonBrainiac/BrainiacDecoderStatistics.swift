@@ -40,7 +40,8 @@ public struct BrainiacDecoderStatistics: Sendable, Hashable {
 
     /// Rejected notifications of every kind.
     public var rejectedNotifications: Int {
-        BrainiacPacketError.Kind.allCases.reduce(0) { $0 + rejected($1) }
+        tooShort + unsupportedVersion + unknownType + invalidSampleCount + lengthMismatch + checksumMismatch
+            + batteryOutOfRange + unknownStatusCode
     }
 
     /// Rejections of one kind.
