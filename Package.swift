@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "AxonDSP", targets: ["AxonDSP"]),
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
         .library(name: "AxonRecording", targets: ["AxonRecording"]),
+        .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -31,6 +32,9 @@ let package = Package(
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
         .target(name: "AxonRecording", dependencies: ["AxonStreams"]),
+        // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
+        // adapter hands it notification bytes; it depends on nothing but the stream framework.
+        .target(name: "AxonBrainiac", dependencies: ["AxonStreams"]),
 
         // MARK: - Command line
         .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
@@ -40,5 +44,6 @@ let package = Package(
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
+        .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams"]),
     ]
 )

@@ -24,6 +24,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "AxonStreams", package: rootPackage),
                 .product(name: "AxonDSP", package: rootPackage),
+                .product(name: "AxonBrainiac", package: rootPackage),
             ],
             path: "Benchmarks/AxonBenchmarks",
             plugins: [
