@@ -33,8 +33,8 @@ let package = Package(
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
         .target(name: "AxonRecording", dependencies: ["AxonStreams"]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
-        // adapter hands it notification bytes; it depends on nothing but the stream framework.
-        .target(name: "AxonBrainiac", dependencies: ["AxonStreams"]),
+        // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
+        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),
 
         // MARK: - Command line
         .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
@@ -44,6 +44,6 @@ let package = Package(
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
-        .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams"]),
+        .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
     ]
 )

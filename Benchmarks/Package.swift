@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "AxonStreams", package: rootPackage),
                 .product(name: "AxonDSP", package: rootPackage),
                 .product(name: "AxonBrainiac", package: rootPackage),
+                .product(name: "AxonEEG", package: rootPackage),
             ],
             path: "Benchmarks/AxonBenchmarks",
             plugins: [

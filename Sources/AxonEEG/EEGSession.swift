@@ -65,6 +65,8 @@ public final class EEGSession: Sendable {
         public var indicators = 0
         /// Raw samples delivered.
         public var samples = 0
+        /// A state before any run: nothing started, no baseline.
+        public init() {}
     }
 
     /// Raw samples (the seed's `CB_dataUpdatedWithDictionary`).

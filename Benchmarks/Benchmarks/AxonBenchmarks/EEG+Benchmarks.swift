@@ -1,0 +1,153 @@
+import AxonEEG
+import AxonStreams
+import Benchmark
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// One minute of 4-channel 250 Hz EEG-like data (alpha, theta and beta tones plus deterministic noise), frame-major,
+/// replayed in a loop by the EEG benchmarks.
+final class EEGSignal {
+    static let channels = 4
+    static let frames = 250 * 60
+    let values: UnsafeMutableBufferPointer<Double>
+
+    init() {
+        values = .allocate(capacity: Self.frames * Self.channels)
+        var state: UInt64 = 12345
+        for frame in 0..<Self.frames {
+            let t = Double(frame) / 250
+            for channel in 0..<Self.channels {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let noise = Double(state >> 11) * 0x1p-53 - 0.5
+                values[frame * Self.channels + channel] =
+                    20 * sin(2 * .pi * 10.3 * t + Double(channel)) + 6 * sin(2 * .pi * 5.1 * t)
+                    + 4 * sin(2 * .pi * 19.7 * t) + 8 * noise + 1000
+            }
+        }
+    }
+
+    deinit { values.deallocate() }
+
+    /// The frame at a running sample index.
+    @inline(__always) func frame(_ index: Int) -> UnsafeBufferPointer<Double> {
+        let start = (index % Self.frames) * Self.channels
+        return UnsafeBufferPointer(rebasing: values[start..<(start + Self.channels)])
+    }
+}
+
+/// The engine with a baseline that never completes, so every hop also accumulates baseline statistics.
+final class EngineFixture {
+    let engine: EEGEngine
+    let signal = EEGSignal()
+    var sample = 0
+
+    init() throws {
+        engine = try EEGEngine(.init(baselineDuration: 1e7))
+        engine.startBaseline()
+        // Fill the first window, so every measured hop produces exactly one spectrum.
+        for _ in 0..<(engine.configuration.windowSize - engine.configuration.hop) { ingest() }
+    }
+
+    @inline(__always) @discardableResult func ingest() -> EEGEngine.Events {
+        defer { sample += 1 }
+        return engine.ingest(signal.frame(sample), time: Double(sample) / 250)
+    }
+}
+
+/// One hour of data per iteration through `StreamPipeline`'s ring into an `EEGProcessor` on the consumer thread.
+/// The benchmark thread writes the frames and counts the spectra coming back through the processor's ring; the
+/// last spectrum of the hour proves the engine has consumed every frame.
+final class ReplayFixture {
+    static let framesPerHour = 250 * 3600
+    let pipeline: StreamPipeline
+    let writer: FrameWriter
+    let processor: EEGProcessor
+    let signal = EEGSignal()
+    private let row: UnsafeMutableBufferPointer<Double>
+    private var sample = 0
+    private var spectraSeen = 0
+
+    init() throws {
+        processor = try EEGProcessor(configuration: .init(baselineDuration: 60, indicatorPeriod: 10))
+        processor.requestBaseline()
+        pipeline = StreamPipeline(
+            descriptor: StreamDescriptor(
+                name: "Benchmark EEG", contentType: .eeg,
+                channels: ["T3", "O1", "T4", "O2"].map { ChannelInfo(label: $0, unit: "µV") },
+                nominalRate: 250, format: .float32, sourceID: "benchmark"),
+            processors: [processor], sinks: [],
+            configuration: .init(ringCapacity: 8192, overflow: .rejectNewest, idle: IdleStrategy(spins: 1_000_000, park: 0)))
+        writer = try pipeline.makeWriter()
+        row = .allocate(capacity: processor.engine.spectrumLayout.width)
+        row.initialize(repeating: 0)
+        try pipeline.start()
+    }
+
+    deinit { row.deallocate() }
+
+    /// Writes one hour of frames and waits for its 3600th spectrum. It writes only into free slots (a rejected
+    /// write would count as a lost frame), draining spectra while the ring is full.
+    func replayHour() {
+        let target = spectraSeen + 3600
+        for _ in 0..<Self.framesPerHour {
+            let frame = signal.frame(sample)
+            let time = Double(sample) / 250
+            sample += 1
+            while writer.freeCapacity == 0 { drainSpectra() }
+            writer.write(frame, deviceTime: time, arrivalTime: time)
+        }
+        while spectraSeen + processor.spectra.droppedCount < target { drainSpectra() }
+    }
+
+    private func drainSpectra() {
+        while processor.spectra.pop(into: row) == 1 { spectraSeen += 1 }
+    }
+
+    func stop() {
+        writer.finish()
+        pipeline.waitUntilFinished()
+    }
+}
+
+final class ReplayFixtureBox {
+    var fixture: ReplayFixture?
+}
+
+func registerEEGBenchmarks() {
+    // One iteration = one hop of one 4-channel device: 250 frames copied into the history, then the window of
+    // each channel copied out, detrended, windowed and transformed, 3 band peaks and band powers per channel, and
+    // the baseline accumulation. Throughput (hops per second) is device-seconds per wall-second.
+    Benchmark(
+        "EEG.window4ch",
+        configuration: .init(scalingFactor: .kilo)
+    ) { (benchmark: Benchmark, fixture: EngineFixture) in
+        var spectra = 0
+        for _ in benchmark.scaledIterations {
+            for _ in 0..<250 where fixture.ingest().contains(.spectrum) { spectra += 1 }
+        }
+        blackHole(spectra)
+        blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
+    } setup: {
+        try EngineFixture()
+    }
+
+    // One iteration = one hour of 4-channel 250 Hz EEG through the ring and the engine, with the baseline and the
+    // indicators running. Device-seconds per wall-second = 3600 × iterations per second.
+    let box = ReplayFixtureBox()
+    Benchmark(
+        "EEG.replay1h",
+        configuration: .init(maxDuration: .seconds(4), maxIterations: 200)
+    ) { benchmark in
+        let fixture = box.fixture!
+        for _ in benchmark.scaledIterations { fixture.replayHour() }
+    } setup: {
+        box.fixture = try ReplayFixture()
+    } teardown: {
+        box.fixture?.stop()
+        box.fixture = nil
+    }
+}

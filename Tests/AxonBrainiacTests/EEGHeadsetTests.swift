@@ -1,0 +1,88 @@
+import AxonBrainiac
+import AxonEEG
+import AxonStreams
+import Foundation
+import Testing
+
+@Suite("EEGHeadset: the SDK's CBManager over decode → ring → engine", .serialized)
+struct EEGHeadsetTests {
+    static func headset() -> EEGHeadset {
+        EEGHeadset(
+            configuration: .init(baselineDuration: 10, indicatorPeriod: 5, rigor: .estimate),
+            options: .init(timeBase: .device, bufferLimit: 100_000, sampleCapacity: 16_384,
+                           pipeline: .init(ringCapacity: 16_384)))
+    }
+
+    /// The test sequence at every frequency of the acceptance list: each window's dominant frequency in the tone's
+    /// band is within 0.05 Hz of the tone on every channel.
+    @Test("test sequence: dominant frequency within 0.05 Hz",
+          arguments: [3.5, 5, 6.8, 8, 10, 11.3, 12.5, 15, 20, 23.7])
+    func testSequence(frequency: Double) async throws {
+        let headset = Self.headset()
+        try headset.startTestSequence(dominantFrequency: frequency, duration: 20, realTime: false)
+        headset.waitUntilFinished()
+        let band = try #require(headset.configuration.bands.firstIndex { $0.lower <= frequency && frequency <= $0.upper })
+        var frames = 0
+        var worst = 0.0
+        for await frame in headset.spectra {
+            frames += 1
+            for channel in frame.channels {
+                worst = max(worst, abs(channel.bands[band].dominantFrequency - frequency))
+            }
+        }
+        #expect(frames == 19)  // 5000 samples: windows end at 255, 505, …, 4755
+        #expect(worst < 0.05, "worst error \(worst) Hz at \(frequency) Hz")
+        #expect(!headset.hasStarted)
+    }
+
+    @Test("bad notifications are counted and reported; the stream goes on")
+    func badNotifications() async throws {
+        let headset = Self.headset()
+        let faults: [Int: BrainiacFault] = [
+            20: .truncated(length: 12), 40: .extended(extraBytes: 3), 60: .wrongVersion(2), 80: .garbage(length: 50),
+            100: .flippedBit,
+        ]
+        try headset.startTestSequence(dominantFrequency: 10, duration: 30, realTime: false, faults: faults)
+        headset.startBaseline()
+        headset.waitUntilFinished()
+        var frames: [SpectrumFrame] = []
+        for await frame in headset.spectra { frames.append(frame) }
+        var indicators = 0
+        for await _ in headset.indicators { indicators += 1 }
+
+        let decoder = try #require(headset.decoderState)
+        #expect(decoder.statistics.rejectedNotifications == 5)
+        #expect(decoder.statistics.samples == 7500 - 5 * 10)
+        // Each lost notification is a 10-sample gap that the engine bridges: 30 s still gives 29 spectra.
+        #expect(frames.count == 29)
+        #expect(frames.map(\.counter) == Array(0..<29))
+        #expect(frames.reduce(0) { $0 + ($1.filledSamples > 0 ? 1 : 0) } >= 5)
+        #expect(indicators == 5)  // at samples 2499, 3749, 4999, 6249, 7499
+        #expect(headset.hasStartedIndicators)
+        var rejected: [String] = []
+        var batteries: [Int] = []
+        var statuses: [BrainiacStatus] = []
+        for await event in headset.status {
+            switch event {
+            case .rejected(let error): rejected.append("\(error.kind)")
+            case .battery(let level): batteries.append(level)
+            case .status(let status): statuses.append(status)
+            }
+            if statuses.last == .peripheralDisconnected { break }
+        }
+        #expect(rejected.count == 5, "\(rejected)")
+        #expect(batteries.first == 100 && batteries.count >= 3)
+        #expect(statuses.first == .ready && statuses.last == .peripheralDisconnected)
+        #expect(headset.batteryLevel == batteries.last)
+    }
+
+    @Test("a second start while streaming is refused")
+    func doubleStart() throws {
+        let headset = Self.headset()
+        try headset.startTestSequence(dominantFrequency: 10)
+        #expect(throws: EEGHeadsetError.alreadyStarted) { try headset.startTestSequence(dominantFrequency: 5) }
+        #expect(headset.hasStarted)
+        headset.stop()
+        #expect(!headset.hasStarted)
+    }
+}
