@@ -42,7 +42,7 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
-        .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG"]),
+        .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
     ]
