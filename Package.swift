@@ -37,7 +37,8 @@ let package = Package(
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),
 
         // MARK: - Command line
-        .executableTarget(name: "axon", dependencies: ["AxonStreams", argumentParser]),
+        .executableTarget(
+            name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),

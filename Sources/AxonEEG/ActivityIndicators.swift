@@ -15,7 +15,7 @@ public struct ActivityIndicators: Sendable, Hashable {
     public var frames: Int
     /// The overall activity (the seed's `activities`).
     public var activity: ZoneClassifier.Level
-    /// Channel-averaged z-scores of log band power, one per configured band.
+    /// Channel-averaged z-scores of log relative band power, one per configured band.
     public var zScores: [Double]
     /// Per-channel colours (the seed's `colors`), in stream order.
     public var channels: [ChannelActivity]

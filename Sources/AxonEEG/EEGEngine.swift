@@ -16,9 +16,9 @@ import AxonDSP
 /// Timing is counted in samples, never on the wall clock: with sample indices from 0, the first spectrum ends at
 /// sample `windowSize − 1` and the next ones every `hop` samples. A baseline requested before sample `s` collects
 /// the spectra ending in `[s, s + baselineSamples)`, completes at sample `s + baselineSamples − 1` with the
-/// first indicator, and indicators follow every `indicatorSamples` samples. Each indicator averages the log band
-/// powers of the spectra ending in its period (the last `indicatorSamples` samples) and compares them with the
-/// baseline (``ZoneClassifier``).
+/// first indicator, and indicators follow every `indicatorSamples` samples. Each indicator averages the log-odds of
+/// each band's share of the reference band's power over the spectra ending in its period (the last
+/// `indicatorSamples` samples) and compares them with the baseline (``ZoneClassifier``, `docs/activity-zones.md`).
 ///
 /// Each spectrum frame (``SpectrumFrameLayout``, read through ``spectrum``) holds per channel the sub-bin dominant
 /// frequency of every band (``FrequencyGrid/peak(of:in:)``), the power of its bin, the band power, the band's
@@ -105,10 +105,10 @@ public final class EEGEngine {
     private var baselineRequested = false
     private var baselineStart = 0
     private var baselineLast = 0
-    /// Welford accumulators of log band power per channel and band (`channel * bandCount + band`).
+    /// Welford accumulators of the log-odds of each band's share, per channel and band (`channel * bandCount + band`).
     private let baselineMean: UnsafeMutableBufferPointer<Double>
     private let baselineM2: UnsafeMutableBufferPointer<Double>
-    /// Sums of log band power over the current indicator period.
+    /// Sums of the log-odds of each band's share over the current indicator period.
     private let periodSum: UnsafeMutableBufferPointer<Double>
     private var periodFrames = 0
     private var periodStart = Int.max
@@ -339,9 +339,15 @@ public final class EEGEngine {
         nextIndicatorAt = Int.max
     }
 
-    /// Natural log of a band power, floored so a silent channel gives a finite (very low) value.
-    @inline(__always) private func logPower(channel: Int, band: Int) -> Double {
-        log(max(frameRow[spectrumLayout.bandPowerLane(channel: channel, band: band)], 1e-300))
+    /// The log-odds of a band's share of the reference band, `ln(r / (1 − r))` with `r` its relative power:
+    /// shares, not absolute powers, because a change of electrode contact or overall amplitude moves every band
+    /// alike and leaves the shares, and so the zones, alone; log-odds rather than log share because a share
+    /// saturates at 1 while its log-odds keeps growing with the rhythm. Clamped so a silent or all-in-one-band
+    /// channel gives a finite value.
+    @inline(__always) private func logOdds(channel: Int, band: Int) -> Double {
+        let share = frameRow[spectrumLayout.relativePowerLane(channel: channel, band: band)]
+        let clamped = min(max(share.isNaN ? 0 : share, 1e-9), 1 - 1e-9)
+        return log(clamped / (1 - clamped))
     }
 
     private func accumulate(endingAt index: Int) {
@@ -353,7 +359,7 @@ public final class EEGEngine {
         let n = Double(baselineFrames)
         for channel in 0..<channelCount {
             for band in 0..<bandCount {
-                let value = logPower(channel: channel, band: band)
+                let value = logOdds(channel: channel, band: band)
                 let slot = channel * bandCount + band
                 if collecting {
                     let delta = value - baselineMean[slot]

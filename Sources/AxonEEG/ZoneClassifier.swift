@@ -2,7 +2,7 @@
 
 /// Classifies a change of theta, alpha and beta power against the baseline into an ``ActivityZone`` and a
 /// percent level (0.25, 0.5, 0.75 or 1). The method and the literature it rests on are in
-/// `docs/activity-zones.md`; in short, with `zθ`, `zα`, `zβ` the z-scores of the period's mean log band power
+/// `docs/activity-zones.md`; in short, with `zθ`, `zα`, `zβ` the z-scores of the period's mean log relative power
 /// against the baseline's frames:
 ///
 /// 1. `zα ≥ up` → alpha up: ``ActivityZone/relaxation``, or ``ActivityZone/highRelaxation`` when `zα ≥ strong`
@@ -29,7 +29,7 @@ public struct ZoneClassifier: Sendable, Hashable {
         public var strong: Double
         /// The percent reaches 1 at this many.
         public var full: Double
-        /// The smallest standard deviation of log band power used, in natural-log units (0.1 ≈ 10 % of power),
+        /// The smallest standard deviation of log relative power used, in natural-log units (0.1 ≈ 10 %),
         /// so a very steady baseline does not turn tiny changes into large z-scores.
         public var minimumDeviation: Double
 

@@ -2,10 +2,10 @@ import ArgumentParser
 
 /// The `axon` command line: parses, wires library pieces together and prints. It holds no logic of its own.
 @main
-struct Axon: ParsableCommand {
+struct Axon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axon",
         abstract: "Axon: a real-time EEG signal-processing engine with pluggable device adapters.",
-        subcommands: [Demo.self],
+        subcommands: [Demo.self, Analyze.self, StreamDemo.self],
         defaultSubcommand: Demo.self)
 }

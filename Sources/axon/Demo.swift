@@ -1,81 +1,159 @@
 import ArgumentParser
+import AxonBrainiac
+import AxonEEG
+import AxonRecording
 import AxonStreams
 import Foundation
+import Synchronization
 
 extension Axon {
-    /// Runs the stream framework on a simulated headset and prints what flowed, live.
-    struct Demo: ParsableCommand {
+    /// The main job on a built-in default: a real recording through replay → ring → engine, printed live.
+    struct Demo: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Stream a simulated 4-channel 250 Hz headset through the pipeline and print live statistics.")
+            abstract: "Replay a real EEG recording (or the simulated headset) through the engine; print each second's "
+                + "dominant frequencies and the activity zone every indicator period.")
 
-        @Option(help: "Seconds to run.")
-        var seconds: Double = 5
+        static let defaultFile = "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"
 
-        @Option(help: "Samples per second.")
-        var rate: Double = 250
+        @Option(help: "Recording to replay (OpenBCI GUI text or muse-lsl CSV).")
+        var file: String = defaultFile
 
-        @Option(help: "Number of channels.")
-        var channels: Int = 4
+        @Option(help: "Four channels of the recording to use as T3, O1, T4, O2 (comma-separated labels).")
+        var channels: String = "EXG2,EXG3,EXG6,EXG7"
 
-        @Option(help: "Lose this many consecutive samples every 2 s, to show gap records (0 = none).")
-        var loss: Int = 3
+        @Option(help: "Replay from this second of the recording.")
+        var from: Double = 0
 
-        @Option(help: "Device clock error in ppm, to show the clock estimator at work.")
-        var driftPPM: Double = 100
+        @Option(help: "Replay up to this second.")
+        var to: Double = 86
+
+        @Option(help: "Seconds of baseline, started with the first replayed sample.")
+        var baseline: Double = 12
+
+        @Option(help: "Seconds between indicators.")
+        var indicator: Double = 10
+
+        @Option(help: "Replay speed (1 = real time).")
+        var speed: Double = 2
+
+        @Flag(help: "Replay as fast as the engine goes.")
+        var fast = false
+
+        @Option(name: .customLong("test-sequence"), help: "Run the simulated headset's test sequence at this dominant frequency (Hz) instead of a recording.")
+        var testSequence: Double?
+
+        @Option(help: "Seconds to run the test sequence.")
+        var seconds: Double = 30
+
+        @Option(help: "Gaussian noise added to the test sequence, µV.")
+        var noise: Double = 5
 
         func validate() throws {
-            guard seconds > 0, rate > 0, (1...256).contains(channels), loss >= 0 else {
-                throw ValidationError("seconds and rate must be > 0, channels 1…256, loss ≥ 0")
+            guard to > from, from >= 0, baseline > 0, indicator > 0, speed > 0, seconds > 0, noise >= 0 else {
+                throw ValidationError("need 0 ≤ from < to, and positive baseline, indicator, speed and seconds")
             }
         }
 
-        func run() throws {
-            let labels = channels == 4 ? ["T3", "O1", "T4", "O2"] : (0..<channels).map { "ch\($0 + 1)" }
-            let everyTwoSeconds = Int(2 * rate)
-            let lost = loss == 0 ? [] : Set(stride(from: everyTwoSeconds, to: Int(seconds * rate), by: everyTwoSeconds)
-                .flatMap { $0..<($0 + loss) })
-            let source = SimulatedSource(configuration: .init(
-                rate: rate, channelLabels: labels, duration: seconds, samplesPerPacket: 5, lostSamples: lost,
-                clockDriftPPM: driftPPM, arrivalJitter: 0.003))
-            let summary = SummarySink()
-            let pipeline = StreamPipeline(source: source, sinks: [summary])
-
-            print("axon demo: simulated \(channels)-channel \(fmt(rate, 0)) Hz headset for \(fmt(seconds, 1)) s "
-                  + "(\(loss) samples lost every 2 s, device clock \(fmt(driftPPM, 0)) ppm fast, ≤3 ms jitter)")
-            print(" time   received  delivered    rate/s  gaps  missing  dropped  ring(now/peak/cap)  latency p99")
-            let started = HostClock.now()
-            try pipeline.start()
-            // One row per second of stream time, on absolute deadlines so printing never drifts.
-            for second in 1...Int((seconds + 0.5).rounded(.down)) {
-                HostClock.sleep(until: started + Double(second))
-                printRow(pipeline.statistics())
-            }
-            pipeline.stop()
-            let stats = pipeline.statistics()
-            printRow(stats)
-            let s = summary.summary
-            print("\ndone: \(stats.delivered) frames delivered of \(stats.received) received, "
-                  + "\(stats.gapRecords) gap records (\(stats.missingFrames) frames missing), \(stats.dropped) dropped")
-            print("timestamps: \(fmt(s.lastTimestamp - s.firstTimestamp, 3)) s span, "
-                  + (s.timestampsIncreasing ? "strictly increasing" : "NOT increasing"))
-            for (index, label) in labels.enumerated() {
-                print("  \(label.padding(toLength: 4, withPad: " ", startingAt: 0)) mean \(fmt(s.means[index], 2)) µV"
-                      + "  rms \(fmt(s.rms[index], 2)) µV  range \(fmt(s.minimums[index], 1))…\(fmt(s.maximums[index], 1)) µV")
-            }
-            for stage in stats.stages {
-                print("  stage \(stage.name): \(stage.count) batches, p50 \(fmt(stage.p50 * 1e6, 1)) µs, "
-                      + "p99 \(fmt(stage.p99 * 1e6, 1)) µs")
-            }
-            if !stats.failures.isEmpty { print("failures: \(stats.failures.joined(separator: "; "))") }
+        func run() async throws {
+            if let testSequence { try await runTestSequence(frequency: testSequence) } else { try await runRecording() }
         }
 
-        private func printRow(_ s: PipelineStatistics) {
-            let ring = "\(s.occupancy)/\(s.peakOccupancy)/\(s.capacity)"
-            print(String(format: "%5.1f  %9d  %9d  %8.1f  %4d  %7d  %7d  %18@  %8.2f ms",
-                         s.elapsed, s.received, s.delivered, s.deliveredRate, s.gapRecords, s.missingFrames,
-                         s.dropped, ring as NSString, s.latency.p99 * 1e3))
+        private func runRecording() async throws {
+            let labels = channels.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard labels.count == 4 else { throw ValidationError("--channels needs four labels (T3, O1, T4, O2)") }
+            let recording: Recording
+            do {
+                recording = try RecordingReader.read(path: file).selecting(channels: labels).segment(from: from, to: to)
+            } catch {
+                throw ValidationError("\(error)\n(run from the project's folder, or pass --file PATH)")
+            }
+            let configuration = EEGEngine.Configuration(
+                sampleRate: recording.sampleRate, channelLabels: labels, baselineDuration: baseline,
+                indicatorPeriod: indicator)
+            let replay = RecordingReplaySource(
+                recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
+            let session = try EEGSession(
+                source: replay, configuration: configuration,
+                options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
+            print("axon demo: \(file)")
+            print("  channels \(labels.joined(separator: ", ")) as T3, O1, T4, O2; \(fmt(recording.sampleRate, 0)) Hz; "
+                + "seconds \(fmt(from, 0))–\(fmt(to, 0)) of the recording (eyes open until ≈28 s, closed ≈28–76 s)")
+            print("  window 256 samples, a spectrum every 250; baseline \(fmt(baseline, 0)) s from the start, "
+                + "an indicator every \(fmt(indicator, 0)) s; speed " + (fast ? "as fast as possible" : "\(fmt(speed, 1))×")
+                + "  (change with --from --to --baseline --indicator --speed --fast --channels --file)")
+            let printer = EEGPrinter(
+                configuration: configuration, displayLabels: zip(["T3", "O1", "T4", "O2"], labels).map { "\($0)=\($1)" },
+                timeOffset: from)
+            session.startBaseline()
+            try session.start()
+            await printLive(session: session, printer: printer)
+            session.waitUntilFinished()
+            printSummary(session.statistics())
         }
 
-        private func fmt(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+        private func runTestSequence(frequency: Double) async throws {
+            let configuration = EEGEngine.Configuration(baselineDuration: baseline, indicatorPeriod: indicator)
+            let headset = EEGHeadset(configuration: configuration)
+            print("axon demo: simulated Brainiac headset, test sequence \(fmt(frequency, 2)) Hz sine of 50 µV on every "
+                + "channel + \(fmt(noise, 1)) µV noise, \(fmt(seconds, 0)) s in real time")
+            print("  baseline \(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s  "
+                + "(change with --seconds --noise --baseline --indicator)")
+            try headset.startTestSequence(dominantFrequency: frequency, noise: noise, duration: seconds)
+            headset.startBaseline()
+            let printer = EEGPrinter(configuration: configuration)
+            let statusTask = Task {
+                for await event in headset.status {
+                    if case .rejected(let error) = event { print("  ! rejected notification: \(error)") }
+                }
+            }
+            await printLive(spectra: headset.spectra, indicators: headset.indicators, printer: printer)
+            headset.waitUntilFinished()
+            statusTask.cancel()
+            if let statistics = headset.statistics { printSummary(statistics) }
+            print("  battery \(headset.batteryLevel.map { "\($0)%" } ?? "unknown")")
+        }
+
+        private func printLive(session: EEGSession, printer: EEGPrinter) async {
+            await printLive(spectra: session.spectra, indicators: session.indicators, printer: printer)
+        }
+
+        /// Prints spectra as they arrive; indicators are queued by a second task and printed after the spectrum
+        /// row of their time.
+        private func printLive(
+            spectra: AsyncStream<SpectrumFrame>, indicators: AsyncStream<ActivityIndicators>, printer: EEGPrinter
+        ) async {
+            let pending = PendingIndicators()
+            let indicatorTask = Task {
+                for await indicator in indicators { pending.append(indicator) }
+            }
+            print(printer.header())
+            for await frame in spectra {
+                print(printer.row(frame))
+                for indicator in pending.take(upTo: frame.sampleIndex) { print(printer.indicator(indicator)) }
+            }
+            await indicatorTask.value
+            for indicator in pending.take(upTo: .max) { print(printer.indicator(indicator)) }
+        }
+
+        private func printSummary(_ statistics: PipelineStatistics) {
+            print("done: \(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records, "
+                + "\(statistics.dropped) dropped; engine stage p99 "
+                + "\(fmt((statistics.stages.first { $0.name == "eeg" }?.p99 ?? 0) * 1e6, 1)) µs per batch")
+        }
+    }
+}
+
+/// Indicators waiting to be printed after the spectrum row of their time.
+final class PendingIndicators: Sendable {
+    private let queue = Mutex<[ActivityIndicators]>([])
+
+    func append(_ indicator: ActivityIndicators) { queue.withLock { $0.append(indicator) } }
+
+    func take(upTo sampleIndex: Int) -> [ActivityIndicators] {
+        queue.withLock { queue in
+            let ready = queue.filter { $0.sampleIndex <= sampleIndex }
+            queue.removeAll { $0.sampleIndex <= sampleIndex }
+            return ready
+        }
     }
 }

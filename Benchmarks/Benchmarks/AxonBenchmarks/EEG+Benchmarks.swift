@@ -89,10 +89,9 @@ final class ReplayFixture {
 
     deinit { row.deallocate() }
 
-    /// Writes one hour of frames and waits for its 3600th spectrum. It writes only into free slots (a rejected
+    /// Writes one hour of frames and waits for the spectrum of its last full hop. It writes only into free slots (a rejected
     /// write would count as a lost frame), draining spectra while the ring is full.
     func replayHour() {
-        let target = spectraSeen + 3600
         for _ in 0..<Self.framesPerHour {
             let frame = signal.frame(sample)
             let time = Double(sample) / 250
@@ -100,6 +99,8 @@ final class ReplayFixture {
             while writer.freeCapacity == 0 { drainSpectra() }
             writer.write(frame, deviceTime: time, arrivalTime: time)
         }
+        // Spectra end at samples 255, 505, …: after `sample` frames there are (sample − 256) / 250 + 1 of them.
+        let target = (sample - 256) / 250 + 1
         while spectraSeen + processor.spectra.droppedCount < target { drainSpectra() }
     }
 

@@ -1,0 +1,148 @@
+import ArgumentParser
+import AxonBrainiac
+import AxonDSP
+import AxonEEG
+import AxonRecording
+import Foundation
+
+extension Axon {
+    /// The engine over a whole recording (or a generated test sequence) as fast as possible, summarised.
+    struct Analyze: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
+                + "min and max dominant frequency per channel and band, and the zone timeline.")
+
+        @Argument(help: "Recording to analyse (OpenBCI GUI text or muse-lsl CSV).")
+        var file: String?
+
+        @Option(name: .customLong("test-sequence"), help: "Analyse the simulated headset's test sequence at this frequency (Hz) instead of a file.")
+        var testSequence: Double?
+
+        @Option(help: "Seconds of test sequence.")
+        var seconds: Double = 120
+
+        @Option(help: "Channels to analyse, by label (comma-separated); default all.")
+        var channels: String?
+
+        @Option(help: "Samples per window.")
+        var window: Int = 256
+
+        @Option(help: "Samples between spectra.")
+        var hop: Int = 250
+
+        @Option(help: "Seconds of baseline from the start of the analysed segment (0 = no baseline, no zones).")
+        var baseline: Double = 60
+
+        @Option(help: "Seconds between indicators.")
+        var indicator: Double = 10
+
+        @Option(help: "Analyse from this second.")
+        var from: Double?
+
+        @Option(help: "Analyse up to this second.")
+        var to: Double?
+
+        @Flag(help: "Print one JSON object instead of tables.")
+        var json = false
+
+        func validate() throws {
+            guard (file == nil) != (testSequence == nil) else {
+                throw ValidationError("give a FILE or --test-sequence HZ (one of them)")
+            }
+            guard window >= 8, hop >= 1, baseline >= 0, indicator > 0, seconds > 0 else {
+                throw ValidationError("need window ≥ 8, hop ≥ 1, baseline ≥ 0, indicator > 0, seconds > 0")
+            }
+        }
+
+        func run() async throws {
+            var configuration = EEGEngine.Configuration(windowSize: window, hop: hop, indicatorPeriod: indicator)
+            let report: EEGAnalysisReport
+            let source: String
+            var worstError: Double?
+            if let frequency = testSequence {
+                (report, worstError) = try await analyzeTestSequence(frequency: frequency, configuration: configuration)
+                source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
+            } else {
+                var recording = try RecordingReader.read(path: file!)
+                if let channels {
+                    recording = try recording.selecting(
+                        channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                }
+                if from != nil || to != nil {
+                    recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
+                }
+                configuration.sampleRate = recording.sampleRate
+                configuration.channelLabels = recording.channelLabels
+                let loaded = recording
+                report = try EEGOfflineAnalysis.run(
+                    configuration: configuration, frameCount: loaded.frameCount,
+                    baselineSeconds: baseline > 0 ? baseline : nil,
+                    value: { loaded.value(frame: $0, channel: $1) }, time: { loaded.time(ofFrame: $0) })
+                source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
+                    + "\(fmt(loaded.duration, 2)) s" + (from != nil || to != nil ? " (segment \(fmt(from ?? 0, 1))–\(fmt(to ?? loaded.duration + (from ?? 0), 1)) s)" : "")
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys]
+                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+            } else {
+                printTables(report, source: source, worstError: worstError)
+            }
+        }
+
+        /// Runs the simulated headset unpaced through the whole live path and collects its output.
+        private func analyzeTestSequence(frequency: Double, configuration: EEGEngine.Configuration) async throws
+            -> (EEGAnalysisReport, Double)
+        {
+            var configuration = configuration
+            if baseline > 0 { configuration.baselineDuration = baseline }
+            let headset = EEGHeadset(
+                configuration: configuration,
+                options: .init(timeBase: .device, publishSamples: false, pipeline: .init(ringCapacity: 1 << 16)))
+            try headset.startTestSequence(dominantFrequency: frequency, duration: seconds, realTime: false)
+            if baseline > 0 { headset.startBaseline() }
+            var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            let band = configuration.bands.firstIndex { $0.lower <= frequency && frequency <= $0.upper }
+            var worst = 0.0
+            for await frame in headset.spectra {
+                builder.add(frame)
+                if let band {
+                    for channel in frame.channels {
+                        worst = max(worst, abs(channel.bands[band].dominantFrequency - frequency))
+                    }
+                }
+            }
+            for await indicator in headset.indicators { builder.add(indicator) }
+            headset.waitUntilFinished()
+            builder.setSampleCount(Int((seconds * configuration.sampleRate).rounded()))
+            return (builder.report(), band == nil ? .nan : worst)
+        }
+
+        private func printTables(_ report: EEGAnalysisReport, source: String, worstError: Double?) {
+            print("axon analyze: \(source)")
+            print("  \(report.frames) spectra (window \(report.window), hop \(report.hop) samples)"
+                + (report.framesWithFilledSamples > 0 ? ", \(report.framesWithFilledSamples) with filled-in samples" : ""))
+            if let worstError, !worstError.isNaN {
+                print("  worst |dominant frequency − test frequency| in its band: \(String(format: "%.4f", worstError)) Hz")
+            }
+            print("  channel  band Hz   median    min    max   median power µV²   share")
+            for channel in report.channels {
+                for band in channel.bands {
+                    print("  " + channel.label.padding(toLength: 7, withPad: " ", startingAt: 0)
+                        + "  " + "\(fmt(band.low, 0))–\(fmt(band.high, 0))".padding(toLength: 7, withPad: " ", startingAt: 0)
+                        + fmt(band.median, 2).leftPadded(8) + fmt(band.min, 2).leftPadded(7) + fmt(band.max, 2).leftPadded(7)
+                        + fmt(band.medianPower, 2).leftPadded(19) + (fmt(band.medianRelativePower * 100, 0) + "%").leftPadded(8))
+                }
+            }
+            if report.zones.isEmpty {
+                print("  zones: none (" + (report.baselineSeconds == nil ? "no baseline" : "shorter than the baseline of \(fmt(report.baselineSeconds!, 0)) s") + ")")
+            } else {
+                print("  zone timeline (baseline \(fmt(report.baselineSeconds ?? 0, 0)) s from the start):")
+                for zone in report.zones {
+                    let channels = zone.channels.map { "\($0.label) \($0.zone) \(Int($0.percent * 100))%" }.joined(separator: ", ")
+                    print("    \(fmt(zone.time, 1).leftPadded(7)) s  \(zone.zone) \(Int(zone.percent * 100))%   [\(channels)]")
+                }
+            }
+        }
+    }
+}

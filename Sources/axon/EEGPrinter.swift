@@ -1,0 +1,70 @@
+import AxonEEG
+import Foundation
+
+/// Formats the engine's output for a terminal: one compact row per spectrum frame, one line per indicator.
+struct EEGPrinter {
+    let labels: [String]
+    let bands: [EEGEngineBand]
+    /// Seconds added to a frame's sample time for display (the start of the replayed segment).
+    let timeOffset: Double
+    let sampleRate: Double
+
+    struct EEGEngineBand {
+        let low: Double
+        let high: Double
+    }
+
+    init(configuration: EEGEngine.Configuration, displayLabels: [String]? = nil, timeOffset: Double = 0) {
+        self.labels = displayLabels ?? configuration.channelLabels
+        self.bands = configuration.bands.map { EEGEngineBand(low: $0.lower, high: $0.upper) }
+        self.timeOffset = timeOffset
+        self.sampleRate = configuration.sampleRate
+    }
+
+    /// Two header lines naming the channels and the bands.
+    func header() -> String {
+        let bandNames = bands.map { "\(fmt($0.low, 0))–\(fmt($0.high, 0))" }.joined(separator: " ")
+        let columns = labels.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: " ")
+        return "dominant frequency (Hz) per channel in bands \(bandNames); α% = alpha's share of 3–30 Hz power\n"
+            + "  time s  baseline  " + columns
+    }
+
+    /// One row: time, baseline progress, and per channel the dominant frequency per band and alpha's share.
+    func row(_ frame: SpectrumFrame) -> String {
+        let time = Double(frame.sampleIndex + 1) / sampleRate + timeOffset
+        let baseline: String
+        switch frame.baselineState {
+        case .notStarted: baseline = "   -    "
+        case .collecting: baseline = "collect "
+        case .complete: baseline = "  done  "
+        }
+        let cells = frame.channels.map { channel in
+            let peaks = channel.bands.map { fmt($0.dominantFrequency, 1).leftPadded(4) }.joined(separator: " ")
+            let alphaShare = channel.bands.count > 1 ? fmt(channel.bands[1].relativePower * 100, 0) : ""
+            return (peaks + " " + (alphaShare + "%").leftPadded(4)).padding(toLength: 18, withPad: " ", startingAt: 0)
+        }
+        let filled = frame.filledSamples > 0 ? "  (\(frame.filledSamples) samples filled in)" : ""
+        return "  " + fmt(time, 1).leftPadded(6) + "  " + baseline + "  " + cells.joined(separator: " ") + filled
+    }
+
+    /// One indicator line: overall zone and percent, per-channel colours, and the z-scores behind them.
+    func indicator(_ indicator: ActivityIndicators) -> String {
+        let time = Double(indicator.sampleIndex + 1) / sampleRate + timeOffset
+        let channels = zip(labels, indicator.channels).map { label, channel in
+            "\(label) \(channel.level.zone) \(percent(channel.level.percent))"
+        }.joined(separator: ", ")
+        let scores = indicator.zScores.map { fmt($0, 1) }.joined(separator: " ")
+        return "  ── \(fmt(time, 1)) s  zone \(indicator.activity.zone) \(percent(indicator.activity.percent))"
+            + "   [\(channels)]   z(θ α β) \(scores)"
+    }
+
+    private func percent(_ value: Double) -> String { "\(Int((value * 100).rounded()))%" }
+}
+
+func fmt(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+
+extension String {
+    func leftPadded(_ width: Int) -> String {
+        count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
