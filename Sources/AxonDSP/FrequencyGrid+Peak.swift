@@ -33,7 +33,19 @@ extension FrequencyGrid {
         -> SpectralPeak
     {
         guard spectrum.count == binCount else { throw .lengthMismatch(expected: binCount, actual: spectrum.count) }
-        let range = try bins(in: band)
+        return peak(of: spectrum, bins: try bins(in: band), clampedTo: band)
+    }
+
+    /// The dominant frequency of `spectrum` among `range` (bins resolved once with ``bins(in:)``), clamped to
+    /// `band`: ``peak(of:in:)-(UnsafeBufferPointer<Double>,_)`` without resolving the band on every call, for
+    /// loops that look at the same bands window after window.
+    ///
+    /// - Precondition: `spectrum.count == binCount` and `range` lies inside `0..<binCount`.
+    /// - Complexity: O(bins in the range); no allocation.
+    public func peak(of spectrum: UnsafeBufferPointer<Double>, bins range: ClosedRange<Int>, clampedTo band: FrequencyBand)
+        -> SpectralPeak
+    {
+        precondition(spectrum.count == binCount && range.lowerBound >= 0 && range.upperBound < binCount)
         var best = range.lowerBound
         for k in range where spectrum[k] > spectrum[best] { best = k }
         var position = Double(best)

@@ -235,6 +235,42 @@ public final class EEGEngine {
     /// The values of the last ingested sample, one per channel (zeros before the first).
     public var lastSample: UnsafeBufferPointer<Double> { UnsafeBufferPointer(lastValues) }
 
+    /// Ingests frames straight from frame-major rows (a pipeline block) until the first frame that completes
+    /// something, so the caller can publish it before going on.
+    ///
+    /// - Parameters:
+    ///   - rows: the rows; frame `i`'s channel `c` is at `rows[i * stride + valueOffset + c]`.
+    ///   - stride: doubles per row.
+    ///   - valueOffset: index of channel 0 within a row.
+    ///   - frameCount: frames available in `rows`.
+    ///   - time: the Unix time (seconds) of frame `i`; called only for the last frame consumed.
+    /// - Returns: how many frames were consumed (at least 1 when `frameCount > 0`) and the events of the last.
+    /// - Complexity: O(frames × channels) copying, plus one analysis if a hop ends; no allocation, no lock.
+    public func ingest(
+        rows: UnsafeBufferPointer<Double>, stride: Int, valueOffset: Int, frameCount: Int, time: (Int) -> Double
+    ) -> (consumed: Int, events: Events) {
+        guard frameCount > 0 else { return (0, []) }
+        precondition(valueOffset + channelCount <= stride && rows.count >= frameCount * stride)
+        if baselineRequested { beginBaseline() }
+        // Frames strictly before the next boundary cannot complete anything: copy them in a tight loop.
+        var boundary = min(nextSpectrumAt, nextIndicatorAt)
+        if baselineState == .collecting { boundary = min(boundary, max(baselineLast, sampleCount)) }
+        let quiet = min(frameCount - 1, boundary - sampleCount)
+        var position = writePosition
+        for frame in 0..<quiet {
+            let row = frame * stride + valueOffset
+            for channel in 0..<channelCount { history[channel * windowSize + position] = rows[row + channel] }
+            filledInWindow -= Int(filledFlags[position])
+            filledFlags[position] = 0
+            position = position + 1 == windowSize ? 0 : position + 1
+        }
+        writePosition = position
+        sampleCount += quiet
+        let last = quiet * stride + valueOffset
+        for channel in 0..<channelCount { lastValues[channel] = rows[last + channel] }
+        return (quiet + 1, append(filled: false, time: time(quiet)))
+    }
+
     private func append(filled: Bool, time: Double) -> Events {
         if baselineRequested { beginBaseline() }
         let position = writePosition
@@ -304,15 +340,9 @@ public final class EEGEngine {
             let power = sum(spectrum, bandBins[band]) / equivalentNoiseBandwidth
             frameRow[layout.bandPowerLane(channel: channel, band: band)] = power
             frameRow[layout.relativePowerLane(channel: channel, band: band)] = reference > 0 ? power / reference : 0
-            do {
-                let peak = try grid.peak(of: spectrum, in: configuration.bands[band])
-                frameRow[layout.dominantLane(channel: channel, band: band)] = peak.frequency
-                frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak.power
-            } catch {
-                // Unreachable after validation: every band's bins were resolved at init.
-                frameRow[layout.dominantLane(channel: channel, band: band)] = .nan
-                frameRow[layout.peakPowerLane(channel: channel, band: band)] = .nan
-            }
+            let peak = grid.peak(of: spectrum, bins: bandBins[band], clampedTo: configuration.bands[band])
+            frameRow[layout.dominantLane(channel: channel, band: band)] = peak.frequency
+            frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak.power
         }
     }
 

@@ -121,30 +121,46 @@ public final class EEGProcessor: SampleProcessor {
         }
         let gaps = block.gaps
         var gapIndex = 0
-        for frame in 0..<block.frameCount {
+        var frame = 0
+        while frame < block.frameCount || gapIndex < gaps.count {
+            // Gaps before this frame first, bridged towards it.
             while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
-                fill(gaps[gapIndex].gap.missingCount, before: block.values(ofFrame: frame))
+                fill(
+                    gaps[gapIndex].gap.missingCount,
+                    before: frame < block.frameCount ? block.values(ofFrame: frame) : nil)
                 gapIndex += 1
             }
-            let time = self.time(of: block, frame: frame)
-            lastTime = time
-            let events = engine.ingest(UnsafeBufferPointer(block.values(ofFrame: frame)), time: time)
-            if let samples {
-                let index = Double(engine.sampleCount - 1)
-                let counter = block.lane(FrameLayout.counterLane, ofFrame: frame)
-                let values = block.values(ofFrame: frame)
-                samples.pushSlot { row in
-                    row[0] = index
-                    row[1] = time * 1000
-                    row[2] = counter
-                    for channel in 0..<values.count { row[3 + channel] = values[channel] }
-                }
+            guard frame < block.frameCount else { break }
+            // Then the frames up to the next gap, in runs that end where the engine completes something.
+            let end = gapIndex < gaps.count ? min(gaps[gapIndex].beforeFrame, block.frameCount) : block.frameCount
+            if let samples { publishSamples(block, from: frame, to: end, into: samples) }
+            let width = block.layout.width
+            while frame < end {
+                let start = frame
+                let rows = UnsafeBufferPointer(rebasing: block.rows[(start * width)..<(end * width)])
+                let (consumed, events) = engine.ingest(
+                    rows: rows, stride: width, valueOffset: FrameLayout.headerLanes, frameCount: end - start,
+                    time: { time(of: block, frame: start + $0) })
+                frame += consumed
+                publish(events)
             }
-            publish(events)
+            lastTime = time(of: block, frame: frame - 1)
         }
-        while gapIndex < gaps.count {
-            fill(gaps[gapIndex].gap.missingCount, before: nil)
-            gapIndex += 1
+    }
+
+    /// Publishes raw rows for frames `from..<to`; their sample indices continue the engine's count.
+    private func publishSamples(_ block: SampleBlock, from: Int, to: Int, into ring: SPSCRing<Double>) {
+        for frame in from..<to {
+            let index = Double(engine.sampleCount + frame - from)
+            let time = time(of: block, frame: frame)
+            let counter = block.lane(FrameLayout.counterLane, ofFrame: frame)
+            let values = block.values(ofFrame: frame)
+            ring.pushSlot { row in
+                row[0] = index
+                row[1] = time * 1000
+                row[2] = counter
+                for channel in 0..<values.count { row[3 + channel] = values[channel] }
+            }
         }
     }
 
