@@ -111,13 +111,18 @@ public struct RecordingReplaySource: SampleSource {
 
     /// A pipeline configuration that suits this replay: the recording's counter modulus in the timeline, and
     /// `overflow` as the ring's policy (irrelevant with ``RingFull/wait``, which never fills the ring past its
-    /// capacity; it decides what is lost with ``RingFull/overflow``).
+    /// capacity; it decides what is lost with ``RingFull/overflow``). At ``Speed/asFastAsPossible`` the arrival
+    /// times are virtual (derived from the recording's own clock), so the timeline runs without a clock
+    /// estimator: fitting them against the recorded device times could only give those times back. The batch size
+    /// defaults to 1024 frames at full speed (fewer per-batch costs) and 256 otherwise.
     public func pipelineConfiguration(
-        ringCapacity: Int = 4096, batchSize: Int = 256, overflow: OverflowPolicy = .rejectNewest
+        ringCapacity: Int = 4096, batchSize: Int? = nil, overflow: OverflowPolicy = .rejectNewest
     ) -> StreamPipeline.Configuration {
-        StreamPipeline.Configuration(
-            ringCapacity: ringCapacity, overflow: overflow, batchSize: batchSize,
-            timeline: .init(counterModulus: recording.counterModulus))
+        let fast = options.speed == .asFastAsPossible
+        let clock: ClockEstimator.Configuration? = fast ? nil : .init()
+        return StreamPipeline.Configuration(
+            ringCapacity: ringCapacity, overflow: overflow, batchSize: batchSize ?? (fast ? 1024 : 256),
+            timeline: .init(counterModulus: recording.counterModulus, clock: clock))
     }
 
     /// The `deviceTime` written with frame `index`. O(1).

@@ -88,6 +88,8 @@ final class ReplayFixture {
     private let row: UnsafeMutableBufferPointer<Double>
     private var sample = 0
     private var spectraSeen = 0
+    /// Free ring slots known to the producer (only the producer fills them, so the count can only be too low).
+    private var free = 0
 
     init() throws {
         processor = try EEGProcessor(configuration: .init(baselineDuration: 60, indicatorPeriod: 10))
@@ -98,7 +100,11 @@ final class ReplayFixture {
                 channels: ["T3", "O1", "T4", "O2"].map { ChannelInfo(label: $0, unit: "µV") },
                 nominalRate: 250, format: .float32, sourceID: "benchmark"),
             processors: [processor], sinks: [],
-            configuration: .init(ringCapacity: 8192, overflow: .rejectNewest, idle: IdleStrategy(spins: 1_000_000, park: 0)))
+            // As a file replay at full speed is configured (`RecordingReplaySource.pipelineConfiguration()`): the
+            // arrival times are virtual, so the timeline runs without a clock estimator.
+            configuration: .init(
+                ringCapacity: 8192, overflow: .rejectNewest, batchSize: 1024, timeline: .init(clock: nil),
+                idle: IdleStrategy(spins: 1_000_000, park: 0)))
         writer = try pipeline.makeWriter()
         row = .allocate(capacity: processor.engine.spectrumLayout.width)
         row.initialize(repeating: 0)
@@ -114,12 +120,28 @@ final class ReplayFixture {
             let frame = signal.frame(sample)
             let time = Double(sample) / 250
             sample += 1
-            while writer.freeCapacity == 0 { drainSpectra() }
+            if free == 0 {
+                // Look at the consumer's index only when the room seen last time is used up. Ring full: step aside
+                // (spin briefly, then park) so the consumer has the core to itself, as a device thread waiting on
+                // its next packet would.
+                var idle = IdleStrategy(spins: 16, park: 0.00005)
+                free = writer.freeCapacity
+                while free == 0 {
+                    drainSpectra()
+                    idle.idle()
+                    free = writer.freeCapacity
+                }
+            }
             writer.write(frame, deviceTime: time, arrivalTime: time)
+            free -= 1
         }
         // Spectra end at samples 255, 505, …: after `sample` frames there are (sample − 256) / 250 + 1 of them.
         let target = (sample - 256) / 250 + 1
-        while spectraSeen + processor.spectra.droppedCount < target { drainSpectra() }
+        var idle = IdleStrategy(spins: 16, park: 0.0002)
+        while spectraSeen + processor.spectra.droppedCount < target {
+            drainSpectra()
+            idle.idle()
+        }
     }
 
     private func drainSpectra() {

@@ -39,9 +39,9 @@ public final class ClockEstimator {
         /// means the device clock was reset: the estimator starts over.
         public var resetThreshold: Double
 
-        /// Creates a configuration. The defaults suit 250 Hz EEG: a 32 s window, refit every 1024 samples (4 s; a
-        /// refit scans the window three times, so this keeps the estimator near 20 array reads per sample).
-        public init(window: Int = 8192, refitInterval: Int = 1024, anchor: Anchor = .lowerEnvelope,
+        /// Creates a configuration. The defaults suit 250 Hz EEG: a 32 s window, refit every 4096 samples (16 s; a
+        /// refit scans the window twice, so this keeps the estimator near 4 array reads per sample).
+        public init(window: Int = 8192, refitInterval: Int = 4096, anchor: Anchor = .lowerEnvelope,
                     resetThreshold: Double = 2) {
             precondition(window >= 2 && refitInterval >= 1)
             self.window = window
@@ -134,26 +134,32 @@ public final class ClockEstimator {
         return abs(arrivalTime - hostTime(forDeviceTime: deviceTime)) > configuration.resetThreshold
     }
 
-    /// Two-pass least squares over the window (means first, then centred sums: stable for any origin).
+    /// Least squares over the window in one pass: sums taken about the window's newest pair (so they stay well
+    /// conditioned however far the stream has run from its origin), then the lower envelope in a second pass.
     private func refit() {
         sinceRefit = 0
         // Refit at 2, 4, 8, … observations while the first fits are poor, then every `refitInterval`.
         nextRefitAt = stored < configuration.refitInterval ? stored * 2 : .max
-        var meanX = 0.0
-        var meanY = 0.0
+        let newest = next == 0 ? configuration.window - 1 : next - 1
+        let pivotX = deviceTimes[newest]
+        let pivotY = arrivalTimes[newest]
+        var sumX = 0.0
+        var sumY = 0.0
+        var sumXX = 0.0
+        var sumXY = 0.0
         for i in 0..<stored {
-            meanX += deviceTimes[i]
-            meanY += arrivalTimes[i]
+            let x = deviceTimes[i] - pivotX
+            let y = arrivalTimes[i] - pivotY
+            sumX += x
+            sumY += y
+            sumXX += x * x
+            sumXY += x * y
         }
-        meanX /= Double(stored)
-        meanY /= Double(stored)
-        var sxx = 0.0
-        var sxy = 0.0
-        for i in 0..<stored {
-            let dx = deviceTimes[i] - meanX
-            sxx += dx * dx
-            sxy += dx * (arrivalTimes[i] - meanY)
-        }
+        let n = Double(stored)
+        let meanX = sumX / n + pivotX
+        let meanY = sumY / n + pivotY
+        let sxx = sumXX - sumX * sumX / n
+        let sxy = sumXY - sumX * sumY / n
         // One distinct device time cannot give a slope: assume the nominal rate until it can.
         let slope = sxx > 0 ? sxy / sxx : 1
         var intercept = meanY - slope * meanX

@@ -30,6 +30,8 @@ public final class StreamTimeline {
     }
 
     private let rate: Double
+    /// `1 / rate`, or 0 for an irregular stream (computed once: it is needed for every frame).
+    private let period: Double
     private let configuration: Configuration
     private let clock: ClockEstimator?
     private var lastSequence = -1.0
@@ -47,6 +49,7 @@ public final class StreamTimeline {
     /// Creates the timeline of a stream with the given nominal rate (0 for irregular streams).
     public init(nominalRate: Double, configuration: Configuration = .init()) {
         self.rate = nominalRate
+        self.period = nominalRate > 0 ? 1 / nominalRate : 0
         self.configuration = configuration
         self.clock = configuration.clock.map { ClockEstimator(configuration: $0) }
     }
@@ -55,9 +58,36 @@ public final class StreamTimeline {
     ///
     /// - Complexity: O(frames), plus the clock estimator's amortised refits.
     public func process(_ block: SampleBlock) {
+        let plain = clock == nil
         for frame in 0..<block.frameCount {
+            if plain, started, stampNextInSequence(frame: frame, in: block) { continue }
             stamp(frame: frame, in: block)
         }
+    }
+
+    /// The common case without a clock estimator, in a few instructions: the frame follows the last one with
+    /// nothing lost (next sequence number, and the next counter value or device time one period on). Returns
+    /// `false`, changing nothing, for any other frame, which then takes the general path.
+    @inline(__always)
+    private func stampNextInSequence(frame: Int, in block: SampleBlock) -> Bool {
+        let sequence = block.sequence(ofFrame: frame)
+        guard sequence == lastSequence + 1 else { return false }
+        let counter = block.lane(FrameLayout.counterLane, ofFrame: frame)
+        let deviceTime = block.lane(FrameLayout.deviceTimeLane, ofFrame: frame)
+        if !counter.isNaN {
+            guard let previous = lastCounter, counter == previous + 1 else { return false }
+        } else if !deviceTime.isNaN {
+            guard let previous = lastDeviceTime, abs((deviceTime - previous) * rate - 1) < 0.5 else { return false }
+        }
+        var timestamp = block.arrivalTime(ofFrame: frame)
+        if timestamp <= lastTimestamp { timestamp = lastTimestamp.nextUp }
+        block.setTimestamp(timestamp, ofFrame: frame)
+        lastSequence = sequence
+        lastIndex += 1
+        lastCounter = counter.isNaN ? nil : counter
+        lastDeviceTime = deviceTime.isNaN ? nil : deviceTime
+        lastTimestamp = timestamp
+        return true
     }
 
     /// Reports the frames the ring rejected after the last delivered one, given how many frames the producer
@@ -91,7 +121,6 @@ public final class StreamTimeline {
         // Refits move the line by microseconds; never let that reorder samples.
         if timestamp <= lastTimestamp { timestamp = lastTimestamp.nextUp }
 
-        let period = rate > 0 ? 1 / rate : 0
         if overflowMissing >= 1 {
             // Before the first frame there is no previous time: count back from this frame.
             let start = started ? lastTimestamp + period : timestamp - (overflowMissing + deviceMissing) * period
@@ -120,8 +149,11 @@ public final class StreamTimeline {
         if !counter.isNaN, let previous = lastCounter {
             var delta = counter - previous
             if let modulus = configuration.counterModulus.map({ Double($0) }) {
-                delta = delta.truncatingRemainder(dividingBy: modulus)
-                if delta <= 0 { delta += modulus }
+                // The usual step (0 < delta < modulus) needs no remainder, which costs a division.
+                if delta <= 0 || delta >= modulus {
+                    delta = delta.truncatingRemainder(dividingBy: modulus)
+                    if delta <= 0 { delta += modulus }
+                }
                 // A wrapping counter cannot show a loss of a whole modulus; the ring's own count is exact.
                 while delta < overflowMissing + 1 { delta += modulus }
             }
@@ -129,7 +161,10 @@ public final class StreamTimeline {
             return delta >= 1 ? delta : overflowMissing + 1
         }
         if !deviceTime.isNaN, let previous = lastDeviceTime, rate > 0 {
-            return max(overflowMissing + 1, ((deviceTime - previous) * rate).rounded())
+            let steps = (deviceTime - previous) * rate
+            // Round half away from zero; the integer conversion avoids a libm call for the usual positive step.
+            let rounded = steps >= 0 && steps < 1e15 ? Double(Int(steps + 0.5)) : steps.rounded()
+            return max(overflowMissing + 1, rounded)
         }
         return overflowMissing + 1
     }
