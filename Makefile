@@ -25,7 +25,7 @@ unit-tests:
 # TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
 # The simulated Brainiac headset is included: its state crosses threads through a mutex and an event handler.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset'
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

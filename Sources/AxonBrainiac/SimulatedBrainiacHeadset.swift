@@ -100,8 +100,8 @@ private struct Session: ~Copyable {
     let encoder = BrainiacEncoder()
     let bytes: UnsafeMutableRawBufferPointer
     let values: UnsafeMutableBufferPointer<Double>
-    var noise: NoiseGenerator
-    var faultRandom: NoiseGenerator
+    var noise: SplitMix64
+    var faultRandom: SplitMix64
     let startHost: Double
     let startMilliseconds: UInt64
     var orderNumber: UInt16
@@ -120,8 +120,8 @@ private struct Session: ~Copyable {
         values = .allocate(
             capacity: BrainiacPacketLayout.maximumSamplesPerNotification * BrainiacPacketLayout.channelCount)
         values.initialize(repeating: 0)
-        noise = NoiseGenerator(seed: configuration.seed)
-        faultRandom = NoiseGenerator(seed: configuration.seed ^ 0x5EED_FA17)
+        noise = SplitMix64(seed: configuration.seed)
+        faultRandom = SplitMix64(seed: configuration.seed ^ 0x5EED_FA17)
         startHost = HostClock.now()
         startMilliseconds = configuration.deviceStartTime ?? UInt64(max(0, HostClock.unixNow() * 1000).rounded())
         orderNumber = configuration.firstOrderNumber

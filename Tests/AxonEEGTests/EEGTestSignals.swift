@@ -1,37 +1,19 @@
 import AxonDSP
+import AxonStreams
 import Foundation
 
 @testable import AxonEEG
 
-/// Deterministic generators for the engine's tests.
+/// Deterministic noise for the engine's tests: Gaussian white noise from the library's seeded generator, and
+/// pink (1/f) noise made from it.
 struct NoiseGenerator {
-    private var state: UInt64
-    private var spare: Double?
+    private var random: SplitMix64
     private var pink = (0.0, 0.0, 0.0)
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    /// SplitMix64 → uniform in (0, 1).
-    mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return (Double(z >> 11) + 0.5) / Double(1 << 53)
-    }
-
-    /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
-        if let value = spare {
-            spare = nil
-            return value
-        }
-        let radius = (-2 * Foundation.log(uniform())).squareRoot()
-        let angle = 2 * Double.pi * uniform()
-        spare = radius * Foundation.sin(angle)
-        return radius * Foundation.cos(angle)
-    }
+    /// Standard normal.
+    mutating func gaussian() -> Double { random.gaussian() }
 
     /// Pink (1/f) noise, Kellet's three-pole economy filter on white noise; ≈ unit-order rms.
     mutating func pinkNoise() -> Double {

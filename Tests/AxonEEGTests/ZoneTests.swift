@@ -29,7 +29,7 @@ struct ZoneTests {
     struct Case: Sendable, CustomStringConvertible {
         var frequency: Double
         var zones: Set<ActivityZone>
-        /// Amplitudes in µV, weakest first, from just above the "up" threshold to well past "full".
+        /// Amplitudes in µV, weakest first, from clearly above the "up" threshold to well past "full".
         var amplitudes: [Double]
         var description: String { "\(frequency) Hz" }
     }
@@ -37,24 +37,26 @@ struct ZoneTests {
     @Test(
         "an added rhythm moves the zone, and the percent grows with its amplitude",
         arguments: [
-            Case(frequency: 10, zones: [.relaxation, .highRelaxation], amplitudes: [5, 6.5, 8, 11, 15]),
-            Case(frequency: 20, zones: [.agitation, .highAgitation], amplitudes: [4.5, 5.5, 7, 9, 12]),
-            Case(frequency: 5, zones: [.dream], amplitudes: [8, 10, 12, 16, 22]),
+            Case(frequency: 10, zones: [.relaxation, .highRelaxation], amplitudes: [8, 11, 15, 20, 28]),
+            Case(frequency: 20, zones: [.agitation, .highAgitation], amplitudes: [7, 9, 12, 16, 22]),
+            Case(frequency: 5, zones: [.dream], amplitudes: [12, 16, 22, 30, 40]),
         ])
     func rhythm(_ testCase: Case) throws {
-        var levels: [(ActivityZone, Double)] = []
-        for amplitude in testCase.amplitudes {
-            let indicator = try Self.indicator(adding: testCase.frequency, amplitude: amplitude)
-            levels.append((indicator.activity.zone, indicator.activity.percent))
-            #expect(testCase.zones.contains(indicator.activity.zone), "\(amplitude) µV: \(indicator.activity) \(indicator.zScores)")
-            for channel in indicator.channels {
-                #expect(testCase.zones.contains(channel.level.zone), "\(amplitude) µV \(channel.label): \(channel.level)")
+        for seed in [11, 12, 13] as [UInt64] {
+            var levels: [(ActivityZone, Double)] = []
+            for amplitude in testCase.amplitudes {
+                let indicator = try Self.indicator(adding: testCase.frequency, amplitude: amplitude, seed: seed)
+                levels.append((indicator.activity.zone, indicator.activity.percent))
+                #expect(testCase.zones.contains(indicator.activity.zone), "\(amplitude) µV: \(indicator.activity) \(indicator.zScores)")
+                for channel in indicator.channels {
+                    #expect(testCase.zones.contains(channel.level.zone), "\(amplitude) µV \(channel.label): \(channel.level)")
+                }
             }
+            // Monotonic: within the zone pair the High zone ranks above, and percent never falls.
+            let ranks = levels.map { (testCase.zones.count == 2 && ($0.0 == .highRelaxation || $0.0 == .highAgitation) ? 1 : 0, $0.1) }
+            #expect(zip(ranks, ranks.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 <= $1.1) }, "\(levels)")
+            #expect(levels.last!.1 > levels.first!.1 || levels.last!.0 != levels.first!.0, "\(levels)")
         }
-        // Monotonic: within the zone pair the High zone ranks above, and percent never falls.
-        let ranks = levels.map { (testCase.zones.count == 2 && ($0.0 == .highRelaxation || $0.0 == .highAgitation) ? 1 : 0, $0.1) }
-        #expect(zip(ranks, ranks.dropFirst()).allSatisfy { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 <= $1.1) }, "\(levels)")
-        #expect(levels.last!.1 > levels.first!.1 || levels.last!.0 != levels.first!.0, "\(levels)")
     }
 
     @Test("unchanged 1/f noise stays NormalActivity", arguments: [11, 12, 13] as [UInt64])

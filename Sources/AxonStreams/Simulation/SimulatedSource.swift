@@ -135,13 +135,18 @@ public struct SimulatedSource: SampleSource {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64) so simulated runs are reproducible.
-struct SplitMix64: RandomNumberGenerator {
+/// A small, fast, seedable generator (SplitMix64) with uniform and Gaussian draws, so simulated devices and their
+/// tests are reproducible.
+///
+/// Threading: a value type owned by one thread.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// Creates a generator; equal seeds give equal sequences.
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -150,10 +155,10 @@ struct SplitMix64: RandomNumberGenerator {
     }
 
     /// Uniform in [0, 1).
-    mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
+    public mutating func uniform() -> Double { Double(next() >> 11) * 0x1p-53 }
 
     /// Standard normal (Box–Muller).
-    mutating func gaussian() -> Double {
+    public mutating func gaussian() -> Double {
         let u = max(uniform(), .leastNormalMagnitude)
         return (-2 * log(u)).squareRoot() * cos(2 * .pi * uniform())
     }
