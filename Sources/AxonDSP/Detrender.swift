@@ -157,7 +157,7 @@ public final class Detrender {
 extension Detrender {
     /// `Σ values[0..<count]` with four independent accumulators, so that the additions pipeline instead of
     /// waiting on each other (a single running sum is latency-bound: ~4× slower for 256 samples).
-    static func sum(_ values: UnsafeMutablePointer<Double>, count: Int) -> Double {
+    static func sum(_ values: UnsafePointer<Double>, count: Int) -> Double {
         var partial = (0.0, 0.0, 0.0, 0.0)
         var i = 0
         while i + 4 <= count {

@@ -54,10 +54,11 @@ extension FrequencyGrid {
             let centre = spectrum[best]
             let right = spectrum[best + 1]
             if left > 0, centre > 0, right > 0 {
-                let a = log(left)
-                let b = log(centre)
-                let c = log(right)
-                let curvature = a - 2 * b + c
+                // The log values relative to the centre's: ln a − ln b and ln c − ln b, so two logs serve for
+                // the parabola's curvature (a − 2b + c) and slope (a − c).
+                let a = log(left / centre)
+                let c = log(right / centre)
+                let curvature = a + c
                 if curvature < 0 {
                     let offset = 0.5 * (a - c) / curvature
                     position += min(1, max(-1, offset))

@@ -130,16 +130,54 @@ public final class SpectrumAnalyzer {
     public func analyze(
         _ samples: UnsafeBufferPointer<Double>, into destination: UnsafeMutableBufferPointer<Double>
     ) throws(DSPError) {
+        try analyze(samples, UnsafeBufferPointer(start: nil, count: 0), into: destination)
+    }
+
+    /// Analyses one window given in two consecutive pieces — the older and the newer part of a circular buffer —
+    /// into `destination`, without first copying them into one buffer.
+    ///
+    /// With ``DetrendMode/mean`` or ``DetrendMode/none`` the pieces are read once for the mean and once more to
+    /// write `(x − mean) · w` into the FFT's input: two passes instead of copy, mean, subtract and taper.
+    ///
+    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless the pieces hold `fftSize` samples together
+    ///   and `destination` holds ``FrequencyGrid/binCount`` values; ``DSPError/lapackFailed(routine:info:)`` from
+    ///   linear detrending (`destination` is then unchanged).
+    /// - Complexity: O(N log N); no allocation, no lock.
+    public func analyze(
+        _ older: UnsafeBufferPointer<Double>, _ newer: UnsafeBufferPointer<Double>,
+        into destination: UnsafeMutableBufferPointer<Double>
+    ) throws(DSPError) {
+        let size = grid.fftSize
+        guard older.count + newer.count == size else {
+            throw .lengthMismatch(expected: size, actual: older.count + newer.count)
+        }
         guard destination.count == grid.binCount else {
             throw .lengthMismatch(expected: grid.binCount, actual: destination.count)
         }
-        try fft.load(samples)
         let input = fft.input
-        lastTrend = try detrender.apply(to: input)
-        try window.apply(to: input)
+        switch configuration.detrend {
+        case .none, .mean:
+            var mean = 0.0
+            if configuration.detrend == .mean {
+                var total = 0.0
+                if let base = older.baseAddress { total += Detrender.sum(base, count: older.count) }
+                if let base = newer.baseAddress { total += Detrender.sum(base, count: newer.count) }
+                mean = total / Double(size)
+            }
+            window.coefficients.withUnsafeBufferPointer { w in
+                for n in 0..<older.count { input[n] = (older[n] - mean) * w[n] }
+                let offset = older.count
+                for n in 0..<newer.count { input[offset + n] = (newer[n] - mean) * w[offset + n] }
+            }
+            lastTrend = LinearFit(intercept: mean, slope: 0)
+        case .linear:
+            if let base = older.baseAddress { input.baseAddress!.update(from: base, count: older.count) }
+            if let base = newer.baseAddress { (input.baseAddress! + older.count).update(from: base, count: newer.count) }
+            lastTrend = try detrender.apply(to: input)
+            try window.apply(to: input)
+        }
         fft.execute()
         let bins = fft.output
-        let size = grid.fftSize
         let scale = doubledScale
         for k in 0..<grid.binCount {
             let (re, im) = bins[k]

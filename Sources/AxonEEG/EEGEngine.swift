@@ -83,8 +83,6 @@ public final class EEGEngine {
     /// The next history position to write, which is also the oldest sample once the window is full.
     private var writePosition = 0
     private let lastValues: UnsafeMutableBufferPointer<Double>
-    /// A channel's window in time order, handed to the analyzer.
-    private let scratch: UnsafeMutableBufferPointer<Double>
     private let frameRow: UnsafeMutableBufferPointer<Double>
     private let indicatorRow: UnsafeMutableBufferPointer<Double>
 
@@ -150,7 +148,6 @@ public final class EEGEngine {
         self.filledFlags = .allocate(capacity: configuration.windowSize)
         filledFlags.initialize(repeating: 0)
         self.lastValues = Self.zeroed(channels)
-        self.scratch = Self.zeroed(configuration.windowSize)
         self.frameRow = Self.zeroed(spectrumLayout.width)
         self.indicatorRow = Self.zeroed(indicatorLayout.width)
         self.baselineMean = Self.zeroed(channels * bands)
@@ -160,7 +157,7 @@ public final class EEGEngine {
     }
 
     deinit {
-        for buffer in [history, lastValues, scratch, frameRow, indicatorRow, baselineMean, baselineM2, periodSum] {
+        for buffer in [history, lastValues, frameRow, indicatorRow, baselineMean, baselineM2, periodSum] {
             buffer.deallocate()
         }
         filledFlags.deallocate()
@@ -314,14 +311,14 @@ public final class EEGEngine {
         let oldest = writePosition
         let newer = windowSize - oldest
         for channel in 0..<channelCount {
-            let base = history.baseAddress! + channel * windowSize
-            // Oldest part of the circular history first, then the part that wrapped.
-            scratch.baseAddress!.update(from: base + oldest, count: newer)
-            (scratch.baseAddress! + newer).update(from: base, count: oldest)
+            let base = UnsafePointer(history.baseAddress! + channel * windowSize)
             let spectrumStart = layout.spectrumLane(channel: channel)
             let destination = UnsafeMutableBufferPointer(rebasing: frameRow[spectrumStart..<(spectrumStart + grid.binCount)])
             do {
-                try analyzer.analyze(UnsafeBufferPointer(scratch), into: destination)
+                // The circular history in time order: from the oldest sample to the end, then the wrapped start.
+                try analyzer.analyze(
+                    UnsafeBufferPointer(start: base + oldest, count: newer), UnsafeBufferPointer(start: base, count: oldest),
+                    into: destination)
             } catch {
                 analysisFailures += 1
                 destination.update(repeating: .nan)

@@ -24,6 +24,33 @@ struct SpectrumAnalyzerTests {
         #expect(abs(analyzer.lastTrend.slope - DetrenderTests.closedFormFit(second).slope) < 1e-12)
     }
 
+    @Test("a window in two pieces (a circular buffer) gives the same spectrum as the window in one",
+          arguments: DetrendMode.allCases)
+    func twoPieces(detrend: DetrendMode) throws {
+        let analyzer = try SpectrumAnalyzer(.init(detrend: detrend, rigor: .estimate))
+        let samples = TestSignals.noise(count: 256, seed: 5).enumerated().map { $0.element + 0.3 * Double($0.offset) + 50 }
+        var whole = [Double](repeating: 0, count: 129)
+        var pieces = [Double](repeating: 0, count: 129)
+        try samples.withUnsafeBufferPointer { (all) throws(DSPError) in
+            try whole.withUnsafeMutableBufferPointer { (out) throws(DSPError) in try analyzer.analyze(all, into: out) }
+            for split in [0, 1, 100, 255, 256] {
+                try pieces.withUnsafeMutableBufferPointer { (out) throws(DSPError) in
+                    try analyzer.analyze(
+                        UnsafeBufferPointer(rebasing: all[0..<split]), UnsafeBufferPointer(rebasing: all[split...]),
+                        into: out)
+                }
+                for k in 0..<129 { #expect(abs(pieces[k] - whole[k]) <= 1e-9 * max(1, whole[k]), "split \(split) bin \(k)") }
+            }
+        }
+        #expect(throws: DSPError.lengthMismatch(expected: 256, actual: 255)) {
+            try samples.withUnsafeBufferPointer { (all) throws(DSPError) in
+                try pieces.withUnsafeMutableBufferPointer { (out) throws(DSPError) in
+                    try analyzer.analyze(UnsafeBufferPointer(rebasing: all[0..<100]), UnsafeBufferPointer(rebasing: all[101...]), into: out)
+                }
+            }
+        }
+    }
+
     @Test("the default configuration is the Brainiac chain: 250 Hz, 256 points, Hann, mean removal, power")
     func defaults() throws {
         let configuration = SpectrumAnalyzer.Configuration()

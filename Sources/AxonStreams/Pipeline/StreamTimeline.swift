@@ -58,36 +58,57 @@ public final class StreamTimeline {
     ///
     /// - Complexity: O(frames), plus the clock estimator's amortised refits.
     public func process(_ block: SampleBlock) {
-        let plain = clock == nil
-        for frame in 0..<block.frameCount {
-            if plain, started, stampNextInSequence(frame: frame, in: block) { continue }
+        var frame = 0
+        while frame < block.frameCount {
+            if clock == nil, started {
+                frame = stampInSequence(from: frame, in: block)
+                guard frame < block.frameCount else { break }
+            }
             stamp(frame: frame, in: block)
+            frame += 1
         }
     }
 
-    /// The common case without a clock estimator, in a few instructions: the frame follows the last one with
-    /// nothing lost (next sequence number, and the next counter value or device time one period on). Returns
-    /// `false`, changing nothing, for any other frame, which then takes the general path.
-    @inline(__always)
-    private func stampNextInSequence(frame: Int, in block: SampleBlock) -> Bool {
-        let sequence = block.sequence(ofFrame: frame)
-        guard sequence == lastSequence + 1 else { return false }
-        let counter = block.lane(FrameLayout.counterLane, ofFrame: frame)
-        let deviceTime = block.lane(FrameLayout.deviceTimeLane, ofFrame: frame)
-        if !counter.isNaN {
-            guard let previous = lastCounter, counter == previous + 1 else { return false }
-        } else if !deviceTime.isNaN {
-            guard let previous = lastDeviceTime, abs((deviceTime - previous) * rate - 1) < 0.5 else { return false }
+    /// The common case without a clock estimator: stamps the run of frames from `start` that follow each other
+    /// with nothing lost (next sequence number, and the next counter value or device time one period on), with
+    /// the running state in registers. Returns the first frame it did not stamp, which takes the general path.
+    private func stampInSequence(from start: Int, in block: SampleBlock) -> Int {
+        let rows = block.rows
+        let width = block.layout.width
+        var sequence = lastSequence
+        var counter = lastCounter ?? .nan
+        var deviceTime = lastDeviceTime ?? .nan
+        var timestamp = lastTimestamp
+        var frame = start
+        while frame < block.frameCount {
+            let row = frame * width
+            let nextSequence = rows[row + FrameLayout.sequenceLane]
+            guard nextSequence == sequence + 1 else { break }
+            let nextCounter = rows[row + FrameLayout.counterLane]
+            let nextDeviceTime = rows[row + FrameLayout.deviceTimeLane]
+            // A comparison with a NaN (no previous counter or time) is false: such frames take the general path.
+            if !nextCounter.isNaN {
+                guard nextCounter == counter + 1 else { break }
+            } else if !nextDeviceTime.isNaN {
+                guard abs((nextDeviceTime - deviceTime) * rate - 1) < 0.5 else { break }
+            }
+            var nextTimestamp = rows[row + FrameLayout.arrivalLane]
+            if nextTimestamp <= timestamp { nextTimestamp = timestamp.nextUp }
+            rows[row + FrameLayout.timestampLane] = nextTimestamp
+            sequence = nextSequence
+            counter = nextCounter
+            deviceTime = nextDeviceTime
+            timestamp = nextTimestamp
+            frame += 1
         }
-        var timestamp = block.arrivalTime(ofFrame: frame)
-        if timestamp <= lastTimestamp { timestamp = lastTimestamp.nextUp }
-        block.setTimestamp(timestamp, ofFrame: frame)
-        lastSequence = sequence
-        lastIndex += 1
-        lastCounter = counter.isNaN ? nil : counter
-        lastDeviceTime = deviceTime.isNaN ? nil : deviceTime
-        lastTimestamp = timestamp
-        return true
+        if frame > start {
+            lastSequence = sequence
+            lastIndex += Double(frame - start)
+            lastCounter = counter.isNaN ? nil : counter
+            lastDeviceTime = deviceTime.isNaN ? nil : deviceTime
+            lastTimestamp = timestamp
+        }
+        return frame
     }
 
     /// Reports the frames the ring rejected after the last delivered one, given how many frames the producer
