@@ -42,16 +42,32 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
         public var low: Double
         /// Upper edge, Hz.
         public var high: Double
-        /// Median dominant frequency over the frames, Hz.
-        public var median: Double
+        /// Median dominant frequency over the frames, Hz (`nil` when there were no frames; JSON `null`).
+        public var median: Double?
         /// Lowest dominant frequency, Hz.
-        public var min: Double
+        public var min: Double?
         /// Highest dominant frequency, Hz.
-        public var max: Double
+        public var max: Double?
         /// Median band power, unit².
-        public var medianPower: Double
+        public var medianPower: Double?
         /// Median share of the reference band's power.
-        public var medianRelativePower: Double
+        public var medianRelativePower: Double?
+
+        private enum CodingKeys: String, CodingKey {
+            case low, high, median, min, max, medianPower, medianRelativePower
+        }
+
+        /// Encodes every key, with `null` for a value that does not exist, so readers always find the same keys.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(low, forKey: .low)
+            try container.encode(high, forKey: .high)
+            try container.encode(median, forKey: .median)
+            try container.encode(min, forKey: .min)
+            try container.encode(max, forKey: .max)
+            try container.encode(medianPower, forKey: .medianPower)
+            try container.encode(medianRelativePower, forKey: .medianRelativePower)
+        }
     }
 
     /// One indicator.
@@ -144,7 +160,7 @@ extension EEGAnalysisReport {
                         let values = dominant[channel][band]
                         return Band(
                             low: range.lower, high: range.upper, median: Self.median(values),
-                            min: values.min() ?? .nan, max: values.max() ?? .nan,
+                            min: values.min(), max: values.max(),
                             medianPower: Self.median(power[channel][band]),
                             medianRelativePower: Self.median(relative[channel][band]))
                     })
@@ -155,9 +171,9 @@ extension EEGAnalysisReport {
                 framesWithFilledSamples: filled, channels: channels, zones: zones)
         }
 
-        /// The median (mean of the middle two for an even count); NaN for no values.
-        static func median(_ values: [Double]) -> Double {
-            guard !values.isEmpty else { return .nan }
+        /// The median (mean of the middle two for an even count); `nil` for no values.
+        static func median(_ values: [Double]) -> Double? {
+            guard !values.isEmpty else { return nil }
             let sorted = values.sorted()
             let middle = sorted.count / 2
             return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2

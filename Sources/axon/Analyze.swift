@@ -122,16 +122,24 @@ extension Axon {
             print("axon analyze: \(source)")
             print("  \(report.frames) spectra (window \(report.window), hop \(report.hop) samples)"
                 + (report.framesWithFilledSamples > 0 ? ", \(report.framesWithFilledSamples) with filled-in samples" : ""))
-            if let worstError, !worstError.isNaN {
+            if let worstError, !worstError.isNaN, report.frames > 0 {
                 print("  worst |dominant frequency − test frequency| in its band: \(String(format: "%.4f", worstError)) Hz")
+            }
+            guard report.frames > 0 else {
+                print("  no spectra: the stream is shorter than one window (\(report.window) samples)")
+                return
+            }
+            func cell(_ value: Double?, _ digits: Int, _ width: Int) -> String {
+                (value.map { fmt($0, digits) } ?? "–").leftPadded(width)
             }
             print("  channel  band Hz   median    min    max   median power µV²   share")
             for channel in report.channels {
                 for band in channel.bands {
-                    print("  " + channel.label.padding(toLength: 7, withPad: " ", startingAt: 0)
-                        + "  " + "\(fmt(band.low, 0))–\(fmt(band.high, 0))".padding(toLength: 7, withPad: " ", startingAt: 0)
-                        + fmt(band.median, 2).leftPadded(8) + fmt(band.min, 2).leftPadded(7) + fmt(band.max, 2).leftPadded(7)
-                        + fmt(band.medianPower, 2).leftPadded(19) + (fmt(band.medianRelativePower * 100, 0) + "%").leftPadded(8))
+                    let label = channel.label.padding(toLength: 7, withPad: " ", startingAt: 0)
+                    let range = "\(fmt(band.low, 0))–\(fmt(band.high, 0))".padding(toLength: 7, withPad: " ", startingAt: 0)
+                    let frequencies = cell(band.median, 2, 8) + cell(band.min, 2, 7) + cell(band.max, 2, 7)
+                    let share = cell(band.medianRelativePower.map { $0 * 100 }, 0, 7) + "%"
+                    print("  " + label + "  " + range + frequencies + cell(band.medianPower, 2, 19) + share)
                 }
             }
             if report.zones.isEmpty {
