@@ -10,18 +10,6 @@ struct BadNotification: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-/// A tiny seeded generator for reproducible garbage.
-struct TestRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite("BrainiacDecoderErrors")
 struct BrainiacDecoderErrorTests {
     static let encoder = BrainiacEncoder()
@@ -121,7 +109,7 @@ struct BrainiacDecoderErrorTests {
     /// Random bytes of random lengths (0…244) between good notifications: all rejected and counted, every good
     /// notification still decoded exactly.
     @Test func randomGarbageIsRejectedAndCounted() throws {
-        var random = TestRandom(state: 2024)
+        var random = SplitMix64(seed: 2024)
         let collector = FrameCollector(capacity: 1024)
         let decoder = BrainiacDecoder()
         var goodSent = 0
