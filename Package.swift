@@ -5,6 +5,7 @@ import PackageDescription
 
 let swiftAtomics: Target.Dependency = .product(name: "Atomics", package: "swift-atomics")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 
 let package = Package(
     name: "Axon",
@@ -20,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // SQLite through GRDB for the durable event store (links the system libsqlite3; libsqlite3-dev).
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
     ],
     targets: [
         // MARK: - C system libraries (module map + pkg-config; nothing compiled)
@@ -31,7 +34,7 @@ let package = Package(
         .target(name: "AxonStreams", dependencies: [swiftAtomics]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
-        .target(name: "AxonRecording", dependencies: ["AxonStreams"]),
+        .target(name: "AxonRecording", dependencies: ["AxonStreams", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),

@@ -1,0 +1,80 @@
+import AxonStreams
+import Foundation
+import GRDB
+
+extension EventStore {
+    /// Registers an event stream, or finds it: the same source id and name give the same handle every time, in
+    /// this process and after reopening the file.
+    ///
+    /// A different descriptor for a stream already registered (new firmware metadata, a renamed channel) is
+    /// refused by default (`.reject` throws ``EventStoreError/descriptorChanged(sourceID:name:)``); with
+    /// `.replace` the new descriptor is stored, the old one moves to `stream_descriptor_history`, the revision goes
+    /// up by one and every stored record stays, still de-duplicated against the new ones.
+    ///
+    /// Threading: any thread; one write transaction (durable on return). Complexity: O(1) queries.
+    @discardableResult
+    public func register(
+        _ descriptor: StreamDescriptor, ifChanged policy: DescriptorChangePolicy = .reject
+    ) throws(EventStoreError) -> StreamHandle {
+        let json = try Self.encodeJSON(descriptor)
+        let handle = try EventStoreError.wrapping {
+            try pool.write { db -> StreamHandle in
+                if let row = try Row.fetchOne(
+                    db, sql: "SELECT id, descriptor_json, revision, table_name FROM streams WHERE source_id = ? AND name = ?",
+                    arguments: [descriptor.sourceID, descriptor.name])
+                {
+                    let handle = StreamHandle(
+                        id: row["id"], sourceID: descriptor.sourceID, name: descriptor.name,
+                        tableName: row["table_name"])
+                    let storedJSON: String = row["descriptor_json"]
+                    let stored = try Self.decodeDescriptor(storedJSON, handle: handle)
+                    guard stored != descriptor else { return handle }
+                    guard policy == .replace else {
+                        throw EventStoreError.descriptorChanged(sourceID: descriptor.sourceID, name: descriptor.name)
+                    }
+                    let revision: Int = row["revision"]
+                    try db.execute(
+                        sql: """
+                            INSERT INTO stream_descriptor_history (stream_id, revision, descriptor_json, replaced_at)
+                            VALUES (?, ?, ?, ?)
+                            """,
+                        arguments: [handle.id, revision, storedJSON, Date().timeIntervalSince1970])
+                    try db.execute(
+                        sql: "UPDATE streams SET descriptor_json = ?, revision = ? WHERE id = ?",
+                        arguments: [json, revision + 1, handle.id])
+                    return handle
+                }
+                // The table name needs the id, so insert with a placeholder name and set it after.
+                try db.execute(
+                    sql: """
+                        INSERT INTO streams (source_id, name, descriptor_json, table_name, registered_at)
+                        VALUES (?, ?, ?, ?, ?)
+                        """,
+                    arguments: [
+                        descriptor.sourceID, descriptor.name, json, UUID().uuidString, Date().timeIntervalSince1970,
+                    ])
+                let id = db.lastInsertedRowID
+                let table = Self.tableName(id: id, descriptor: descriptor)
+                try db.execute(sql: "UPDATE streams SET table_name = ? WHERE id = ?", arguments: [table, id])
+                try Self.createEventTable(db, named: table)
+                return StreamHandle(id: id, sourceID: descriptor.sourceID, name: descriptor.name, tableName: table)
+            }
+        }
+        knownStreams.withLock { $0[handle.id] = handle }
+        return handle
+    }
+
+    /// Every registered stream with its stored descriptor and revision, in registration order.
+    ///
+    /// Threading: any thread; reads a committed snapshot.
+    public func streams() throws(EventStoreError) -> [StoredStream] {
+        try EventStoreError.wrapping { try pool.read { db in try Self.fetchStreams(db) } }
+    }
+
+    /// The handle of the stream registered for `sourceID` and `name`, or `nil`.
+    ///
+    /// Threading: any thread; lock-protected lookup of this store's handles, no query.
+    public func stream(sourceID: String, name: String) -> StreamHandle? {
+        knownStreams.withLock { streams in streams.values.first { $0.sourceID == sourceID && $0.name == name } }
+    }
+}
