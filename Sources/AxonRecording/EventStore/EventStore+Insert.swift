@@ -6,7 +6,8 @@ extension EventStore {
     /// and SQLite has `fsync`ed the WAL (`synchronous = FULL`), so the adapter may acknowledge the record to the
     /// device.
     ///
-    /// Idempotent on (stream, `deviceRecordID`): the same record sent again is stored once (``InsertOutcome/duplicate``).
+    /// Idempotent on (stream, `deviceRecordID`): the same record sent again is stored once
+    /// (``InsertOutcome/duplicate``).
     /// The same id with a different payload or device time keeps the first record and logs the new one as a
     /// conflict (``InsertOutcome/conflict``, ``conflicts(in:)``) — an outcome, not an error, so one odd record in a
     /// batch does not hold back the others. Host time is not compared: a re-send arrives later by nature.
@@ -34,7 +35,8 @@ extension EventStore {
     ) throws(EventStoreError) -> InsertOutcome {
         try insert(
             stream,
-            record: StoredEvent(deviceRecordID: deviceRecordID, deviceTime: deviceTime, hostTime: hostTime, payload: payload))
+            record: StoredEvent(
+                deviceRecordID: deviceRecordID, deviceTime: deviceTime, hostTime: hostTime, payload: payload))
     }
 
     /// Stores many records in one transaction — one `fsync` for all — and returns one outcome per record, in
@@ -44,6 +46,7 @@ extension EventStore {
     /// rolls the whole batch back, so a throw means none of the batch was stored.
     ///
     /// Threading: any thread; one write transaction. Complexity: O(n log m) for n records into a stream of m.
+    @discardableResult
     public func insert<P: Codable & Sendable>(
         _ stream: StreamHandle, batch: [StoredEvent<P>]
     ) throws(EventStoreError) -> [InsertOutcome] {

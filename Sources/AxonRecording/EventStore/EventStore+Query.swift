@@ -39,7 +39,8 @@ extension EventStore {
                 throw .decodingFailed(type: "\(P.self)", deviceRecordID: id, reason: "\(error)")
             }
             events.append(
-                StoredEvent(deviceRecordID: id, deviceTime: row["device_time"], hostTime: row["host_time"], payload: payload))
+                StoredEvent(
+                    deviceRecordID: id, deviceTime: row["device_time"], hostTime: row["host_time"], payload: payload))
         }
         return events
     }

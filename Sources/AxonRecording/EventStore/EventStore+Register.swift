@@ -20,7 +20,11 @@ extension EventStore {
         let handle = try EventStoreError.wrapping {
             try pool.write { db -> StreamHandle in
                 if let row = try Row.fetchOne(
-                    db, sql: "SELECT id, descriptor_json, revision, table_name FROM streams WHERE source_id = ? AND name = ?",
+                    db,
+                    sql: """
+                        SELECT id, descriptor_json, revision, table_name FROM streams
+                        WHERE source_id = ? AND name = ?
+                        """,
                     arguments: [descriptor.sourceID, descriptor.name])
                 {
                     let handle = StreamHandle(

@@ -50,7 +50,13 @@ public final class EventStore: Sendable {
     /// - Throws: ``EventStoreError/cannotOpen(path:code:reason:)`` when the folder is missing, the file is not an
     ///   SQLite database or WAL mode is refused; ``EventStoreError/schemaTooNew(path:unknownMigrations:)`` for a
     ///   file from a newer version; ``EventStoreError/sqlite(code:message:sql:)`` when a migration fails.
-    public init(path: String) throws(EventStoreError) {
+    public convenience init(path: String) throws(EventStoreError) {
+        try self.init(path: path, laterMigrations: [])
+    }
+
+    /// Opens the store with extra migrations after this build's own: `(identifier, SQL)` pairs. Tests use it to
+    /// write a file as a newer version would.
+    init(path: String, laterMigrations: [(identifier: String, sql: String)]) throws(EventStoreError) {
         self.path = path
         var configuration = Configuration()
         configuration.label = "AxonEventStore"
@@ -69,12 +75,16 @@ public final class EventStore: Sendable {
         } catch {
             throw .cannotOpen(path: path, code: 0, reason: "\(error)")
         }
-        let migrator = Self.migrator
+        var migrator = Self.migrator
+        for (identifier, sql) in laterMigrations {
+            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
+        }
+        let knownIdentifiers = Self.migrationIdentifiers.union(laterMigrations.map(\.identifier))
         let path = path
         let streams = try EventStoreError.wrapping { () throws -> [Int64: StreamHandle] in
             do {
                 let unknown = try pool.read { db in
-                    try migrator.appliedIdentifiers(db).subtracting(Self.migrationIdentifiers)
+                    try migrator.appliedIdentifiers(db).subtracting(knownIdentifiers)
                 }
                 guard unknown.isEmpty else {
                     throw EventStoreError.schemaTooNew(path: path, unknownMigrations: unknown.sorted())
