@@ -15,23 +15,30 @@ import Testing
 /// A child process (a Swift Testing exit test: this test binary started again) inserts records in a tight loop
 /// and, after each insert returns, appends the record's id to an acknowledgement file and `fsync`s it — what an
 /// adapter does before acknowledging a device. Once it has acknowledged `killAfter` records, a second thread
-/// sends SIGKILL to its own process while the insert thread keeps going, so the kill lands at whatever point the
-/// burst is at (mostly inside SQLite's commit and `fsync`). The parent then opens the database and checks that
+/// spins for `jitter` microseconds (a busy wait on the clock, not a sleep) and sends SIGKILL to its own process
+/// while the insert thread keeps going, so the kill lands wherever the burst is (mostly inside SQLite's commit
+/// and `fsync`, which is where the time goes). The parent then opens the database and checks that
 /// every acknowledged id is there and that SQLite's integrity check passes.
 @Suite("EventStore: kill -9 during an insert burst")
 struct EventStoreCrashTests {
-    /// Kill points and batch sizes: single inserts and batches of 25 (acknowledged after the batch returns).
-    @Test("every acknowledged record survives SIGKILL and the file passes integrity_check",
-          arguments: [(killAfter: 237, batchSize: 1), (killAfter: 1_499, batchSize: 1), (killAfter: 1_000, batchSize: 25)])
-    func killNineLosesNoAcknowledgedRecord(killAfter: Int, batchSize: Int) async throws {
+    /// Kill points, spin before the kill and batch sizes: single inserts and batches of 25 (acknowledged after
+    /// the batch returns).
+    @Test(
+        "every acknowledged record survives SIGKILL and the file passes integrity_check",
+        arguments: [
+            (killAfter: 237, jitter: 0, batchSize: 1), (killAfter: 1_499, jitter: 1_300, batchSize: 1),
+            (killAfter: 1_000, jitter: 700, batchSize: 25),
+        ])
+    func killNineLosesNoAcknowledgedRecord(killAfter: Int, jitter: Int, batchSize: Int) async throws {
         let dir = try EventStoreTemporaryDirectory()
         let databasePath = dir.file("burst.sqlite")
         let ackPath = dir.file("acks.txt")
 
         await #expect(processExitsWith: .signal(SIGKILL)) {
-            [databasePath = databasePath as String, ackPath = ackPath as String, killAfter, batchSize] in
+            [databasePath = databasePath as String, ackPath = ackPath as String, killAfter, jitter, batchSize] in
             try EventStoreCrashTests.insertUntilKilled(
-                databasePath: databasePath, ackPath: ackPath, killAfter: killAfter, batchSize: batchSize)
+                databasePath: databasePath, ackPath: ackPath, killAfter: killAfter, jitter: jitter,
+                batchSize: batchSize)
         }
 
         let acknowledged = try String(contentsOfFile: ackPath, encoding: .utf8)
@@ -41,7 +48,8 @@ struct EventStoreCrashTests {
         let stored = Set(try store.deviceRecordIDs(in: stream))
         let lost = acknowledged.filter { !stored.contains($0) }
         print(
-            "EventStore kill -9 (batch \(batchSize)): \(acknowledged.count) inserts acknowledged, \(stored.count) in "
+            "EventStore kill -9 (batch \(batchSize), kill \(jitter) µs after ack \(killAfter)): "
+                + "\(acknowledged.count) inserts acknowledged, \(stored.count) in "
                 + "the database, \(lost.count) acknowledged but missing")
         #expect(acknowledged.count >= killAfter)
         #expect(lost.isEmpty)
@@ -54,7 +62,9 @@ struct EventStoreCrashTests {
     }
 
     /// The child's side: open, register, then insert and acknowledge until killed.
-    static func insertUntilKilled(databasePath: String, ackPath: String, killAfter: Int, batchSize: Int) throws {
+    static func insertUntilKilled(
+        databasePath: String, ackPath: String, killAfter: Int, jitter: Int, batchSize: Int
+    ) throws {
         let store = try EventStore(path: databasePath)
         let stream = try store.register(
             StreamDescriptor(
@@ -65,6 +75,9 @@ struct EventStoreCrashTests {
         let reached = DispatchSemaphore(value: 0)
         let killer = Thread {
             reached.wait()
+            let clock = ContinuousClock()
+            let deadline = clock.now + .microseconds(jitter)
+            while clock.now < deadline {}
             kill(getpid(), SIGKILL)
         }
         killer.start()
@@ -75,8 +88,10 @@ struct EventStoreCrashTests {
                 StoredEvent(deviceRecordID: "rec-\(i)", deviceTime: 1_763_800_000 + Double(i), payload: i * 7)
             }
             let outcomes = try store.insert(stream, batch: batch)
-            guard outcomes.allSatisfy({ $0 == .inserted }) else { throw EventStoreError.invalidRecord(
-                deviceRecordID: "rec-\(next)", reason: "outcomes \(outcomes)") }
+            guard outcomes.allSatisfy({ $0 == .inserted }) else {
+                throw EventStoreError.invalidRecord(
+                    deviceRecordID: "rec-\(next)", reason: "outcomes \(outcomes)")
+            }
             let line = batch.map { $0.deviceRecordID + "\n" }.joined()
             let written = line.utf8CString.withUnsafeBufferPointer { write(ack, $0.baseAddress, $0.count - 1) }
             guard written == line.utf8.count, fsync(ack) == 0 else { throw POSIXError(.EIO) }

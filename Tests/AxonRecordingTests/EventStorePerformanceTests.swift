@@ -18,8 +18,10 @@ struct EventStorePerformanceTests {
         let singles = 1_000
         let singleTime = try clock.measure {
             for i in 0..<singles {
-                try store.insert(stream, deviceRecordID: "s\(i)", deviceTime: Double(i), payload: ScaleReading(
-                    kg: 70 + Double(i % 100) / 10, impedance: 400 + i % 200))
+                try store.insert(
+                    stream, deviceRecordID: "s\(i)", deviceTime: Double(i),
+                    payload: ScaleReading(
+                        kg: 70 + Double(i % 100) / 10, impedance: 400 + i % 200))
             }
         }
         let batches = 100
@@ -27,16 +29,20 @@ struct EventStorePerformanceTests {
             for b in 0..<batches {
                 let batch = (0..<100).map { j in
                     let i = b * 100 + j
-                    return StoredEvent(deviceRecordID: "b\(i)", deviceTime: Double(i), payload: ScaleReading(
-                        kg: 70 + Double(i % 100) / 10, impedance: 400 + i % 200))
+                    return StoredEvent(
+                        deviceRecordID: "b\(i)", deviceTime: Double(i),
+                        payload: ScaleReading(
+                            kg: 70 + Double(i % 100) / 10, impedance: 400 + i % 200))
                 }
                 try store.insert(stream, batch: batch)
             }
         }
         let duplicateTime = try clock.measure {
             for i in 0..<singles {
-                try store.insert(stream, deviceRecordID: "s\(i)", deviceTime: Double(i), payload: ScaleReading(
-                    kg: 70 + Double(i % 100) / 10, impedance: 400 + i % 200))
+                try store.insert(
+                    stream, deviceRecordID: "s\(i)", deviceTime: Double(i),
+                    payload: ScaleReading(
+                        kg: 70 + Double(i % 100) / 10, impedance: 400 + i % 200))
             }
         }
         #expect(try store.count(in: stream) == singles + batches * 100)

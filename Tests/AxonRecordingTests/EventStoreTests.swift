@@ -23,12 +23,15 @@ struct EventStoreTests {
         let store = try EventStore(path: dir.file("events.sqlite"))
         let scale = try store.register(EventStoreFixtures.scaleDescriptor())
         let records = [
-            StoredEvent(deviceRecordID: "slot3@1763800200", deviceTime: 1_763_800_200, hostTime: 1_763_900_000.25,
-                        payload: ScaleReading(kg: 71.4, impedance: 512)),
-            StoredEvent(deviceRecordID: "slot1@1763800000", deviceTime: 1_763_800_000, hostTime: 1_763_900_000.5,
-                        payload: ScaleReading(kg: 71.9, impedance: 498)),
-            StoredEvent(deviceRecordID: "slot2@1763800100", deviceTime: 1_763_800_100, hostTime: 1_763_900_000.75,
-                        payload: ScaleReading(kg: 72.05, impedance: 505)),
+            StoredEvent(
+                deviceRecordID: "slot3@1763800200", deviceTime: 1_763_800_200, hostTime: 1_763_900_000.25,
+                payload: ScaleReading(kg: 71.4, impedance: 512)),
+            StoredEvent(
+                deviceRecordID: "slot1@1763800000", deviceTime: 1_763_800_000, hostTime: 1_763_900_000.5,
+                payload: ScaleReading(kg: 71.9, impedance: 498)),
+            StoredEvent(
+                deviceRecordID: "slot2@1763800100", deviceTime: 1_763_800_100, hostTime: 1_763_900_000.75,
+                payload: ScaleReading(kg: 72.05, impedance: 505)),
         ]
         for record in records {
             #expect(try store.insert(scale, record: record) == .inserted)
@@ -49,11 +52,13 @@ struct EventStoreTests {
         let store = try EventStore(path: dir.file("events.sqlite"))
         let scale = try store.register(EventStoreFixtures.scaleDescriptor())
         let reading = ScaleReading(kg: 80.2, impedance: 433)
-        #expect(try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5000, payload: reading)
-            == .inserted)
+        #expect(
+            try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5000, payload: reading)
+                == .inserted)
         // The re-send arrives later: host time differs, the record is the same.
-        #expect(try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5060, payload: reading)
-            == .duplicate)
+        #expect(
+            try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5060, payload: reading)
+                == .duplicate)
         #expect(try store.count(in: scale) == 1)
         #expect(try store.events(in: scale, as: ScaleReading.self).map(\.hostTime) == [5000])
         #expect(try store.conflicts(in: scale).isEmpty)
@@ -64,24 +69,44 @@ struct EventStoreTests {
         let dir = try EventStoreTemporaryDirectory()
         let store = try EventStore(path: dir.file("events.sqlite"))
         let scale = try store.register(EventStoreFixtures.scaleDescriptor())
-        try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5000,
-                         payload: ScaleReading(kg: 80.2, impedance: 433))
-        #expect(try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5001,
-                                 payload: ScaleReading(kg: 80.4, impedance: 433)) == .conflict)
-        #expect(try store.insert(scale, deviceRecordID: "7", deviceTime: 1001, hostTime: 5002,
-                                 payload: ScaleReading(kg: 80.2, impedance: 433)) == .conflict)
-        // The same conflicting record again: still a conflict, logged once.
-        #expect(try store.insert(scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5003,
-                                 payload: ScaleReading(kg: 80.4, impedance: 433)) == .conflict)
+        try store.insert(
+            scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5000,
+            payload: ScaleReading(kg: 80.2, impedance: 433))
+        #expect(
+            try store.insert(
+                scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5001,
+                payload: ScaleReading(kg: 80.4, impedance: 433)) == .conflict)
+        #expect(
+            try store.insert(
+                scale, deviceRecordID: "7", deviceTime: 1001, hostTime: 5002,
+                payload: ScaleReading(kg: 80.2, impedance: 433)) == .conflict)
+        // The stored payload with a third device time, then the same conflicting records again: conflicts, each
+        // distinct content logged once.
+        #expect(
+            try store.insert(
+                scale, deviceRecordID: "7", deviceTime: 1002, hostTime: 5004,
+                payload: ScaleReading(kg: 80.2, impedance: 433)) == .conflict)
+        #expect(
+            try store.insert(
+                scale, deviceRecordID: "7", deviceTime: 1001, hostTime: 5005,
+                payload: ScaleReading(kg: 80.2, impedance: 433)) == .conflict)
+        #expect(
+            try store.insert(
+                scale, deviceRecordID: "7", deviceTime: 1000, hostTime: 5003,
+                payload: ScaleReading(kg: 80.4, impedance: 433)) == .conflict)
         #expect(try store.count(in: scale) == 1)
-        #expect(try store.events(in: scale, as: ScaleReading.self).map(\.payload) == [
-            ScaleReading(kg: 80.2, impedance: 433)
-        ])
+        #expect(
+            try store.events(in: scale, as: ScaleReading.self).map(\.payload) == [
+                ScaleReading(kg: 80.2, impedance: 433)
+            ])
         let conflicts = try store.conflicts(in: scale)
-        #expect(conflicts.count == 2)
-        #expect(conflicts.map(\.payloadJSON) == [#"{"impedance":433,"kg":80.4}"#, #"{"impedance":433,"kg":80.2}"#])
-        #expect(conflicts.map(\.deviceTime) == [1000, 1001])
-        #expect(conflicts.map(\.hostTime) == [5001, 5002])
+        #expect(conflicts.count == 3)
+        #expect(
+            conflicts.map(\.payloadJSON) == [
+                #"{"impedance":433,"kg":80.4}"#, #"{"impedance":433,"kg":80.2}"#, #"{"impedance":433,"kg":80.2}"#,
+            ])
+        #expect(conflicts.map(\.deviceTime) == [1000, 1001, 1002])
+        #expect(conflicts.map(\.hostTime) == [5001, 5002, 5004])
     }
 
     @Test("a time range returns exactly the records inside it, device time first, host time as fallback")
@@ -90,20 +115,23 @@ struct EventStoreTests {
         let store = try EventStore(path: dir.file("events.sqlite"))
         let band = try store.register(EventStoreFixtures.sleepDescriptor)
         // Ten records with device times 1000, 1010, …, 1090 (host times far away), two with host time only.
-        let batch = (0..<10).map { i in
-            StoredEvent(deviceRecordID: "r\(i)", deviceTime: 1000 + 10 * Double(i), hostTime: 9_000 + Double(i),
-                        payload: i)
-        } + [
-            StoredEvent(deviceRecordID: "h1", deviceTime: nil, hostTime: 1035, payload: 100),
-            StoredEvent(deviceRecordID: "h2", deviceTime: nil, hostTime: 1200, payload: 101),
-        ]
+        let batch =
+            (0..<10).map { i in
+                StoredEvent(
+                    deviceRecordID: "r\(i)", deviceTime: 1000 + 10 * Double(i), hostTime: 9_000 + Double(i),
+                    payload: i)
+            } + [
+                StoredEvent(deviceRecordID: "h1", deviceTime: nil, hostTime: 1035, payload: 100),
+                StoredEvent(deviceRecordID: "h2", deviceTime: nil, hostTime: 1200, payload: 101),
+            ]
         #expect(try store.insert(band, batch: batch) == Array(repeating: .inserted, count: 12))
         let inside = try store.events(in: band, from: 1020, to: 1060, as: Int.self)
         #expect(inside.map(\.deviceRecordID) == ["r2", "r3", "h1", "r4", "r5"])
         #expect(inside.map(\.time) == [1020, 1030, 1035, 1040, 1050])
         #expect(inside.map(\.payload) == [2, 3, 100, 4, 5])
-        #expect(try store.events(in: band, from: 1020, to: 1060, limit: 2, as: Int.self).map(\.deviceRecordID)
-            == ["r2", "r3"])
+        #expect(
+            try store.events(in: band, from: 1020, to: 1060, limit: 2, as: Int.self).map(\.deviceRecordID)
+                == ["r2", "r3"])
         #expect(try store.events(in: band, from: 1090, as: Int.self).map(\.deviceRecordID) == ["r9", "h2"])
         #expect(try store.events(in: band, to: 1000, as: Int.self).isEmpty)
         #expect(try store.events(in: band, from: 1091, to: 1200, as: Int.self).isEmpty)
@@ -117,13 +145,15 @@ struct EventStoreTests {
         let store = try EventStore(path: dir.file("events.sqlite"))
         let scale = try store.register(EventStoreFixtures.scaleDescriptor())
         for i in 0..<3 {
-            try store.insert(scale, deviceRecordID: "m\(i)", deviceTime: Double(i), payload: ScaleReading(
-                kg: 70, impedance: i))
+            try store.insert(
+                scale, deviceRecordID: "m\(i)", deviceTime: Double(i),
+                payload: ScaleReading(
+                    kg: 70, impedance: i))
         }
         var batch = (0..<100).map { i in
             StoredEvent(deviceRecordID: "m\(i)", deviceTime: Double(i), payload: ScaleReading(kg: 70, impedance: i))
         }
-        batch.append(batch[50])                       // a repeat inside the batch
+        batch.append(batch[50])  // a repeat inside the batch
         batch.append(StoredEvent(deviceRecordID: "m60", deviceTime: 60, payload: ScaleReading(kg: 71, impedance: 60)))
         let outcomes = try store.insert(scale, batch: batch)
         #expect(outcomes.count == 102)
@@ -146,8 +176,14 @@ struct EventStoreTests {
             try store.insert(scale, batch: [good, StoredEvent(deviceRecordID: "", payload: good.payload)])
         }
         #expect(throws: EventStoreError.invalidRecord(deviceRecordID: "nan", reason: "device time nan")) {
-            try store.insert(scale, batch: [good, StoredEvent(deviceRecordID: "nan", deviceTime: .nan,
-                                                              payload: good.payload)])
+            try store.insert(
+                scale,
+                batch: [
+                    good,
+                    StoredEvent(
+                        deviceRecordID: "nan", deviceTime: .nan,
+                        payload: good.payload),
+                ])
         }
         #expect(try store.count(in: scale) == 0)
     }
@@ -162,15 +198,19 @@ struct EventStoreTests {
             let store = try EventStore(path: path)
             scaleHandle = try store.register(EventStoreFixtures.scaleDescriptor())
             bandHandle = try store.register(EventStoreFixtures.sleepDescriptor)
-            try store.insert(scaleHandle, batch: (0..<250).map { i in
-                StoredEvent(deviceRecordID: "s\(i)", deviceTime: 1_000 + Double(i), hostTime: 2_000 + Double(i),
-                            payload: ScaleReading(kg: 60 + Double(i) / 10, impedance: 400 + i))
-            })
+            try store.insert(
+                scaleHandle,
+                batch: (0..<250).map { i in
+                    StoredEvent(
+                        deviceRecordID: "s\(i)", deviceTime: 1_000 + Double(i), hostTime: 2_000 + Double(i),
+                        payload: ScaleReading(kg: 60 + Double(i) / 10, impedance: 400 + i))
+                })
             try store.insert(bandHandle, deviceRecordID: "seg-1", deviceTime: 3_000, payload: 2)
         }
         let store = try EventStore(path: path)
         let streams = try store.streams()
-        #expect(streams.map(\.descriptor) == [EventStoreFixtures.scaleDescriptor(), EventStoreFixtures.sleepDescriptor])
+        #expect(
+            streams.map(\.descriptor) == [EventStoreFixtures.scaleDescriptor(), EventStoreFixtures.sleepDescriptor])
         #expect(streams.map(\.handle) == [scaleHandle, bandHandle])
         #expect(streams.map(\.revision) == [1, 1])
         #expect(bandHandle.tableName == "events_2_sleep_segments__v2__aa_bb_cc_dd_ee_ff")
@@ -179,14 +219,17 @@ struct EventStoreTests {
         #expect(try store.count(in: scaleHandle) == 250)
         #expect(try store.count(in: bandHandle) == 1)
         let events = try store.events(in: scaleHandle, from: 1_100, to: 1_103, as: ScaleReading.self)
-        #expect(events.map(\.payload) == [
-            ScaleReading(kg: 70, impedance: 500), ScaleReading(kg: 70.1, impedance: 501),
-            ScaleReading(kg: 70.2, impedance: 502),
-        ])
+        #expect(
+            events.map(\.payload) == [
+                ScaleReading(kg: 70, impedance: 500), ScaleReading(kg: 70.1, impedance: 501),
+                ScaleReading(kg: 70.2, impedance: 502),
+            ])
         #expect(events.map(\.hostTime) == [2_100, 2_101, 2_102])
         // Records sent again after the reopen are still recognised.
-        #expect(try store.insert(scaleHandle, deviceRecordID: "s7", deviceTime: 1_007, hostTime: 9_999,
-                                 payload: ScaleReading(kg: 60.7, impedance: 407)) == .duplicate)
+        #expect(
+            try store.insert(
+                scaleHandle, deviceRecordID: "s7", deviceTime: 1_007, hostTime: 9_999,
+                payload: ScaleReading(kg: 60.7, impedance: 407)) == .duplicate)
         #expect(try store.integrityCheck() == ["ok"])
     }
 
@@ -221,7 +264,7 @@ struct EventStoreTests {
         } catch {
             guard case .cannotOpen(let path, let code, _) = error else { throw error }
             #expect(path == missing)
-            #expect(code & 0xff == 14)   // SQLITE_CANTOPEN
+            #expect(code & 0xff == 14)  // SQLITE_CANTOPEN
         }
 
         let garbage = dir.file("garbage.sqlite")
@@ -231,7 +274,7 @@ struct EventStoreTests {
             Issue.record("opened a file that is not a database")
         } catch {
             guard case .cannotOpen(_, let code, _) = error else { throw error }
-            #expect(code == 26)   // SQLITE_NOTADB
+            #expect(code == 26)  // SQLITE_NOTADB
         }
 
         let newer = dir.file("newer.sqlite")
@@ -262,8 +305,9 @@ struct EventStoreTests {
             guard case .decodingFailed(let type, let id, _) = error else { throw error }
             #expect(type == "String" && id == "1")
         }
-        #expect(EventStoreError.sqlite(code: 13, message: "database or disk is full", sql: nil).description
-            == "SQLite error 13: database or disk is full")
+        #expect(
+            EventStoreError.sqlite(code: 13, message: "database or disk is full", sql: nil).description
+                == "SQLite error 13: database or disk is full")
     }
 
     @Test("two stores on one file and two writer threads: every record once")
@@ -280,8 +324,9 @@ struct EventStoreTests {
         DispatchQueue.concurrentPerform(iterations: 2) { writer in
             for start in stride(from: 0, to: 300, by: 20) {
                 let batch = (start..<start + 20).map { i in
-                    StoredEvent(deviceRecordID: "\(i)", deviceTime: Double(i), hostTime: 0,
-                                payload: ScaleReading(kg: 50, impedance: i))
+                    StoredEvent(
+                        deviceRecordID: "\(i)", deviceTime: Double(i), hostTime: 0,
+                        payload: ScaleReading(kg: 50, impedance: i))
                 }
                 do { try stores[writer].insert(handle, batch: batch) } catch { failures.withLock { $0 += 1 } }
             }

@@ -75,7 +75,8 @@ extension EventStore {
         try EventStoreError.wrapping { try pool.read { db in try Self.fetchStreams(db) } }
     }
 
-    /// The handle of the stream registered for `sourceID` and `name`, or `nil`.
+    /// The handle of the stream registered for `sourceID` and `name`, or `nil`: streams found when the store was
+    /// opened or registered through it since (``streams()`` reads the file for all).
     ///
     /// Threading: any thread; lock-protected lookup of this store's handles, no query.
     public func stream(sourceID: String, name: String) -> StreamHandle? {

@@ -36,9 +36,10 @@ extension EventStore {
                         device_record_id TEXT NOT NULL,
                         device_time REAL,
                         host_time REAL NOT NULL,
-                        payload TEXT NOT NULL,
-                        UNIQUE (stream_id, device_record_id, payload)
+                        payload TEXT NOT NULL
                     );
+                    CREATE UNIQUE INDEX event_conflicts_content
+                        ON event_conflicts (stream_id, device_record_id, payload, ifnull(device_time, 'none'));
                     """)
         }
         return migrator

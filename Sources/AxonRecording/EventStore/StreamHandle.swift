@@ -42,7 +42,8 @@ public enum DescriptorChangePolicy: Sendable, Hashable {
 }
 
 /// A re-sent record whose payload or device time differed from the one already stored under its device record
-/// id (``InsertOutcome/conflict``): the store keeps both, this one in its conflict log.
+/// id (``InsertOutcome/conflict``): the store keeps both, this one in its conflict log (each distinct content
+/// once).
 ///
 /// Threading: a value type; share freely.
 public struct EventConflict: Sendable, Hashable {
