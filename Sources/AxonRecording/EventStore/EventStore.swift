@@ -12,7 +12,7 @@ import Synchronization
 /// roll back on power loss or a kernel crash, because the WAL is only synced at checkpoints. A device that erases
 /// its memory once we acknowledge a sync cannot send it again, so the store pays one `fsync` per transaction
 /// (batch with ``insert(_:batch:)`` to share it). Kill -9 in the middle of a burst loses no acknowledged record
-/// (`EventStoreCrashTests`).
+/// (`EventStoreKillTests`, `EventStoreCrashTests`).
 ///
 /// **Connections.** A GRDB `DatabasePool`: one writer connection that every write goes through, in order, plus
 /// reader connections that see the last committed state while a write is in progress, so a live view or an
