@@ -335,4 +335,50 @@ struct EventStoreTests {
         #expect(try first.count(in: handle) == 300)
         #expect(try second.deviceRecordIDs(in: handle).sorted { Int($0)! < Int($1)! } == (0..<300).map { "\($0)" })
     }
+
+    @Test("readers see committed records while a writer inserts: counts only grow and end at the total")
+    func readsDuringWrites() throws {
+        let dir = try EventStoreTemporaryDirectory()
+        let store = try EventStore(path: dir.file("events.sqlite"))
+        let handle = try store.register(EventStoreFixtures.scaleDescriptor())
+        let total = 400
+        let done = Mutex(false)
+        let observed = Mutex<[Int]>([])
+        let failures = Mutex(0)
+        let readerStarted = DispatchSemaphore(value: 0)
+        let readerFinished = DispatchSemaphore(value: 0)
+        let reader = Thread {
+            var first = true
+            while true {
+                let finished = done.withLock { $0 }
+                do {
+                    let count = try store.count(in: handle)
+                    observed.withLock { $0.append(count) }
+                } catch { failures.withLock { $0 += 1 } }
+                if first {
+                    readerStarted.signal()
+                    first = false
+                }
+                if finished { break }
+            }
+            readerFinished.signal()
+        }
+        reader.start()
+        readerStarted.wait()  // the writer starts once the reader is running
+        for i in 0..<total {
+            do {
+                try store.insert(
+                    handle, deviceRecordID: "\(i)", deviceTime: Double(i), payload: ScaleReading(kg: 60, impedance: i))
+            } catch { failures.withLock { $0 += 1 } }
+        }
+        done.withLock { $0 = true }
+        readerFinished.wait()
+        let counts = observed.withLock { $0 }
+        #expect(failures.withLock { $0 } == 0)
+        #expect(counts.last == total)
+        #expect(zip(counts, counts.dropFirst()).allSatisfy { $0 <= $1 })
+        // The reader ran during the burst, not only after it.
+        #expect(counts.filter { $0 > 0 && $0 < total }.count > 0)
+        print("EventStore reads during a \(total)-insert burst: \(counts.count) counts, \(Set(counts).count) distinct")
+    }
 }
