@@ -1,4 +1,3 @@
-
 /// A registered event stream of an ``EventStore``, as ``EventStore/register(_:ifChanged:)`` returns it. Pass it
 /// to the store's inserts and queries.
 ///
