@@ -3,7 +3,8 @@
 # Uses sudo when not run as root. Idempotent: a second run installs nothing.
 set -euo pipefail
 
-packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev)
+# python3-venv: scripts/python-peers.sh builds the EDF readers the interop tests check against (pyedflib, MNE).
+packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev python3 python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do
