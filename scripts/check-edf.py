@@ -10,7 +10,8 @@ EXPECT.json:
     values              optional path of float64 little-endian samples, channel-major [channel][sample], with
     steps               the physical size of one digital step per channel: every sample read must be within one step
     annotations         [{"onset": seconds, "text": "..."}]: each must be present with its onset within one sample
-                        (only those with onset < the file's duration - 1 s when "annotations_until_end" is true)
+                        (with "annotation_margin": M, only those with onset < the file's duration - M seconds:
+                        a file cut short by a killed process holds the annotations up to its last record)
 Prints one line per reader and exits 0 when both agree with the expectation, 1 otherwise.
 """
 import argparse
@@ -52,7 +53,8 @@ def check(reader, labels, units, rate, n_samples, data, onsets, texts, expect):
                     ok = fail(reader, f"channel {labels[channel]}: max error {error} > one step {step}")
     found = 0
     for annotation in expect.get("annotations", []):
-        if expect.get("annotations_until_end") and annotation["onset"] >= duration - 1:
+        margin = expect.get("annotation_margin")
+        if margin is not None and annotation["onset"] >= duration - margin:
             continue
         matches = [o for o, t in zip(onsets, texts) if t == annotation["text"]
                    and abs(o - annotation["onset"]) <= 1 / expect["rate"] + 1e-9]

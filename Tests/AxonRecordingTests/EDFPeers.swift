@@ -25,7 +25,7 @@ enum EDFPeers {
         var values: String?
         var steps: [Double]?
         var annotations: [Annotation]
-        var annotations_until_end: Bool?
+        var annotation_margin: Double?
     }
 
     /// Runs the checker; returns its exit status and output.
