@@ -72,11 +72,15 @@ public final class CSVSink: SampleSink {
     /// Appends one row per frame.
     public func write(_ block: SampleBlock) throws {
         guard fd >= 0 else { return }
-        var skipped = 0
-        for positioned in block.gaps { skipped += positioned.gap.missingCount }
-        nextIndex += skipped  // approximate placement: indices jump by the block's missing samples before it
         let channels = block.layout.channelCount
+        let gaps = block.gaps
+        var gapIndex = 0
         for frame in 0..<block.frameCount {
+            // Lost samples before this frame: the index jumps over them.
+            while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
+                nextIndex += gaps[gapIndex].gap.missingCount
+                gapIndex += 1
+            }
             // Room for the longest row: 4 header numbers + channels values of ≤ 32 characters.
             if used + 32 * (channels + 4) > buffer.count { try flushBuffer() }  // a Double prints in ≤ 24 bytes
             append(String(nextIndex))
