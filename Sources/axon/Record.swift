@@ -101,7 +101,8 @@ extension Axon {
                 indicatorTask = Task.detached {
                     for await indicator in session.indicators {
                         let onset = Double(indicator.sampleIndex) / rate
-                        let text = "zone: \(indicator.activity.zone) \(Int((indicator.activity.percent * 100).rounded()))%"
+                        let percent = Int((indicator.activity.percent * 100).rounded())
+                        let text = "zone: \(indicator.activity.zone) \(percent)%"
                         edfSink.annotate(onset: onset, text: text)
                         print("annotated \"\(text)\" at \(fmt(onset, 3)) s")
                         flushStandardOutput()
@@ -152,7 +153,9 @@ extension Axon {
                 guard let frequency = Double(source.dropFirst("test-sequence:".count)), frequency > 0 else {
                     throw ValidationError("test-sequence:HZ needs a frequency in Hz, e.g. test-sequence:10")
                 }
-                guard speed == 1 else { throw ValidationError("--speed is for the simulator and recordings; use --fast") }
+                guard speed == 1 else {
+                    throw ValidationError("--speed is for the simulator and recordings; use --fast")
+                }
                 let headset = SimulatedBrainiacHeadset(configuration: .init(
                     dominantFrequency: frequency, duration: duration, realTime: !fast))
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)

@@ -94,7 +94,8 @@ struct EDFInteropTests {
         let sink = EDFSink(path: path)
         sink.annotate(onset: 3.5, duration: 1.25, text: "marker from the test")
         let pipeline = StreamPipeline(
-            source: source, sinks: [sink], configuration: .init(ringCapacity: 8192, overflow: .rejectNewest, timeline: .init(clock: nil)))
+            source: source, sinks: [sink],
+            configuration: .init(ringCapacity: 8192, overflow: .rejectNewest, timeline: .init(clock: nil)))
         try pipeline.start()
         pipeline.waitUntilFinished()
         #expect(pipeline.statistics().failures.isEmpty)

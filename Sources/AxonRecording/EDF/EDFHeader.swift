@@ -136,7 +136,8 @@ struct EDFHeader {
             let scaled = value * scale
             // Values already exact at this precision keep it; others round outward.
             let nearest = scaled.rounded()
-            let integral = abs(scaled - nearest) < 1e-6 ? nearest : (roundingUp ? scaled.rounded(.up) : scaled.rounded(.down))
+            let outward = roundingUp ? scaled.rounded(.up) : scaled.rounded(.down)
+            let integral = abs(scaled - nearest) < 1e-6 ? nearest : outward
             var text = String(format: "%.\(decimals)f", integral / scale)
             if text.contains(".") {
                 while text.hasSuffix("0") { text.removeLast() }
@@ -156,7 +157,9 @@ struct EDFHeader {
             switch scalar {
             case "\u{B5}", "\u{3BC}": result += "u"
             case "\u{B0}": result += "deg"
-            default: result.unicodeScalars.append(scalar.isASCII && scalar.value >= 32 && scalar.value < 127 ? scalar : "_")
+            default:
+                let printable = scalar.isASCII && scalar.value >= 32 && scalar.value < 127
+                result.unicodeScalars.append(printable ? scalar : "_")
             }
         }
         return result
