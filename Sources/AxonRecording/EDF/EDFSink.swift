@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import AxonStreams
 
 /// Records a pipeline's stream into an EDF+ or BDF+ file through an ``EDFWriter``.
@@ -77,9 +82,13 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
         inbox.submit(onset: unixTime, unixTime: true, duration: duration, text: text)
     }
 
-    /// Checks that the stream can be written (regular, a whole number of samples per record, ranges that fit).
+    /// Checks that the stream can be written (regular, a whole number of samples per record, ranges that fit) and
+    /// that the file can be created, so a bad path fails the pipeline's `start` rather than the first block.
     public func open(_ descriptor: StreamDescriptor) throws {
         _ = try EDFHeader(descriptor: descriptor, options: options, startUnixTime: 0)
+        let probe = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
+        guard probe >= 0 else { throw EDFWriterError.cannotCreate(path: path, errno: errno) }
+        Glibc.close(probe)
         self.descriptor = descriptor
         wallClockOffset = HostClock.wallClockOffset()
     }
