@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import AxonStreams
 import Foundation
 
@@ -48,7 +43,7 @@ public final class CSVSink: SampleSink {
     }
 
     deinit {
-        if fd >= 0 { Glibc.close(fd) }
+        if fd >= 0 { PosixFile.discard(fd) }
         buffer.deallocate()
     }
 
@@ -61,8 +56,7 @@ public final class CSVSink: SampleSink {
     /// Creates the file and writes the header row.
     public func open(_ descriptor: StreamDescriptor) throws {
         guard descriptor.isRegular else { throw EDFWriterError.unsupportedStream(reason: "CSV needs a regular stream") }
-        fd = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw EDFWriterError.cannotCreate(path: path, errno: errno) }
+        fd = try PosixFile.create(path)
         wallClockOffset = HostClock.wallClockOffset()
         let header = Self.columns(for: descriptor).map(Self.quoted).joined(separator: ",") + "\n"
         var text = header
@@ -108,12 +102,16 @@ public final class CSVSink: SampleSink {
     /// Flushes and closes the file.
     public func close() throws {
         guard fd >= 0 else { return }
-        defer {
-            Glibc.close(fd)
-            fd = -1
+        let descriptor = fd
+        fd = -1
+        do {
+            try flushBufferTo(descriptor)
+            try PosixFile.synchronize(descriptor, path: path)
+        } catch {
+            PosixFile.discard(descriptor)
+            throw error
         }
-        try flushBuffer()
-        if fsync(fd) != 0 { throw EDFWriterError.writeFailed(path: path, operation: "fsync", errno: errno) }
+        try PosixFile.close(descriptor, path: path)
     }
 
     private func append(_ character: Unicode.Scalar) {
@@ -129,22 +127,17 @@ public final class CSVSink: SampleSink {
         }
     }
 
-    private func flushBuffer() throws {
+    private func flushBuffer() throws { try flushBufferTo(fd) }
+
+    private func flushBufferTo(_ descriptor: Int32) throws(EDFWriterError) {
         guard used > 0 else { return }
-        try writeAll(UnsafeRawBufferPointer(rebasing: buffer[0..<used]))
+        try PosixFile.writeAll(
+            descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<used]), path: path, operation: "write")
         used = 0
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer) throws {
-        var written = 0
-        while written < bytes.count {
-            let result = Glibc.write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw EDFWriterError.writeFailed(path: path, operation: "write", errno: errno)
-            }
-            written += result
-        }
+        try PosixFile.writeAll(fd, bytes, path: path, operation: "write")
     }
 
     private static func quoted(_ field: String) -> String {

@@ -44,6 +44,12 @@ extension Axon {
         @Option(help: "Seconds between progress lines (wall clock).")
         var progress: Double = 1
 
+        @Option(help: ArgumentHelp(
+            "Physical range LOW,HIGH of every channel in EDF/BDF (default: the channel's declared range, else "
+                + "±3276.7 µV for EDF and ±838860 for BDF); values outside are clipped and counted.",
+            valueName: "LOW,HIGH"))
+        var range: String?
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
                 duration.map({ $0 > 0 }) ?? true
@@ -53,7 +59,17 @@ extension Axon {
             }
         }
 
+        private func parsedRange() throws -> ClosedRange<Double>? {
+            guard let range else { return nil }
+            let parts = range.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0] < parts[1], parts.allSatisfy(\.isFinite) else {
+                throw ValidationError("--range needs LOW,HIGH with LOW < HIGH, e.g. --range -500,500")
+            }
+            return parts[0]...parts[1]
+        }
+
         func run() throws {
+            let physicalRange = try parsedRange()
             let (source, pipelineConfiguration, timeBase) = try makeSource()
             let descriptor = source.descriptor
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
@@ -64,7 +80,8 @@ extension Axon {
                 sink = CSVSink(path: out)
             } else {
                 let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
-                let created = EDFSink(path: out, options: .init(format: format), timeBase: timeBase)
+                let ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
+                let created = EDFSink(path: out, options: .init(format: format, ranges: ranges), timeBase: timeBase)
                 edfSink = created
                 sink = created
             }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import AxonStreams
 
 /// Records a pipeline's stream into an EDF+ or BDF+ file through an ``EDFWriter``.
@@ -86,9 +81,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
     /// that the file can be created, so a bad path fails the pipeline's `start` rather than the first block.
     public func open(_ descriptor: StreamDescriptor) throws {
         _ = try EDFHeader(descriptor: descriptor, options: options, startUnixTime: 0)
-        let probe = Glibc.open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o644)
-        guard probe >= 0 else { throw EDFWriterError.cannotCreate(path: path, errno: errno) }
-        Glibc.close(probe)
+        try PosixFile.close(PosixFile.create(path, truncate: false), path: path)
         self.descriptor = descriptor
         wallClockOffset = HostClock.wallClockOffset()
     }

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
 import AxonStreams
 
 /// Streams a regular multi-channel stream into an EDF+ (16-bit) or BDF+ (24-bit) file as samples arrive, so that a
@@ -111,9 +106,7 @@ public final class EDFWriter {
         self.recordTicks = EDFAnnotationQueue.ticks(options.recordDuration)
         self.annotations = EDFAnnotationQueue(bytesPerRecord: annotationBytes)
 
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw .cannotCreate(path: path, errno: errno) }
-        self.fd = fd
+        self.fd = try PosixFile.create(path)
         record = .allocate(byteCount: recordSize, alignment: 16)
         record.initializeMemory(as: UInt8.self, repeating: 0)
         annotationRegion = UnsafeMutableRawBufferPointer(rebasing: record[(recordSize - annotationBytes)...])
@@ -135,14 +128,14 @@ public final class EDFWriter {
         }
         if case .failure(let error) = written {
             isClosed = true
-            Glibc.close(fd)
+            PosixFile.discard(fd)
             throw error
         }
         if let text = options.startAnnotation { annotate(onset: 0, text: text) }
     }
 
     deinit {
-        if !isClosed { Glibc.close(fd) }
+        if !isClosed { PosixFile.discard(fd) }
         releaseBuffers()
     }
 
@@ -301,7 +294,7 @@ public final class EDFWriter {
     public func flush() throws(EDFWriterError) {
         guard !isClosed else { throw .closed(path: path) }
         try writeCount(recordCount)
-        if options.synchronizes, fsync(fd) != 0 { throw .writeFailed(path: path, operation: "fsync", errno: errno) }
+        if options.synchronizes { try PosixFile.synchronize(fd, path: path) }
         flushedRecordCount = recordCount
     }
 
@@ -309,9 +302,10 @@ public final class EDFWriter {
     /// syncs and closes. Idempotent.
     public func close() throws(EDFWriterError) {
         guard !isClosed else { return }
+        var closed = false
         defer {
             isClosed = true
-            Glibc.close(fd)
+            if !closed { PosixFile.discard(fd) }
         }
         if sampleInRecord > 0, options.finalRecord == .drop {
             frameCount -= sampleInRecord
@@ -321,8 +315,10 @@ public final class EDFWriter {
         // Annotations still waiting get extra padded records (only when there is data to pad from).
         while !annotations.isEmpty, frameCount > 0 { try padAndWrite() }
         try writeCount(recordCount)
-        if fsync(fd) != 0 { throw .writeFailed(path: path, operation: "fsync", errno: errno) }
+        try PosixFile.synchronize(fd, path: path)
         flushedRecordCount = recordCount
+        closed = true
+        try PosixFile.close(fd, path: path)
     }
 
     private func padAndWrite() throws(EDFWriterError) {
@@ -349,28 +345,12 @@ public final class EDFWriter {
             rest %= scale
             scale /= 10
         }
-        var written = 0
-        while written < countField.count {
-            let result = pwrite(
-                fd, countField.baseAddress! + written, countField.count - written,
-                off_t(EDFHeader.recordCountOffset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, operation: "rewrite record count", errno: errno)
-            }
-            written += result
-        }
+        try PosixFile.writeAll(
+            fd, UnsafeRawBufferPointer(countField), at: EDFHeader.recordCountOffset, path: path,
+            operation: "rewrite record count")
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, operation: String) throws(EDFWriterError) {
-        var written = 0
-        while written < bytes.count {
-            let result = write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, operation: operation, errno: errno)
-            }
-            written += result
-        }
+        try PosixFile.writeAll(fd, bytes, path: path, operation: operation)
     }
 }
