@@ -9,12 +9,14 @@ EXPECT.json:
     duration            seconds, exact (or min_duration: at least this many seconds)
     values              optional path of float64 little-endian samples, channel-major [channel][sample], with
     steps               the physical size of one digital step per channel: every sample read must be within one step
+    start               optional Unix time of the first sample: the start date and time must be its whole second (UTC)
     annotations         [{"onset": seconds, "text": "..."}]: each must be present with its onset within one sample
                         (with "annotation_margin": M, only those with onset < the file's duration - M seconds:
                         a file cut short by a killed process holds the annotations up to its last record)
 Prints one line per reader and exits 0 when both agree with the expectation, 1 otherwise.
 """
 import argparse
+import datetime
 import json
 import sys
 import warnings
@@ -27,8 +29,12 @@ def fail(reader, message):
     return False
 
 
-def check(reader, labels, units, rate, n_samples, data, onsets, texts, expect):
+def check(reader, labels, units, rate, n_samples, data, onsets, texts, expect, start=None):
     ok = True
+    if "start" in expect and start is not None:
+        want = datetime.datetime.fromtimestamp(int(expect["start"]), datetime.timezone.utc).replace(tzinfo=None)
+        if start.replace(microsecond=0, tzinfo=None) != want:
+            ok = fail(reader, f"start {start} != {want}")
     if labels != expect["labels"]:
         ok = fail(reader, f"labels {labels} != {expect['labels']}")
     if units != expect["units"]:
@@ -87,7 +93,8 @@ def main():
         n_samples = int(reader.getNSamples()[0]) if count else 0
         data = np.array([reader.readSignal(i) for i in range(count)])
         onsets, _, texts = reader.readAnnotations()
-        ok &= check("pyedflib", labels, units, rates, n_samples, data, list(onsets), list(texts), expect)
+        ok &= check("pyedflib", labels, units, rates, n_samples, data, list(onsets), list(texts), expect,
+                    reader.getStartdatetime())
     finally:
         reader.close()
 
@@ -104,7 +111,7 @@ def main():
     scale = np.array([1e6 if u == "uV" else (1e3 if u == "mV" else 1.0) for u in units])
     data = data * scale[:, None]
     ok &= check("mne", labels, units, [raw.info["sfreq"]], raw.n_times, data,
-                list(raw.annotations.onset), list(raw.annotations.description), expect)
+                list(raw.annotations.onset), list(raw.annotations.description), expect, raw.info["meas_date"])
     sys.exit(0 if ok else 1)
 
 

@@ -76,7 +76,7 @@ struct EDFInteropTests {
             file: path,
             expectation: .init(
                 labels: Self.labels, units: Array(repeating: "uV", count: 4), rate: Self.rate, duration: 600,
-                steps: Array(repeating: step, count: 4), annotations: annotations),
+                steps: Array(repeating: step, count: 4), start: 1_763_800_000.25, annotations: annotations),
             values: values)
         #expect(status == 0, "\(output)")
         print(output)

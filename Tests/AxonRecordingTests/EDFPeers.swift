@@ -24,6 +24,7 @@ enum EDFPeers {
         var min_duration: Double?
         var values: String?
         var steps: [Double]?
+        var start: Double? = nil
         var annotations: [Annotation]
         var annotation_margin: Double?
     }

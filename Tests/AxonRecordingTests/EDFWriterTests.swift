@@ -128,6 +128,24 @@ struct EDFWriterTests {
         #expect(order == order.sorted())
     }
 
+    @Test func subsecondStartGoesIntoTheTimeKeepingTALs() throws {
+        let path = Self.temporaryPath()
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let writer = try EDFWriter(path: path, descriptor: Self.descriptor, startUnixTime: 1_763_812_345.75)
+        writer.annotate(unixTime: 1_763_812_347.0, text: "two")  // 1.25 s after the first sample
+        for _ in 0..<(3 * 250) { try writer.append([0, 0]) }
+        try writer.close()
+        let bytes = try Self.bytes(path)
+        #expect(Self.field(bytes, 176, 8) == "11.52.25")
+        func tals(_ record: Int) -> String {
+            let start = 1024 + record * writer.recordSize + 2 * 250 * 2
+            return String(decoding: bytes[start..<(start + 40)], as: UTF8.self)
+        }
+        #expect(tals(0).hasPrefix("+0.75\u{14}\u{14}\0+0.75\u{14}Recording starts\u{14}\0"))
+        #expect(tals(1).hasPrefix("+1.75\u{14}\u{14}\0+2\u{14}two\u{14}\0"))
+        #expect(tals(2).hasPrefix("+2.75\u{14}\u{14}\0\0"))
+    }
+
     @Test func finalRecordDropAndEmptyFile() throws {
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }

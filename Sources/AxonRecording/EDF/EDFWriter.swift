@@ -26,7 +26,9 @@ import AxonStreams
 /// annotated at onset 0.
 ///
 /// **Time.** Onsets count from the first sample (file time 0). The header's start date and time are the first
-/// sample's Unix time in UTC, truncated to the whole second (EDF's resolution).
+/// sample's Unix time in UTC, truncated to the whole second; the fraction goes into the time-keeping TALs as EDF+'s
+/// subsecond start (`+0.75`, `+1.75`, … for a start at .75 s), and every TAL onset carries it too, so readers that
+/// subtract it (pyedflib/EDFlib and MNE both do) report onsets from the first sample.
 ///
 /// **Close.** A partial last record is padded with each channel's last value (``paddedSamples``) or dropped
 /// (``Options/finalRecord``); annotations still waiting are written in it, or in extra padded records if they do not
@@ -77,6 +79,8 @@ public final class EDFWriter {
     private let countField: UnsafeMutableRawBufferPointer
     private let digitalMaximum: Double
     private let recordTicks: Int64
+    /// The first sample's fraction of a second after the header's start time, in TAL ticks.
+    private let startOffsetTicks: Int64
     private var sampleInRecord = 0
     private var annotations: EDFAnnotationQueue
 
@@ -104,6 +108,7 @@ public final class EDFWriter {
         let annotationBytes = header.annotationSamples * bytesPerSample
         self.recordSize = channels * samplesPerRecord * bytesPerSample + annotationBytes
         self.recordTicks = EDFAnnotationQueue.ticks(options.recordDuration)
+        self.startOffsetTicks = EDFAnnotationQueue.ticks(startUnixTime - startUnixTime.rounded(.down))
         self.annotations = EDFAnnotationQueue(bytesPerRecord: annotationBytes)
 
         self.fd = try PosixFile.create(path)
@@ -255,7 +260,7 @@ public final class EDFWriter {
     }
 
     private func writeRecord(final: Bool) throws(EDFWriterError) {
-        let start = Int64(recordCount) * recordTicks
+        let start = startOffsetTicks + Int64(recordCount) * recordTicks
         annotationsWritten += annotations.write(
             into: annotationRegion, recordStart: start, recordEnd: start + recordTicks, final: final)
         try writeAll(UnsafeRawBufferPointer(record), operation: "write data record")
@@ -283,7 +288,8 @@ public final class EDFWriter {
     /// Annotates UTF-8 text in place (no `String`): the allocation-free path for a sink's real-time thread.
     public func annotate(onset: Double, duration: Double?, utf8: UnsafeRawBufferPointer) {
         let durationTicks = duration.map { $0.isFinite && $0 >= 0 ? EDFAnnotationQueue.ticks($0) : -1 } ?? -1
-        let onsetTicks = onset.isFinite ? EDFAnnotationQueue.ticks(onset) : Int64(recordCount) * recordTicks
+        let fileTicks = onset.isFinite ? EDFAnnotationQueue.ticks(onset) : Int64(recordCount) * recordTicks
+        let onsetTicks = startOffsetTicks + fileTicks
         annotations.append(onset: onsetTicks, duration: durationTicks, text: utf8)
     }
 
