@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test deps build unit-tests tsan-tests bench bench-check clean
+.PHONY: demo test deps peers build unit-tests tsan-tests bench bench-check clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
@@ -11,21 +11,26 @@ demo: deps
 
 ## Installs what the tests need and runs every test: unit tests, the lock-free code under ThreadSanitizer, and
 ## the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc counter).
-test: deps unit-tests tsan-tests bench-check
+test: deps peers unit-tests tsan-tests bench-check
 
 deps:
 	./scripts/install-deps.sh
 
+## The real EDF readers the interop tests check our files with (pyedflib, MNE) in .venv-peers; idempotent.
+peers: deps
+	./scripts/python-peers.sh
+
 build: deps
 	$(SWIFT) build
 
-unit-tests:
+unit-tests: peers
 	$(SWIFT) test
 
 # TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
 # The simulated Brainiac headset is included: its state crosses threads through a mutex and an event handler.
+# So is the EDF sink: annotations cross from submitting threads to the consumer through its inbox.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests'
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

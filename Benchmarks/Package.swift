@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "AxonDSP", package: rootPackage),
                 .product(name: "AxonBrainiac", package: rootPackage),
                 .product(name: "AxonEEG", package: rootPackage),
+                .product(name: "AxonRecording", package: rootPackage),
             ],
             path: "Benchmarks/AxonBenchmarks",
             plugins: [

@@ -3,7 +3,9 @@
 # Uses sudo when not run as root. Idempotent: a second run installs nothing.
 set -euo pipefail
 
-packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev)
+# python3-venv: scripts/python-peers.sh builds the EDF readers the interop tests check against (pyedflib, MNE).
+# libsqlite3-dev: the event store's SQLite (GRDB).
+packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev python3 python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do

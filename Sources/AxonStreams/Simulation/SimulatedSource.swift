@@ -51,6 +51,9 @@ public struct SimulatedSource: SampleSource {
         public var clockDriftPPM: Double
         /// Upper bound of the uniform arrival delay added to each packet, in seconds.
         public var arrivalJitter: Double
+        /// Pacing multiplier: 20 delivers twenty seconds of samples per host second (arrival times compressed
+        /// accordingly, device times unchanged). Must be finite and > 0; 1 is real time.
+        public var speed: Double
         /// Seed of the noise and jitter generators, for reproducible runs.
         public var seed: UInt64
 
@@ -62,9 +65,10 @@ public struct SimulatedSource: SampleSource {
                                 .init(frequency: 20, amplitude: 4)]],
             noise: Double = 2, duration: Double? = nil, realTime: Bool = true, samplesPerPacket: Int = 1,
             lostSamples: Set<Int> = [], counterModulus: UInt64? = nil, clockDriftPPM: Double = 0,
-            arrivalJitter: Double = 0, seed: UInt64 = 1
+            arrivalJitter: Double = 0, seed: UInt64 = 1, speed: Double = 1
         ) {
             precondition(rate > 0 && !channelLabels.isEmpty && !tones.isEmpty && samplesPerPacket >= 1)
+            precondition(speed.isFinite && speed > 0, "a simulator speed must be finite and > 0")
             self.rate = rate
             self.channelLabels = channelLabels
             self.unit = unit
@@ -78,6 +82,7 @@ public struct SimulatedSource: SampleSource {
             self.clockDriftPPM = clockDriftPPM
             self.arrivalJitter = arrivalJitter
             self.seed = seed
+            self.speed = speed
         }
     }
 
@@ -119,7 +124,7 @@ public struct SimulatedSource: SampleSource {
         while total.map({ index < $0 }) ?? true, !writer.isStopRequested {
             let packetEnd = min(index + c.samplesPerPacket, total ?? Int.max)
             // A packet leaves the device once its last sample exists; the simulated link adds jitter.
-            let trueTimeOfLast = start + Double(packetEnd - 1) / c.rate
+            let trueTimeOfLast = start + Double(packetEnd - 1) / c.rate / c.speed
             let arrival = trueTimeOfLast + random.uniform() * c.arrivalJitter
             if c.realTime { HostClock.sleep(until: arrival) }  // simulated device pacing
             for sample in index..<packetEnd where !c.lostSamples.contains(sample) {

@@ -1,0 +1,114 @@
+extension EDFWriter {
+    /// Which of the two sister formats to write.
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// EDF+ (`EDF+C`): 16-bit little-endian samples, digital range −32767…32767.
+        case edfPlus
+        /// BDF+ (`BDF+C`): 24-bit little-endian samples, digital range −8388607…8388607.
+        case bdfPlus
+
+        /// Bytes per sample.
+        public var bytesPerSample: Int { self == .edfPlus ? 2 : 3 }
+        /// The largest digital value written; the digital range is symmetric (`-digitalMaximum…digitalMaximum`), so
+        /// physical 0 sits on a digital integer for symmetric physical ranges.
+        public var digitalMaximum: Int { self == .edfPlus ? 32767 : 8_388_607 }
+        /// The physical range of a channel that declares none: ±3276.7 (0.1 per step) for EDF, ±838860 (about 0.1 per
+        /// step) for BDF.
+        public var defaultRange: ClosedRange<Double> { self == .edfPlus ? -3276.7...3276.7 : -838_860...838_860 }
+        /// The file extension (`edf`, `bdf`).
+        public var fileExtension: String { self == .edfPlus ? "edf" : "bdf" }
+    }
+
+    /// What `close()` does with a last data record that is only partly filled.
+    public enum FinalRecord: Sendable, Hashable {
+        /// Pad it by repeating each channel's last value, so no sample is lost (the file's duration rounds up to
+        /// whole records; ``EDFWriter/paddedSamples`` says by how many samples).
+        case padWithLastValue
+        /// Drop it: the file holds only whole records of real samples.
+        case drop
+    }
+
+    /// The EDF+ patient identification (`code sex birthdate name`). Spaces inside a field become `_`; an empty
+    /// field is written as `X` (unknown).
+    public struct Patient: Sendable, Hashable {
+        /// Hospital administration code.
+        public var code: String
+        /// `M`, `F` or `X`.
+        public var sex: String
+        /// `dd-MMM-yyyy` (`02-AUG-1951`) or `X`.
+        public var birthdate: String
+        /// Name (`Haagse_Harry`) or `X`.
+        public var name: String
+        /// Creates a patient identification; every field defaults to unknown.
+        public init(code: String = "X", sex: String = "X", birthdate: String = "X", name: String = "X") {
+            self.code = code
+            self.sex = sex
+            self.birthdate = birthdate
+            self.name = name
+        }
+    }
+
+    /// Settings of a writer.
+    public struct Options: Sendable, Hashable {
+        /// EDF+ or BDF+.
+        public var format: Format
+        /// Seconds per data record (1 by default); rate × duration must be a whole number of samples.
+        public var recordDuration: Double
+        /// Data records between two header updates (record count rewritten, then `fsync`); 1 by default. A killed
+        /// process leaves a file whose header counts every record up to the last update; records appended after it
+        /// are complete on disk too (MNE reads them, pyedflib/EDFlib stop at the count).
+        public var flushInterval: Int
+        /// `fsync` at each header update (default). `false` still rewrites the count, which survives a killed
+        /// process but not a power loss.
+        public var synchronizes: Bool
+        /// Annotation bytes per data record (the `EDF Annotations` signal), including the time-keeping TAL. The
+        /// default, 672, holds about ten short annotations; more spill to the next record, never lost.
+        public var annotationBytesPerRecord: Int
+        /// Physical range per channel, overriding the descriptor's `ChannelInfo.range`; `nil` entries (or a
+        /// shorter array) fall back to the descriptor, then to ``defaultRange``.
+        public var ranges: [ClosedRange<Double>?]
+        /// The range of channels that declare none (``Format/defaultRange`` unless set).
+        public var defaultRange: ClosedRange<Double>?
+        /// Transducer type of every channel (`AgAgCl electrode`); empty by default.
+        public var transducer: String
+        /// Prefiltering of every channel (`HP:0.1Hz LP:75Hz`); empty by default.
+        public var prefiltering: String
+        /// Patient identification.
+        public var patient: Patient
+        /// EDF+ recording identification after the start date: admin code, technician, equipment (`X` unknown;
+        /// equipment defaults to the stream's name).
+        public var adminCode: String
+        /// The technician's name or code.
+        public var technician: String
+        /// The equipment; `nil` writes the stream descriptor's name.
+        public var equipment: String?
+        /// The text of the annotation written at onset 0; `nil` writes none.
+        public var startAnnotation: String?
+        /// The last partial record at `close()`.
+        public var finalRecord: FinalRecord
+
+        /// Creates options; see the properties for each default.
+        public init(
+            format: Format = .edfPlus, recordDuration: Double = 1, flushInterval: Int = 1, synchronizes: Bool = true,
+            annotationBytesPerRecord: Int = 672, ranges: [ClosedRange<Double>?] = [],
+            defaultRange: ClosedRange<Double>? = nil, transducer: String = "", prefiltering: String = "",
+            patient: Patient = .init(), adminCode: String = "X", technician: String = "X", equipment: String? = nil,
+            startAnnotation: String? = "Recording starts", finalRecord: FinalRecord = .padWithLastValue
+        ) {
+            self.format = format
+            self.recordDuration = recordDuration
+            self.flushInterval = flushInterval
+            self.synchronizes = synchronizes
+            self.annotationBytesPerRecord = annotationBytesPerRecord
+            self.ranges = ranges
+            self.defaultRange = defaultRange
+            self.transducer = transducer
+            self.prefiltering = prefiltering
+            self.patient = patient
+            self.adminCode = adminCode
+            self.technician = technician
+            self.equipment = equipment
+            self.startAnnotation = startAnnotation
+            self.finalRecord = finalRecord
+        }
+    }
+}

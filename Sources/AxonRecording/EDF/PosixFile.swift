@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few POSIX file calls the writers make, named so that types with their own `open`/`write`/`close` methods can
+/// reach them, with every return code turned into an ``EDFWriterError``.
+///
+/// Threading: stateless functions; a descriptor belongs to one thread at a time.
+enum PosixFile {
+    /// Creates (or truncates, with `truncate`) a file for writing.
+    static func create(_ path: String, truncate: Bool = true) throws(EDFWriterError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (truncate ? O_TRUNC : 0), 0o644)
+        guard fd >= 0 else { throw .cannotCreate(path: path, errno: errno) }
+        return fd
+    }
+
+    /// Writes every byte at the current offset, resuming after EINTR and short writes.
+    static func writeAll(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String, operation: String
+    ) throws(EDFWriterError) {
+        var written = 0
+        while written < bytes.count {
+            let result = write(fd, bytes.baseAddress! + written, bytes.count - written)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(path: path, operation: operation, errno: errno)
+            }
+            written += result
+        }
+    }
+
+    /// Writes every byte at `offset`, leaving the file offset alone.
+    static func writeAll(
+        _ fd: Int32, _ bytes: UnsafeRawBufferPointer, at offset: Int, path: String, operation: String
+    ) throws(EDFWriterError) {
+        var written = 0
+        while written < bytes.count {
+            let result = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .writeFailed(path: path, operation: operation, errno: errno)
+            }
+            written += result
+        }
+    }
+
+    /// `fsync`.
+    static func synchronize(_ fd: Int32, path: String) throws(EDFWriterError) {
+        guard fsync(fd) == 0 else { throw .writeFailed(path: path, operation: "fsync", errno: errno) }
+    }
+
+    /// Closes a descriptor, reporting a failure (a deferred write error on some file systems).
+    static func close(_ fd: Int32, path: String) throws(EDFWriterError) {
+        guard closeDescriptor(fd) == 0 else { throw .writeFailed(path: path, operation: "close", errno: errno) }
+    }
+
+    /// Closes a descriptor on an error or teardown path, where a second error could not be reported.
+    static func discard(_ fd: Int32) { _ = closeDescriptor(fd) }
+}
+
+private func closeDescriptor(_ fd: Int32) -> Int32 { close(fd) }

@@ -1,0 +1,221 @@
+import ArgumentParser
+import AxonBrainiac
+import AxonEEG
+import AxonRecording
+import AxonStreams
+import Dispatch
+import Foundation
+import Synchronization
+
+extension Axon {
+    /// Records a source to an EDF+, BDF+ or CSV file until its duration ends or SIGINT/SIGTERM.
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a source to an EDF+ (.edf), BDF+ (.bdf) or CSV (.csv) file; zones are annotated.",
+            discussion: """
+                SOURCE is `simulator` (a 4-channel 250 Hz simulated headset), `test-sequence:HZ` (the simulated \
+                Brainiac headset's test sequence through the packet decoder) or a recording's path (OpenBCI GUI \
+                text or muse-lsl CSV), played in real time unless --speed or --fast. Without --duration it runs \
+                until SIGINT or SIGTERM, which close the file cleanly. EDF/BDF files are crash-safe: the header's \
+                record count is rewritten and the file fsynced after every data record.
+                """)
+
+        @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
+        var source: String
+
+        @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+) or .csv.")
+        var out: String
+
+        @Option(help: "Seconds of data to record (default: until SIGINT/SIGTERM).")
+        var duration: Double?
+
+        @Option(help: "Pacing multiplier for the simulator and recordings (1 = real time).")
+        var speed: Double = 1
+
+        @Flag(help: "Play a recording or the simulators as fast as possible.")
+        var fast = false
+
+        @Option(help: "Seconds of EEG baseline before zones are annotated (4-channel EEG sources; 0 = no zones).")
+        var baseline: Double = 60
+
+        @Option(help: "Seconds between zone annotations.")
+        var indicator: Double = 10
+
+        @Option(help: "Seconds between progress lines (wall clock).")
+        var progress: Double = 1
+
+        @Option(help: ArgumentHelp(
+            "Physical range LOW,HIGH of every channel in EDF/BDF (default: the channel's declared range, else "
+                + "±3276.7 µV for EDF and ±838860 for BDF); values outside are clipped and counted.",
+            valueName: "LOW,HIGH"))
+        var range: String?
+
+        func validate() throws {
+            guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
+                duration.map({ $0 > 0 }) ?? true
+            else { throw ValidationError("need speed, indicator, progress and duration > 0 and baseline ≥ 0") }
+            guard ["edf", "bdf", "csv"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
+                throw ValidationError("--out must end in .edf, .bdf or .csv")
+            }
+        }
+
+        private func parsedRange() throws -> ClosedRange<Double>? {
+            guard let range else { return nil }
+            let parts = range.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0] < parts[1], parts.allSatisfy(\.isFinite) else {
+                throw ValidationError("--range needs LOW,HIGH with LOW < HIGH, e.g. --range -500,500")
+            }
+            return parts[0]...parts[1]
+        }
+
+        func run() throws {
+            let physicalRange = try parsedRange()
+            let (source, pipelineConfiguration, timeBase) = try makeSource()
+            let descriptor = source.descriptor
+            let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
+            let edfSink: EDFSink?
+            let sink: any SampleSink
+            if fileExtension == "csv" {
+                edfSink = nil
+                sink = CSVSink(path: out)
+            } else {
+                let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
+                let ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
+                let created = EDFSink(path: out, options: .init(format: format, ranges: ranges), timeBase: timeBase)
+                edfSink = created
+                sink = created
+            }
+            let done = CompletionFlag()
+            let watched = WatchedSource(inner: source, done: done)
+            let stopRequested = CompletionFlag()
+            let signalSources = [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let signalSource = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                signalSource.setEventHandler { stopRequested.set() }
+                signalSource.resume()
+                return signalSource
+            }
+            defer { for signalSource in signalSources { signalSource.cancel() } }
+
+            let zones = edfSink != nil && baseline > 0 && descriptor.contentType == .eeg && descriptor.channelCount == 4
+            print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "
+                + "\(fmt(descriptor.nominalRate, 0)) Hz → \(out)"
+                + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
+                + (zones ? "; zones annotated after a \(fmt(baseline, 0)) s baseline" : ""))
+            flushStandardOutput()
+
+            let statistics: () -> PipelineStatistics
+            let stop: () -> Void
+            var indicatorTask: Task<Void, Never>?
+            if zones, let edfSink {
+                let configuration = EEGEngine.Configuration(
+                    sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
+                    baselineDuration: baseline, indicatorPeriod: indicator)
+                let session = try EEGSession(
+                    source: watched, configuration: configuration, sinks: [sink],
+                    options: .init(publishSamples: false, pipeline: pipelineConfiguration))
+                let rate = descriptor.nominalRate
+                indicatorTask = Task.detached {
+                    for await indicator in session.indicators {
+                        let onset = Double(indicator.sampleIndex) / rate
+                        let percent = Int((indicator.activity.percent * 100).rounded())
+                        let text = "zone: \(indicator.activity.zone) \(percent)%"
+                        edfSink.annotate(onset: onset, text: text)
+                        print("annotated \"\(text)\" at \(fmt(onset, 3)) s")
+                        flushStandardOutput()
+                    }
+                }
+                session.startBaseline()
+                try session.start()
+                statistics = session.statistics
+                stop = session.stop
+            } else {
+                let pipeline = StreamPipeline(source: watched, sinks: [sink], configuration: pipelineConfiguration)
+                try pipeline.start()
+                statistics = pipeline.statistics
+                stop = pipeline.stop
+            }
+
+            var next = HostClock.now()
+            while !done.isSet, !stopRequested.isSet {
+                next += progress
+                HostClock.sleep(until: next)
+                let s = statistics()
+                print("recorded \(fmt(Double(s.delivered) / descriptor.nominalRate, 2)) s (\(s.delivered) samples, "
+                    + "\(s.gapRecords) gaps, \(s.dropped) dropped)")
+                flushStandardOutput()
+            }
+            stop()
+            if let indicatorTask { waitForTask(indicatorTask) }
+            let s = statistics()
+            var summary = "done: \(s.delivered) samples (\(fmt(Double(s.delivered) / descriptor.nominalRate, 2)) s)"
+            if let writer = edfSink?.writer {
+                summary += ", \(writer.recordCount) records, \(writer.annotationsWritten) annotations, "
+                    + "\(writer.filledSamples) filled, \(writer.paddedSamples) padded, clipped per channel "
+                    + "\(writer.clippedSamples)"
+            }
+            print(summary)
+            if !s.failures.isEmpty { print("failures: \(s.failures.joined(separator: "; "))") }
+            flushStandardOutput()
+            if !s.failures.isEmpty { throw ExitCode.failure }
+        }
+
+        private func makeSource() throws -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase) {
+            if source == "simulator" {
+                let simulator = SimulatedSource(configuration: .init(
+                    duration: duration, realTime: !fast, samplesPerPacket: 5, speed: speed))
+                return (simulator, .init(overflow: fast ? .rejectNewest : .dropOldest), .host)
+            }
+            if source.hasPrefix("test-sequence:") {
+                guard let frequency = Double(source.dropFirst("test-sequence:".count)), frequency > 0 else {
+                    throw ValidationError("test-sequence:HZ needs a frequency in Hz, e.g. test-sequence:10")
+                }
+                guard speed == 1 else {
+                    throw ValidationError("--speed is for the simulator and recordings; use --fast")
+                }
+                let headset = SimulatedBrainiacHeadset(configuration: .init(
+                    dominantFrequency: frequency, duration: duration, realTime: !fast))
+                return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
+            }
+            var recording: AxonRecording.Recording
+            do { recording = try RecordingReader.read(path: source) } catch {
+                throw ValidationError("\(error)")
+            }
+            if let duration, duration < recording.duration { recording = try recording.segment(from: 0, to: duration) }
+            let replay = RecordingReplaySource(
+                recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
+            return (replay, replay.pipelineConfiguration(), .device)
+        }
+    }
+}
+
+/// A flag set once from any thread.
+final class CompletionFlag: Sendable {
+    private let state = Mutex(false)
+    func set() { state.withLock { $0 = true } }
+    var isSet: Bool { state.withLock { $0 } }
+}
+
+/// A source that raises a flag when its data ends, so the command knows the recording is complete.
+struct WatchedSource: SampleSource {
+    let inner: any SampleSource
+    let done: CompletionFlag
+    var descriptor: StreamDescriptor { inner.descriptor }
+    func run(into writer: FrameWriter) throws {
+        defer { done.set() }
+        try inner.run(into: writer)
+    }
+}
+
+/// Blocks the calling (non-async) thread until `task` ends.
+func waitForTask(_ task: Task<Void, Never>) {
+    let finished = DispatchSemaphore(value: 0)
+    Task.detached {
+        await task.value
+        finished.signal()
+    }
+    finished.wait()
+}
+
+/// Flushes stdout (progress lines reach a pipe at once).
+func flushStandardOutput() { fflush(nil) }

@@ -1,0 +1,63 @@
+import Foundation
+
+/// The real EDF readers (pyedflib and MNE in `.venv-peers`, made by `scripts/python-peers.sh`) and the checker
+/// script that runs them on a file against an expectation.
+enum EDFPeers {
+    static let python = TestData.root.appendingPathComponent(".venv-peers/bin/python").path
+    static let checker = TestData.root.appendingPathComponent("scripts/check-edf.py").path
+
+    /// Whether the peers are installed (`make test` installs them; a bare `swift test` may not have them).
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: python) }
+
+    /// An annotation the readers must find.
+    struct Annotation: Codable, Equatable {
+        var onset: Double
+        var text: String
+    }
+
+    /// What the checker compares the file with (see scripts/check-edf.py).
+    struct Expectation: Codable {
+        var labels: [String]
+        var units: [String]
+        var rate: Double
+        var duration: Double?
+        var min_duration: Double?
+        var values: String?
+        var steps: [Double]?
+        var start: Double? = nil
+        var annotations: [Annotation]
+        var annotation_margin: Double?
+    }
+
+    /// Runs the checker; returns its exit status and output.
+    static func check(file: String, expectation: Expectation, values: [[Double]]? = nil) throws -> (Int32, String) {
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent()
+        var expectation = expectation
+        if let values {
+            let path = folder.appendingPathComponent(UUID().uuidString + ".f64").path
+            var flat: [Double] = []
+            for channel in values { flat.append(contentsOf: channel) }
+            try flat.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
+            expectation.values = path
+        }
+        let json = folder.appendingPathComponent(UUID().uuidString + ".json")
+        try JSONEncoder().encode(expectation).write(to: json)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [checker, file, "--expect-json", json.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, output)
+    }
+
+    /// A fresh temporary folder.
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("axon-edf-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+}
