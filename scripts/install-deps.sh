@@ -3,7 +3,7 @@
 # Uses sudo when not run as root. Idempotent: a second run installs nothing.
 set -euo pipefail
 
-packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev)
+packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libedf-dev)
 
 missing=()
 for p in "${packages[@]}"; do
