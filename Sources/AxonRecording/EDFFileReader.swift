@@ -30,7 +30,8 @@ import Synchronization
 /// against the file's length, so a lying header gives ``RecordingError/edf(path:problem:)`` naming the field and
 /// its byte offset, and a truncated file names the record where it is cut (``EDFProblem/truncated``) — nothing
 /// is allocated beyond what the file holds. EDFlib's own refusals map one-to-one onto ``EDFLibraryError``.
-/// Digital samples outside the header's digital range are kept as written and counted in a warning.
+/// EDFlib clips digital samples beyond the header's digital range to its limits; the reader counts the samples at
+/// the limits (saturated or clipped) per signal in a warning.
 /// EDF+D/BDF+D (discontinuous) files are refused by EDFlib (``EDFLibraryError/fileIsDiscontinuous``).
 ///
 ///     let eeg = try EDFFileReader().read(path: "datasets/physionet-eegmmidb/S001R01.edf")
@@ -57,8 +58,27 @@ public struct EDFFileReader: Sendable {
         let count = try EDFHeader.signalCount(prefix, path: path)
         let (bytes, fileSize) = try RecordingFile.readPrefix(path: path, count: 256 * (count + 1))
         let header = try EDFHeader(bytes: bytes, fileSize: fileSize, path: path)
+        guard !header.nonBlankAnnotationFields.isEmpty else {
+            return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
+                try readLocked(path: path, libraryPath: path, header: header, notes: [])
+            }
+        }
+        // EDFlib refuses an EDF+ file whose annotation signal has a non-blank transducer or prefiltering field.
+        // Those fields carry no data: blank them in a temporary copy and say so.
+        var whole = try RecordingFile.readAll(path: path)
+        var notes: [String] = []
+        for field in header.nonBlankAnnotationFields {
+            whole.replaceSubrange(
+                field.byteOffset..<(field.byteOffset + field.width), with: repeatElement(0x20, count: field.width))
+            notes.append(
+                "signal \(field.signal + 1) (annotations): its \(field.field) field (byte \(field.byteOffset)) is "
+                    + "\"\(field.value)\", not blank as EDF+ requires; EDFlib refuses that, so the file was read from a "
+                    + "copy with the field blanked (no samples or annotations change)")
+        }
+        let copy = try RecordingFile.writeTemporary(whole, suffix: ".edf")
+        defer { _ = unlink(copy) }
         return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
-            try readLocked(path: path, header: header)
+            try readLocked(path: path, libraryPath: copy, header: header, notes: notes)
         }
     }
 
@@ -66,7 +86,12 @@ public struct EDFFileReader: Sendable {
     public func read(bytes: [UInt8], sourceName: String = "edf") throws(RecordingError) -> Recording {
         let path = try RecordingFile.writeTemporary(bytes, suffix: ".edf")
         defer { _ = unlink(path) }
-        let recording = try read(path: path)
+        let recording: Recording
+        do {
+            recording = try read(path: path)
+        } catch .edf(_, let problem) {
+            throw .edf(path: sourceName, problem: problem)  // name the data, not the temporary copy
+        }
         var descriptor = recording.descriptor
         descriptor.sourceID = "file:\(sourceName)"
         descriptor.metadata["file"] = sourceName
@@ -75,10 +100,13 @@ public struct EDFFileReader: Sendable {
             markers: recording.markers, warnings: recording.warnings)
     }
 
-    private func readLocked(path: String, header: EDFHeader) throws(RecordingError) -> Recording {
+    /// Reads `libraryPath` with EDFlib (the caller holds the EDFlib lock); errors and metadata name `path`.
+    private func readLocked(
+        path: String, libraryPath: String, header: EDFHeader, notes: [String]
+    ) throws(RecordingError) -> Recording {
         let info = UnsafeMutablePointer<edf_hdr_struct>.allocate(capacity: 1)
         defer { info.deallocate() }
-        let opened = edfopen_file_readonly(path, info, EDFLIB_READ_ALL_ANNOTATIONS)
+        let opened = edfopen_file_readonly(libraryPath, info, EDFLIB_READ_ALL_ANNOTATIONS)
         guard opened == 0 else {
             throw .edf(path: path, problem: .library(EDFLibraryError(code: info.pointee.filetype)))
         }
@@ -108,14 +136,14 @@ public struct EDFFileReader: Sendable {
         let best = tally.values.max() ?? 0
         let chosen = perRecord.first { tally[$0] == best } ?? perRecord[0]
         let rate = Double(chosen) / recordSeconds
-        var warnings: [String] = []
+        var warnings = notes
         var kept: [Int] = []
         for (index, samples) in perRecord.enumerated() {
             if samples == chosen {
                 kept.append(index)
             } else {
                 warnings.append(
-                    "signal \(index + 1) (\"\(EDFLibrary.text(parameters[index].label))\") at "
+                    "signal \(index + 1) (\"\(trimmed(EDFLibrary.text(parameters[index].label)))\") at "
                         + "\(Double(samples) / recordSeconds) Hz skipped: the recording keeps the \(rate) Hz signals")
             }
         }
@@ -125,7 +153,7 @@ public struct EDFFileReader: Sendable {
         let width = kept.count
         var values = [Double](repeating: 0, count: frames * width)
         var digital = [Int32](repeating: 0, count: frames)
-        var outOfRange = 0
+        var atLimits = 0
         var channels: [ChannelInfo] = []
         var metadata: [String: String] = [:]
         for (slot, signal) in kept.enumerated() {
@@ -146,15 +174,15 @@ public struct EDFFileReader: Sendable {
             values.withUnsafeMutableBufferPointer { out in
                 for frame in 0..<frames {
                     let sample = digital[frame]
-                    if sample < dmin || sample > dmax { outOfRange += 1 }
+                    if sample <= dmin || sample >= dmax { atLimits += 1 }
                     out[frame * width + slot] = bitValue * (offset + Double(sample))
                 }
             }
-            if outOfRange > 0 {
+            if atLimits > 0 {
                 warnings.append(
-                    "signal \(signal + 1) (\"\(label)\"): \(outOfRange) samples outside the digital range "
-                        + "\(dmin)…\(dmax) (kept as written)")
-                outOfRange = 0
+                    "signal \(signal + 1) (\"\(label)\"): \(atLimits) samples at the digital limits \(dmin)…\(dmax) "
+                        + "(saturated, or beyond the range and clipped by EDFlib)")
+                atLimits = 0
             }
             let low = min(parameter.phys_min, parameter.phys_max)
             let high = max(parameter.phys_min, parameter.phys_max)

@@ -24,6 +24,16 @@ struct EDFHeader: Sendable, Hashable {
         var isAnnotation: Bool
     }
 
+    /// A header field EDF+ requires blank that is not: the transducer or prefiltering field of an annotation
+    /// signal. (PhysioNet's EEGMMIDB files write `HP:0Hz LP:0Hz N:0Hz` there; EDFlib 1.23 refuses such files.)
+    struct NonBlankAnnotationField: Sendable, Hashable {
+        var signal: Int
+        var field: String
+        var byteOffset: Int
+        var width: Int
+        var value: String
+    }
+
     /// Most signals EDFlib reads (`EDFLIB_MAXSIGNALS`).
     static let maximumSignals = 640
     /// The largest data record accepted: 10 MiB.
@@ -39,6 +49,8 @@ struct EDFHeader: Sendable, Hashable {
     var recordCount: Int
     var recordDuration: Double
     var signals: [Signal]
+    /// Annotation-signal fields that should be blank but are not (see ``NonBlankAnnotationField``).
+    var nonBlankAnnotationFields: [NonBlankAnnotationField] = []
 
     /// 2 (EDF) or 3 (BDF).
     var bytesPerSample: Int { isBDF ? 3 : 2 }
@@ -158,6 +170,14 @@ struct EDFHeader: Sendable, Hashable {
                     isAnnotation: isAnnotation))
         }
         self.signals = signals
+        for (i, signal) in signals.enumerated() where signal.isAnnotation {
+            let fields = [("transducer type", 256 + 16 * count + 80 * i), ("prefiltering", 256 + 136 * count + 80 * i)]
+            for (name, offset) in fields where !Self.field(bytes, offset, 80).isEmpty {
+                nonBlankAnnotationFields.append(
+                    NonBlankAnnotationField(
+                        signal: i, field: name, byteOffset: offset, width: 80, value: Self.field(bytes, offset, 80)))
+            }
+        }
         // The data the header promises must be there; this also bounds every allocation by the file's size.
         let recordBytes = totalSamples * (isBDF ? 3 : 2)
         let available = max(0, fileSize - size)
