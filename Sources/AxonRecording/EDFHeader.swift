@@ -189,6 +189,12 @@ struct EDFHeader: Sendable, Hashable {
                     expectedBytes: size + recordCount.multipliedReportingOverflow(by: recordBytes).partialValue,
                     actualBytes: fileSize))
         }
+        let expectedSize = size + recordCount * recordBytes
+        if fileSize > expectedSize {
+            throw .edf(
+                path: path,
+                problem: .extraBytes(records: recordCount, expectedBytes: expectedSize, actualBytes: fileSize))
+        }
     }
 
     /// The header field at `offset`, `width` bytes, as text with surrounding spaces removed (bytes outside

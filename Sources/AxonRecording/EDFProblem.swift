@@ -13,6 +13,9 @@ public enum EDFProblem: Sendable, Hashable, CustomStringConvertible {
     /// The data ends before the last record the header promises. `completeRecords` records are whole; the file
     /// has `actualBytes` of the `expectedBytes` the header implies.
     case truncated(claimedRecords: Int, completeRecords: Int, expectedBytes: Int, actualBytes: Int)
+    /// The file is longer than its header says (`records` records = `expectedBytes`): bytes after the last record,
+    /// or a record count that is too low. EDFlib refuses such files.
+    case extraBytes(records: Int, expectedBytes: Int, actualBytes: Int)
     /// The file holds no ordinary signals (only `EDF Annotations`).
     case noSignals
     /// EDFlib refused the file when opening it.
@@ -35,6 +38,9 @@ public enum EDFProblem: Sendable, Hashable, CustomStringConvertible {
         case .truncated(let claimed, let complete, let expected, let actual):
             return "file truncated: the header promises \(claimed) data records (\(expected) bytes) but the file has "
                 + "\(actual) bytes: \(complete) complete records, record \(complete + 1) is cut short or missing"
+        case .extraBytes(let records, let expected, let actual):
+            return "the header promises \(records) data records (\(expected) bytes) but the file has \(actual) bytes: "
+                + "\(actual - expected) bytes after the last record (a wrong record count or appended data)"
         case .noSignals:
             return "the file has no signals besides annotations"
         case .library(let error):

@@ -115,6 +115,16 @@ struct EDFFileReaderTests {
         }
     }
 
+    @Test("bytes after the last record are named, not left to EDFlib's generic refusal")
+    func extraBytes() throws {
+        let path = try EDFTestFiles.temporaryFile(Self.bytes + [1, 2, 3])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: RecordingError.edf(path: path, problem: .extraBytes(
+            records: 61, expectedBytes: 1_275_936, actualBytes: 1_275_939))) {
+            try EDFFileReader().read(path: path)
+        }
+    }
+
     @Test("header lies give a typed error naming the field and its byte", arguments: [
         (236, 8, "99", "truncated"),
         (236, 8, "-1", "recordCountUnknown"),
