@@ -50,6 +50,18 @@ struct EDFFileReaderTests {
         #expect(abs(got - expected) <= 1e-9 * max(1, abs(expected)), "frame \(frame) channel \(channel)")
     }
 
+    @Test("concurrent reads are serialised around EDFlib's unlocked file table and agree")
+    func concurrentReads() async throws {
+        let results = try await withThrowingTaskGroup(of: [Double].self) { group in
+            for _ in 0..<6 {
+                group.addTask { try EDFFileReader().read(path: EDFTestFiles.physioNetPath).channel(at: 7) }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 6)
+        #expect(results.allSatisfy { $0 == results[0] && $0.count == 9760 })
+    }
+
     @Test("a few known samples, by value")
     func knownValues() throws {
         let recording = try EDFFileReader().read(path: EDFTestFiles.physioNetPath)
