@@ -73,7 +73,8 @@ public struct AxonCSVReader: Sendable {
         }
         guard (1...Self.maximumChannels).contains(descriptor.channelCount) else {
             throw .malformedHeader(
-                line: 2, reason: "the descriptor has \(descriptor.channelCount) channels (need 1…\(Self.maximumChannels))")
+                line: 2,
+                reason: "the descriptor has \(descriptor.channelCount) channels (need 1…\(Self.maximumChannels))")
         }
         guard descriptor.nominalRate.isFinite, descriptor.nominalRate > 0 else {
             throw .malformedHeader(
@@ -92,7 +93,8 @@ public struct AxonCSVReader: Sendable {
         let expectedHeader = AxonCSVFormat.headerRow(for: descriptor)
         guard cursor.text(of: headerRow) == expectedHeader else {
             throw .malformedHeader(
-                line: 3, reason: "the header row does not match the descriptor's channels: expected \"\(expectedHeader)\"")
+                line: 3,
+                reason: "the header row does not match the descriptor's channels: expected \"\(expectedHeader)\"")
         }
 
         var rows = AxonCSVRows(channelCount: descriptor.channelCount)
@@ -183,7 +185,8 @@ struct AxonCSVRows {
             guard column < columns else { return "more than the \(columns) fields of the header" }
             let empty = fieldStart == fieldEnd
             func text() -> String {
-                String(decoding: UnsafeBufferPointer(start: base + fieldStart, count: fieldEnd - fieldStart), as: UTF8.self)
+                let field = UnsafeBufferPointer(start: base + fieldStart, count: fieldEnd - fieldStart)
+                return String(decoding: field, as: UTF8.self)
             }
             switch column {
             case 0:

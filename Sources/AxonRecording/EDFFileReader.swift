@@ -72,8 +72,8 @@ public struct EDFFileReader: Sendable {
                 field.byteOffset..<(field.byteOffset + field.width), with: repeatElement(0x20, count: field.width))
             notes.append(
                 "signal \(field.signal + 1) (annotations): its \(field.field) field (byte \(field.byteOffset)) is "
-                    + "\"\(field.value)\", not blank as EDF+ requires; EDFlib refuses that, so the file was read from a "
-                    + "copy with the field blanked (no samples or annotations change)")
+                    + "\"\(field.value)\", not blank as EDF+ requires; EDFlib refuses that, so the file was read "
+                    + "from a copy with the field blanked (no samples or annotations change)")
         }
         let copy = try RecordingFile.writeTemporary(whole, suffix: ".edf")
         defer { _ = unlink(copy) }
@@ -212,7 +212,8 @@ public struct EDFFileReader: Sendable {
                 let text = EDFLibrary.text(annotation.annotation)
                 let frame = Int((onset * rate).rounded())
                 guard frame >= 0, frame < frames else {
-                    warnings.append("annotation \(index + 1) (\"\(text)\") at \(onset) s is outside the signals: skipped")
+                    warnings.append(
+                        "annotation \(index + 1) (\"\(text)\") at \(onset) s is outside the signals: skipped")
                     continue
                 }
                 markers.append(RecordingMarker(frame: frame, value: 0, text: text))

@@ -25,7 +25,8 @@ extension Recording {
     /// source as the recording with `/markers` appended. Threading: any thread.
     public var markerDescriptor: StreamDescriptor {
         StreamDescriptor(
-            name: descriptor.name + " markers", contentType: .markers, channels: [ChannelInfo(label: "marker", unit: "")],
+            name: descriptor.name + " markers", contentType: .markers,
+            channels: [ChannelInfo(label: "marker", unit: "")],
             nominalRate: 0, format: .string, sourceID: descriptor.sourceID + "/markers", metadata: descriptor.metadata)
     }
 

@@ -39,8 +39,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedFormat(let firstLine):
             let shown = firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
             return "unsupported recording format: the first line is \"\(shown)\"; expected an OpenBCI GUI text file "
-                + "(\"%OpenBCI Raw EXG Data\"), a muse-lsl CSV (\"timestamps,TP9,…\"), an Axon CSV (\"# axon-csv 1\") "
-                + "or an EDF/BDF file (\"0       \" or \"\\xFFBIOSEMI\")"
+                + "(\"%OpenBCI Raw EXG Data\"), a muse-lsl CSV (\"timestamps,TP9,…\"), "
+                + "an Axon CSV (\"# axon-csv 1\") or an EDF/BDF file (\"0       \" or \"\\xFFBIOSEMI\")"
         case .missingHeader(let line, let expected):
             return "line \(line): missing header: expected \(expected)"
         case .malformedHeader(let line, let reason):

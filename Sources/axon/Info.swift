@@ -29,8 +29,10 @@ extension Axon {
             let fileFormat = (try? RecordingFormat.detect(bytes: prefix)).map { "\($0)" } ?? "?"
             let streamFormat = metadata["format"] ?? "?"
             print("  format      \(fileFormat)" + (streamFormat == fileFormat ? "" : " (\(streamFormat))"))
-            print("  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format \(descriptor.format)")
-            print("  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = \(fmt(recording.duration, 3)) s")
+            print("  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format "
+                + "\(descriptor.format)")
+            print("  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = "
+                + "\(fmt(recording.duration, 3)) s")
             if let start = recording.startTime {
                 let date = Date(timeIntervalSince1970: start)
                 let formatter = ISO8601DateFormatter()
@@ -52,13 +54,17 @@ extension Axon {
             print("  channels (\(recording.channelCount))")
             for channel in descriptor.channels {
                 let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
-                let original = metadata[Recording.sourceColumnKeyPrefix + channel.label].map { "  (as written: \"\($0)\")" } ?? ""
+                let original = metadata[Recording.sourceColumnKeyPrefix + channel.label]
+                    .map { "  (as written: \"\($0)\")" } ?? ""
                 let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
                     .compactMap { $0 }.joined(separator: "; ")
-                print("    \(channel.label.padding(toLength: 12, withPad: " ", startingAt: 0)) \(channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)) "
-                    + "range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original + (extra.isEmpty ? "" : "  [\(extra)]"))
+                let label = channel.label.padding(toLength: 12, withPad: " ", startingAt: 0)
+                let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
+                print("    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
+                    + (extra.isEmpty ? "" : "  [\(extra)]"))
             }
-            print("  markers     \(recording.markers.count)" + (recording.markers.count > markers ? " (first \(markers))" : ""))
+            print("  markers     \(recording.markers.count)"
+                + (recording.markers.count > markers ? " (first \(markers))" : ""))
             for marker in recording.markers.prefix(max(0, markers)) {
                 let seconds = Double(marker.frame) / recording.sampleRate
                 print("    frame \(marker.frame) (\(fmt(seconds, 3)) s): " + (marker.text ?? "\(marker.value)"))
