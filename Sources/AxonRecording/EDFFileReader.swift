@@ -20,7 +20,7 @@ import Synchronization
 /// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula) |
 /// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone) |
 /// | EDF+/BDF+ annotations | ``Recording/markers``: frame = onset × rate rounded, `value` 0, `text` the annotation |
-/// | patient, recording, equipment, … | `metadata["edf.*"]` |
+/// | patient, recording, equipment, transducer, prefiltering, … | `metadata["edf.*"]` |
 ///
 /// Signals at different rates: a ``Recording`` has one rate, so the reader keeps the signals whose rate is the
 /// most common one (ties: the first signal's) and lists each other signal in ``Recording/warnings`` as skipped.
@@ -156,6 +156,8 @@ public struct EDFFileReader: Sendable {
         var atLimits = 0
         var channels: [ChannelInfo] = []
         var metadata: [String: String] = [:]
+        var transducers: [String] = []
+        var prefilters: [String] = []
         for (slot, signal) in kept.enumerated() {
             let parameter = parameters[signal]
             let label = trimmed(EDFLibrary.text(parameter.label))
@@ -186,13 +188,24 @@ public struct EDFFileReader: Sendable {
             }
             let low = min(parameter.phys_min, parameter.phys_max)
             let high = max(parameter.phys_min, parameter.phys_max)
-            channels.append(ChannelInfo(label: label, unit: trimmed(EDFLibrary.text(parameter.physdimension)),
-                                        range: low...high))
+            channels.append(
+                ChannelInfo(
+                    label: label, unit: trimmed(EDFLibrary.text(parameter.physdimension)),
+                    range: low...high))
             if let rawLabels { metadata[Recording.sourceColumnKeyPrefix + label] = rawLabels[signal] }
-            let transducer = trimmed(EDFLibrary.text(parameter.transducer))
-            if !transducer.isEmpty { metadata["edf.transducer.\(label)"] = transducer }
-            let prefilter = trimmed(EDFLibrary.text(parameter.prefilter))
-            if !prefilter.isEmpty { metadata["edf.prefilter.\(label)"] = prefilter }
+            transducers.append(trimmed(EDFLibrary.text(parameter.transducer)))
+            prefilters.append(trimmed(EDFLibrary.text(parameter.prefilter)))
+        }
+        // Transducer and prefiltering: one `edf.transducer` / `edf.prefilter` entry when every kept signal has the
+        // same, else one per channel (`edf.prefilter.<label>`).
+        for (key, texts) in [("edf.transducer", transducers), ("edf.prefilter", prefilters)] {
+            if Set(texts).count == 1 {
+                if !texts[0].isEmpty { metadata[key] = texts[0] }
+            } else {
+                for (channel, text) in zip(channels, texts) where !text.isEmpty {
+                    metadata["\(key).\(channel.label)"] = text
+                }
+            }
         }
 
         // Start time (the header's clock, taken as UTC) → per-frame Unix seconds.

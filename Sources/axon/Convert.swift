@@ -25,8 +25,9 @@ extension Axon {
 
         func validate() throws {
             guard output.lowercased().hasSuffix(".csv") else {
-                throw ValidationError("axon convert writes Axon CSV only for now: OUT must end in .csv "
-                    + "(EDF/BDF output will come with the EDF writer)")
+                throw ValidationError(
+                    "axon convert writes Axon CSV only for now: OUT must end in .csv "
+                        + "(EDF/BDF output will come with the EDF writer)")
             }
         }
 
@@ -40,8 +41,9 @@ extension Axon {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
             }
             let skipped = try AxonCSVWriter.write(recording, to: output)
-            print("axon convert: \(input) → \(output) (Axon CSV): \(recording.frameCount) frames × "
-                + "\(recording.channelCount) channels at \(fmt(recording.sampleRate, 3)) Hz")
+            print(
+                "axon convert: \(input) → \(output) (Axon CSV): \(recording.frameCount) frames × "
+                    + "\(recording.channelCount) channels at \(fmt(recording.sampleRate, 3)) Hz")
             if skipped > 0 { print("  \(skipped) markers not written (Axon CSV v1 has no marker column)") }
             for warning in recording.warnings { print("  warning: \(warning)") }
         }

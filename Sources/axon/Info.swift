@@ -29,10 +29,12 @@ extension Axon {
             let fileFormat = (try? RecordingFormat.detect(bytes: prefix)).map { "\($0)" } ?? "?"
             let streamFormat = metadata["format"] ?? "?"
             print("  format      \(fileFormat)" + (streamFormat == fileFormat ? "" : " (\(streamFormat))"))
-            print("  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format "
-                + "\(descriptor.format)")
-            print("  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = "
-                + "\(fmt(recording.duration, 3)) s")
+            print(
+                "  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format "
+                    + "\(descriptor.format)")
+            print(
+                "  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = "
+                    + "\(fmt(recording.duration, 3)) s")
             if let start = recording.startTime {
                 let date = Date(timeIntervalSince1970: start)
                 let formatter = ISO8601DateFormatter()
@@ -42,11 +44,14 @@ extension Axon {
                 print("  start       no timestamps (times count from the first frame)")
             }
             if let counters = recording.counters {
-                print("  counters    \(counters.first ?? 0)…\(counters.last ?? 0)"
-                    + (recording.counterModulus.map { ", wrapping at \($0)" } ?? ""))
+                print(
+                    "  counters    \(counters.first ?? 0)…\(counters.last ?? 0)"
+                        + (recording.counterModulus.map { ", wrapping at \($0)" } ?? ""))
             }
-            let header = metadata.filter { $0.key != "format" && !$0.key.hasPrefix(Recording.sourceColumnKeyPrefix)
-                && !$0.key.hasPrefix("edf.transducer.") && !$0.key.hasPrefix("edf.prefilter.") }
+            let header = metadata.filter {
+                $0.key != "format" && !$0.key.hasPrefix(Recording.sourceColumnKeyPrefix)
+                    && !$0.key.hasPrefix("edf.transducer.") && !$0.key.hasPrefix("edf.prefilter.")
+            }
             if !header.isEmpty {
                 print("  header")
                 for (key, value) in header.sorted(by: { $0.key < $1.key }) { print("    \(key): \(value)") }
@@ -54,17 +59,20 @@ extension Axon {
             print("  channels (\(recording.channelCount))")
             for channel in descriptor.channels {
                 let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
-                let original = metadata[Recording.sourceColumnKeyPrefix + channel.label]
+                let original =
+                    metadata[Recording.sourceColumnKeyPrefix + channel.label]
                     .map { "  (as written: \"\($0)\")" } ?? ""
                 let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
                     .compactMap { $0 }.joined(separator: "; ")
                 let label = channel.label.padding(toLength: 12, withPad: " ", startingAt: 0)
                 let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
-                print("    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
-                    + (extra.isEmpty ? "" : "  [\(extra)]"))
+                print(
+                    "    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
+                        + (extra.isEmpty ? "" : "  [\(extra)]"))
             }
-            print("  markers     \(recording.markers.count)"
-                + (recording.markers.count > markers ? " (first \(markers))" : ""))
+            print(
+                "  markers     \(recording.markers.count)"
+                    + (recording.markers.count > markers ? " (first \(markers))" : ""))
             for marker in recording.markers.prefix(max(0, markers)) {
                 let seconds = Double(marker.frame) / recording.sampleRate
                 print("    frame \(marker.frame) (\(fmt(seconds, 3)) s): " + (marker.text ?? "\(marker.value)"))

@@ -49,7 +49,8 @@ extension Axon {
 
         func run() async throws {
             var recording = try RecordingReader.read(path: file)
-            let labels = channels.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+            let labels =
+                channels.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
                 ?? Array(recording.channelLabels.prefix(4))
             recording = try recording.selecting(channels: labels)
             if from != nil || to != nil {
@@ -67,11 +68,14 @@ extension Axon {
                 source: replay, configuration: configuration,
                 options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
             print("axon replay: \(file) (\(recording.descriptor.metadata["format"] ?? "?"))")
-            print("  channels \(selected.joined(separator: ", ")); \(fmt(recording.sampleRate, 3)) Hz; "
-                + "\(fmt(recording.duration, 2)) s" + (from != nil || to != nil ? " from \(fmt(from ?? 0, 1)) s" : "")
-                + "; window \(configuration.windowSize), hop \(configuration.hop) samples; baseline "
-                + (baseline > 0 ? "\(fmt(baseline, 0)) s" : "none") + ", indicator every \(fmt(indicator, 0)) s; speed "
-                + (fast ? "as fast as possible" : "\(fmt(speed, 1))×"))
+            print(
+                "  channels \(selected.joined(separator: ", ")); \(fmt(recording.sampleRate, 3)) Hz; "
+                    + "\(fmt(recording.duration, 2)) s"
+                    + (from != nil || to != nil ? " from \(fmt(from ?? 0, 1)) s" : "")
+                    + "; window \(configuration.windowSize), hop \(configuration.hop) samples; baseline "
+                    + (baseline > 0 ? "\(fmt(baseline, 0)) s" : "none")
+                    + ", indicator every \(fmt(indicator, 0)) s; speed "
+                    + (fast ? "as fast as possible" : "\(fmt(speed, 1))×"))
             for warning in recording.warnings { print("  warning: \(warning)") }
             let printer = EEGPrinter(configuration: configuration, timeOffset: from ?? 0)
             if baseline > 0 { session.startBaseline() }
@@ -89,8 +93,9 @@ extension Axon {
             for indicator in pending.take(upTo: .max) { print(printer.indicator(indicator)) }
             session.waitUntilFinished()
             let statistics = session.statistics()
-            print("done: \(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records, "
-                + "\(statistics.dropped) dropped")
+            print(
+                "done: \(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records, "
+                    + "\(statistics.dropped) dropped")
         }
     }
 }

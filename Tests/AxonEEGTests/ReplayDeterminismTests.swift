@@ -64,23 +64,27 @@ struct ReplayDeterminismTests {
         for (a, b) in zip(slow.frames, fast.frames) {
             let x = doubles(a)
             let y = doubles(b)
-            let same = a.sampleIndex == b.sampleIndex && a.counter == b.counter && a.filledSamples == b.filledSamples
+            let same =
+                a.sampleIndex == b.sampleIndex && a.counter == b.counter && a.filledSamples == b.filledSamples
                 && a.baselineState == b.baselineState && x.count == y.count
                 && zip(x, y).allSatisfy { $0.bitPattern == $1.bitPattern }
             if same { identicalFrames += 1 }
         }
         var identicalIndicators = 0
         for (a, b) in zip(slow.indicators, fast.indicators) {
-            let same = a.sampleIndex == b.sampleIndex && a.activity == b.activity && a.channels == b.channels
+            let same =
+                a.sampleIndex == b.sampleIndex && a.activity == b.activity && a.channels == b.channels
                 && a.timeframe.bitPattern == b.timeframe.bitPattern && a.zScores.count == b.zScores.count
                 && zip(a.zScores, b.zScores).allSatisfy { $0.bitPattern == $1.bitPattern }
             if same { identicalIndicators += 1 }
         }
-        print("RESULT frames \(recording.frameCount) spectra \(slow.frames.count)/\(fast.frames.count) identical "
-            + "\(identicalFrames) indicators \(slow.indicators.count)/\(fast.indicators.count) identical "
-            + "\(identicalIndicators) dropped \(slow.dropped + fast.dropped) gaps \(slow.gaps + fast.gaps) "
-            + "zones \(fast.indicators.map { "\($0.activity.zone)" }.joined(separator: ",")) elapsed \(elapsed)")
-        let allSame = identicalFrames == fast.frames.count && slow.frames.count == fast.frames.count
+        print(
+            "RESULT frames \(recording.frameCount) spectra \(slow.frames.count)/\(fast.frames.count) identical "
+                + "\(identicalFrames) indicators \(slow.indicators.count)/\(fast.indicators.count) identical "
+                + "\(identicalIndicators) dropped \(slow.dropped + fast.dropped) gaps \(slow.gaps + fast.gaps) "
+                + "zones \(fast.indicators.map { "\($0.activity.zone)" }.joined(separator: ",")) elapsed \(elapsed)")
+        let allSame =
+            identicalFrames == fast.frames.count && slow.frames.count == fast.frames.count
             && identicalIndicators == fast.indicators.count && slow.indicators.count == fast.indicators.count
         exit(allSame ? 0 : 1)
     }
@@ -99,7 +103,8 @@ struct ReplayDeterminismTests {
         print("replay determinism: \(line)")
         // 5000 samples: windows end at 255, 505, …, 4755 → 19 spectra; an indicator when the 6 s baseline ends and
         // every 2 s after: 8 (the last at the last sample).
-        #expect(line.hasPrefix("RESULT frames 5000 spectra 19/19 identical 19 indicators 8/8 identical 8 dropped 0 gaps 0"))
+        #expect(
+            line.hasPrefix("RESULT frames 5000 spectra 19/19 identical 19 indicators 8/8 identical 8 dropped 0 gaps 0"))
         let elapsed = line.split(separator: " ").last.flatMap { Double($0) } ?? 0
         #expect(elapsed > Self.seconds - 1, "the 1× run took \(elapsed) s")
     }

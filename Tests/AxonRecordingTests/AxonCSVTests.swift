@@ -50,13 +50,15 @@ struct AxonCSVTests {
     @Test("the layout: signature, descriptor line, header row, rows with empty device_time and counter")
     func layout() throws {
         let descriptor = StreamDescriptor(
-            name: "t", contentType: .eeg, channels: [ChannelInfo(label: "O1", unit: "µV"), ChannelInfo(label: "O2", unit: "µV")],
+            name: "t", contentType: .eeg,
+            channels: [ChannelInfo(label: "O1", unit: "µV"), ChannelInfo(label: "O2", unit: "µV")],
             nominalRate: 250, format: .float32, sourceID: "s")
         let recording = Recording(descriptor: descriptor, values: [1.5, -2, 0.1, 1e-300])
         let path = Self.temporaryPath()
         defer { try? FileManager.default.removeItem(atPath: path) }
         try AxonCSVWriter.write(recording, to: path)
-        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == 6)
         #expect(lines[0] == "# axon-csv 1")
         #expect(lines[1].hasPrefix("# descriptor {\"channels\":[{\"label\":\"O1\",\"unit\":\"µV\"}"))
@@ -76,16 +78,20 @@ struct AxonCSVTests {
 
         """
 
-    @Test("bad rows give the line and the field", arguments: [
-        ("0,1.0,,,1,2\n1,1.01,,,x,2\n2,1.02,,,1,2\n", 5, "field 5 (channel 1) is \"x\", not a number"),
-        ("0,1.0,,,1,2\n1,1.01,,,1\n2,1.02,,,1,2\n", 5, "5 fields where the header has 6"),
-        ("0,1.0,,,1,2,3\n1,1.0,,,1,2\n", 4, "more than the 6 fields of the header"),
-        ("-1,1.0,,,1,2\n1,1.0,,,1,2\n", 4, "field 1 (\"sample\") is \"-1\", not a non-negative integer"),
-        ("0,nan,,,1,2\n1,1.0,,,1,2\n", 4, "field 2 (\"host_time\") is \"nan\", not a finite number"),
-        ("0,1,inf,,1,2\n1,1.0,,,1,2\n", 4, "field 3 (\"device_time\") is \"inf\", not a finite number or empty"),
-        ("0,1,,99999999999999999999,1,2\n1,1.0,,,1,2\n", 4,
-         "field 4 (\"counter\") is \"99999999999999999999\", not a non-negative integer or empty"),
-    ] as [(String, Int, String)])
+    @Test(
+        "bad rows give the line and the field",
+        arguments: [
+            ("0,1.0,,,1,2\n1,1.01,,,x,2\n2,1.02,,,1,2\n", 5, "field 5 (channel 1) is \"x\", not a number"),
+            ("0,1.0,,,1,2\n1,1.01,,,1\n2,1.02,,,1,2\n", 5, "5 fields where the header has 6"),
+            ("0,1.0,,,1,2,3\n1,1.0,,,1,2\n", 4, "more than the 6 fields of the header"),
+            ("-1,1.0,,,1,2\n1,1.0,,,1,2\n", 4, "field 1 (\"sample\") is \"-1\", not a non-negative integer"),
+            ("0,nan,,,1,2\n1,1.0,,,1,2\n", 4, "field 2 (\"host_time\") is \"nan\", not a finite number"),
+            ("0,1,inf,,1,2\n1,1.0,,,1,2\n", 4, "field 3 (\"device_time\") is \"inf\", not a finite number or empty"),
+            (
+                "0,1,,99999999999999999999,1,2\n1,1.0,,,1,2\n", 4,
+                "field 4 (\"counter\") is \"99999999999999999999\", not a non-negative integer or empty"
+            ),
+        ] as [(String, Int, String)])
     func badRows(rows: String, line: Int, reason: String) {
         #expect(throws: RecordingError.malformedRow(line: line, reason: reason)) {
             try AxonCSVReader().read(bytes: Array((Self.header + rows).utf8))
@@ -98,8 +104,11 @@ struct AxonCSVTests {
         let recording = try AxonCSVReader().read(bytes: Array(text.utf8))
         #expect(recording.frameCount == 2)
         #expect(recording.values == [1, 2, 3, 4])
-        #expect(recording.truncation == RecordingTruncation(
-            line: 6, byteOffset: text.utf8.count - 16, droppedBytes: 16, reason: "field 6 (channel 2) is \"\", not a number"))
+        #expect(
+            recording.truncation
+                == RecordingTruncation(
+                    line: 6, byteOffset: text.utf8.count - 16, droppedBytes: 16,
+                    reason: "field 6 (channel 2) is \"\", not a number"))
         #expect(recording.timestamps == nil)
         #expect(recording.counters == [7, 8])
         #expect(recording.warnings.contains("1 of 2 rows have no device_time: timestamps not kept"))
@@ -123,8 +132,10 @@ struct AxonCSVTests {
             Issue.record("unexpected \(error)")
         }
         let zeroRate = Self.header.replacingOccurrences(of: "\"nominalRate\":100", with: "\"nominalRate\":0")
-        #expect(throws: RecordingError.malformedHeader(
-            line: 2, reason: "nominal rate 0.0: a recording needs a finite rate > 0")) {
+        #expect(
+            throws: RecordingError.malformedHeader(
+                line: 2, reason: "nominal rate 0.0: a recording needs a finite rate > 0")
+        ) {
             try AxonCSVReader().read(bytes: Array(zeroRate.utf8))
         }
     }
@@ -132,8 +143,9 @@ struct AxonCSVTests {
     @Test("writer errors carry errno")
     func writerErrors() {
         let recording = Recording(
-            descriptor: StreamDescriptor(name: "t", contentType: .eeg, channels: [ChannelInfo(label: "A", unit: "")],
-                                         nominalRate: 1, format: .float32, sourceID: "s"), values: [1])
+            descriptor: StreamDescriptor(
+                name: "t", contentType: .eeg, channels: [ChannelInfo(label: "A", unit: "")],
+                nominalRate: 1, format: .float32, sourceID: "s"), values: [1])
         #expect(throws: AxonCSVWriterError.cannotCreate(path: "/nonexistent/dir/x.csv", errno: ENOENT)) {
             try AxonCSVWriter.write(recording, to: "/nonexistent/dir/x.csv")
         }

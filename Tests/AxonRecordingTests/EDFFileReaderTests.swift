@@ -29,8 +29,10 @@ struct EDFFileReaderTests {
         #expect(recording.markers == [RecordingMarker(frame: 0, value: 0, text: "T0")])
         // PhysioNet writes a prefilter on the annotation signal, which EDFlib refuses: read from a blanked copy.
         #expect(recording.warnings.count == 1)
-        #expect(recording.warnings.first?.hasPrefix(
-            "signal 65 (annotations): its prefiltering field (byte 14216) is \"HP:0Hz LP:0Hz N:0Hz\", not blank") == true)
+        #expect(
+            recording.warnings.first?.hasPrefix(
+                "signal 65 (annotations): its prefiltering field (byte 14216) is \"HP:0Hz LP:0Hz N:0Hz\", not blank")
+                == true)
         let events = recording.markerEvents()
         #expect(events.map(\.payload) == ["T0"])
         #expect(events.first?.deviceTime == 1_250_093_700)
@@ -38,9 +40,11 @@ struct EDFFileReaderTests {
         #expect(recording.markerDescriptor.contentType == .markers)
     }
 
-    @Test("sample values agree with an independent decode of the 16-bit records", arguments: [
-        (0, 0), (0, 63), (159, 10), (160, 10), (4321, 31), (9759, 0), (9759, 63), (5000, 62),
-    ])
+    @Test(
+        "sample values agree with an independent decode of the 16-bit records",
+        arguments: [
+            (0, 0), (0, 63), (159, 10), (160, 10), (4321, 31), (9759, 0), (9759, 63), (5000, 62),
+        ])
     func samplesMatchIndependentParse(frame: Int, channel: Int) throws {
         let recording = try EDFFileReader().read(path: EDFTestFiles.physioNetPath)
         let header = EDFTestFiles.SimpleHeader(Self.bytes)
@@ -86,9 +90,12 @@ struct EDFFileReaderTests {
     @Test("a BDF file: 24-bit samples, physical scaling, start time, mixed rates keep the most common one")
     func bdfMixedRates() throws {
         let signals = [
-            EDFTestFiles.Signal(label: "A1", samplesPerRecord: 256, digital: -8_388_608...8_388_607, physical: -262144...262143),
-            EDFTestFiles.Signal(label: "Slow", samplesPerRecord: 128, digital: -1000...1000, physical: -10...10, unit: "mV"),
-            EDFTestFiles.Signal(label: "A2", samplesPerRecord: 256, digital: -8_388_608...8_388_607, physical: -262144...262143),
+            EDFTestFiles.Signal(
+                label: "A1", samplesPerRecord: 256, digital: -8_388_608...8_388_607, physical: -262144...262143),
+            EDFTestFiles.Signal(
+                label: "Slow", samplesPerRecord: 128, digital: -1000...1000, physical: -10...10, unit: "mV"),
+            EDFTestFiles.Signal(
+                label: "A2", samplesPerRecord: 256, digital: -8_388_608...8_388_607, physical: -262144...262143),
         ]
         let bytes = EDFTestFiles.make(bdf: true, signals: signals, records: 3) { signal, record, sample in
             (signal == 1 ? 3 : 1_000_003) * (record * 256 + sample) % 8_000_000 - 4_000_000
@@ -102,8 +109,10 @@ struct EDFFileReaderTests {
         #expect(recording.frameCount == 768)
         #expect(recording.descriptor.format == .int24)
         #expect(recording.descriptor.metadata["format"] == "BDF")
-        #expect(recording.warnings == [
-            "signal 2 (\"Slow\") at 128.0 Hz skipped: the recording keeps the 256.0 Hz signals"])
+        #expect(
+            recording.warnings == [
+                "signal 2 (\"Slow\") at 128.0 Hz skipped: the recording keeps the 256.0 Hz signals"
+            ])
         // 2020-01-01 10:20:30 UTC.
         #expect(recording.startTime == 1_577_874_030)
         // physical = (digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin, ±262144 µV over the 24-bit range.
@@ -121,8 +130,12 @@ struct EDFFileReaderTests {
         let cut = Array(Self.bytes.prefix(16896 + 30 * 20640 + 1000))
         let path = try EDFTestFiles.temporaryFile(cut)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: RecordingError.edf(path: path, problem: .truncated(
-            claimedRecords: 61, completeRecords: 30, expectedBytes: 1_275_936, actualBytes: cut.count))) {
+        #expect(
+            throws: RecordingError.edf(
+                path: path,
+                problem: .truncated(
+                    claimedRecords: 61, completeRecords: 30, expectedBytes: 1_275_936, actualBytes: cut.count))
+        ) {
             try RecordingReader.read(path: path)
         }
     }
@@ -131,24 +144,30 @@ struct EDFFileReaderTests {
     func extraBytes() throws {
         let path = try EDFTestFiles.temporaryFile(Self.bytes + [1, 2, 3])
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: RecordingError.edf(path: path, problem: .extraBytes(
-            records: 61, expectedBytes: 1_275_936, actualBytes: 1_275_939))) {
+        #expect(
+            throws: RecordingError.edf(
+                path: path,
+                problem: .extraBytes(
+                    records: 61, expectedBytes: 1_275_936, actualBytes: 1_275_939))
+        ) {
             try EDFFileReader().read(path: path)
         }
     }
 
-    @Test("header lies give a typed error naming the field and its byte", arguments: [
-        (236, 8, "99", "truncated"),
-        (236, 8, "-1", "recordCountUnknown"),
-        (236, 8, "abc", "number of data records@236"),
-        (252, 4, "9999", "number of signals@252"),
-        (184, 8, "100", "number of bytes in header@184"),
-        (244, 8, "0", "duration of a data record@244"),
-        (256 + 120 * 65, 8, "x1", "digital minimum@8056"),
-        (256 + 128 * 65 + 8 * 3, 8, "-40000", "digital maximum@8600"),
-        (256 + 216 * 65 + 8 * 2, 8, "99999999", "number of samples in each data record@14312"),
-        (256 + 104 * 65, 8, "8092", "physical maximum@7536"),
-    ] as [(Int, Int, String, String)])
+    @Test(
+        "header lies give a typed error naming the field and its byte",
+        arguments: [
+            (236, 8, "99", "truncated"),
+            (236, 8, "-1", "recordCountUnknown"),
+            (236, 8, "abc", "number of data records@236"),
+            (252, 4, "9999", "number of signals@252"),
+            (184, 8, "100", "number of bytes in header@184"),
+            (244, 8, "0", "duration of a data record@244"),
+            (256 + 120 * 65, 8, "x1", "digital minimum@8056"),
+            (256 + 128 * 65 + 8 * 3, 8, "-40000", "digital maximum@8600"),
+            (256 + 216 * 65 + 8 * 2, 8, "99999999", "number of samples in each data record@14312"),
+            (256 + 104 * 65, 8, "8092", "physical maximum@7536"),
+        ] as [(Int, Int, String, String)])
     func headerLies(offset: Int, width: Int, text: String, expected: String) throws {
         let bytes = EDFTestFiles.patch(Self.bytes, at: offset, width: width, with: text)
         let path = try EDFTestFiles.temporaryFile(bytes)
@@ -194,7 +213,9 @@ struct EDFFileReaderTests {
 
     @Test("out-of-range digital samples are kept and counted")
     func outOfRange() throws {
-        let signals = [EDFTestFiles.Signal(label: "C3", samplesPerRecord: 100, digital: -100...100, physical: -100...100)]
+        let signals = [
+            EDFTestFiles.Signal(label: "C3", samplesPerRecord: 100, digital: -100...100, physical: -100...100)
+        ]
         let bytes = EDFTestFiles.make(signals: signals, records: 2) { _, record, sample in
             record == 1 && sample < 7 ? 30000 : sample
         }
@@ -204,7 +225,9 @@ struct EDFFileReaderTests {
         #expect(recording.frameCount == 200)
         #expect(recording.value(frame: 100, channel: 0) == 100)  // EDFlib clips to the digital maximum
         #expect(recording.value(frame: 150, channel: 0) == 50)
-        #expect(recording.warnings == [
-            "signal 1 (\"C3\"): 7 samples at the digital limits -100…100 (saturated, or beyond the range and clipped by EDFlib)"])
+        #expect(
+            recording.warnings == [
+                "signal 1 (\"C3\"): 7 samples at the digital limits -100…100 (saturated, or beyond the range and clipped by EDFlib)"
+            ])
     }
 }

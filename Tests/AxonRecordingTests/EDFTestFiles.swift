@@ -101,7 +101,8 @@ enum EDFTestFiles {
 
     /// Writes `bytes` to a fresh temporary file and returns its path.
     static func temporaryFile(_ bytes: [UInt8], suffix: String = ".edf") throws -> String {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("axon-test-\(UUID().uuidString)\(suffix)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "axon-test-\(UUID().uuidString)\(suffix)")
         try Data(bytes).write(to: url)
         return url.path
     }

@@ -24,7 +24,8 @@ struct ReaderFuzzTests {
         case .muse:
             return firstLines(Array(try Data(contentsOf: URL(fileURLWithPath: TestData.musePath))), 60)
         case .axonCSV:
-            let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString).csv").path
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString).csv")
+                .path
             defer { try? FileManager.default.removeItem(atPath: path) }
             try AxonCSVWriter.write(try TestData.openBCI.get().frames(0..<40), to: path)
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -46,8 +47,10 @@ struct ReaderFuzzTests {
     }
 
     /// Lies for EDF header number fields.
-    static let lies = ["0", "-1", "1", "2", "3", "99999999", "-9999999", "abc", "1e308", "", "640", "641", "65", "+2",
-                       "32767", "-32768", "8388607", "0.0001", "nan", "160", "161"]
+    static let lies = [
+        "0", "-1", "1", "2", "3", "99999999", "-9999999", "abc", "1e308", "", "640", "641", "65", "+2",
+        "32767", "-32768", "8388607", "0.0001", "nan", "160", "161",
+    ]
 
     /// One random damage to `bytes`.
     static func mutate(_ bytes: inout [UInt8], reader: Reader, random: inout SplitMix64) {
@@ -71,19 +74,25 @@ struct ReaderFuzzTests {
             let garbage = (0..<(1 + Int(random.next() % 16))).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             bytes.insert(contentsOf: garbage, at: position)
         case 5:  // a text token in place of some bytes: separators, signs, huge numbers
-            let tokens = [",", ",,", "\n", "\r\n", "-", "nan", "1e999", "99999999999999999999", " ", "%", "#", "\"", "\0"]
+            let tokens = [
+                ",", ",,", "\n", "\r\n", "-", "nan", "1e999", "99999999999999999999", " ", "%", "#", "\"", "\0",
+            ]
             let token = Array(tokens[Int(random.next() % UInt64(tokens.count))].utf8)
             bytes.replaceSubrange(position..<min(bytes.count, position + token.count), with: token)
         case 6:  // cut in the middle of the last line or record
             bytes.removeLast(min(bytes.count, 1 + Int(random.next() % 40)))
         default:  // EDF: a header number field that lies
             let ns = 65
-            let fields: [(Int, Int)] = [(184, 8), (236, 8), (244, 8), (252, 4)] + (0..<4).flatMap { _ -> [(Int, Int)] in
-                let signal = Int(random.next() % UInt64(ns))
-                return [(256 + 104 * ns + 8 * signal, 8), (256 + 112 * ns + 8 * signal, 8),
+            let fields: [(Int, Int)] =
+                [(184, 8), (236, 8), (244, 8), (252, 4)]
+                + (0..<4).flatMap { _ -> [(Int, Int)] in
+                    let signal = Int(random.next() % UInt64(ns))
+                    return [
+                        (256 + 104 * ns + 8 * signal, 8), (256 + 112 * ns + 8 * signal, 8),
                         (256 + 120 * ns + 8 * signal, 8), (256 + 128 * ns + 8 * signal, 8),
-                        (256 + 216 * ns + 8 * signal, 8)]
-            }
+                        (256 + 216 * ns + 8 * signal, 8),
+                    ]
+                }
             let (offset, width) = fields[Int(random.next() % UInt64(fields.count))]
             guard offset + width <= bytes.count else { return }
             let lie = lies[Int(random.next() % UInt64(lies.count))]
@@ -91,8 +100,9 @@ struct ReaderFuzzTests {
         }
     }
 
-    @Test("300 damaged copies per reader: a Recording or a typed RecordingError, each read bounded",
-          arguments: Reader.allCases)
+    @Test(
+        "300 damaged copies per reader: a Recording or a typed RecordingError, each read bounded",
+        arguments: Reader.allCases)
     func fuzz(reader: Reader) throws {
         let original = try Self.seedFile(reader)
         #expect(throws: Never.self) { try Self.read(reader, path: EDFTestFiles.temporaryFile(original, suffix: ".x")) }
@@ -110,7 +120,9 @@ struct ReaderFuzzTests {
                 let recording = try Self.read(reader, path: path)
                 #expect(recording.values.count == recording.frameCount * recording.channelCount)
                 #expect(recording.timestamps.map { $0.allSatisfy(\.isFinite) } ?? true)
-                let kind = recording.truncation != nil ? "recording (truncated)"
+                let kind =
+                    recording.truncation != nil
+                    ? "recording (truncated)"
                     : recording.warnings.isEmpty ? "recording" : "recording (with warnings)"
                 outcomes[kind, default: 0] += 1
             } catch {
