@@ -24,8 +24,9 @@ unit-tests:
 
 # TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
 # The simulated Brainiac headset is included: its state crosses threads through a mutex and an event handler.
+# The EDF reader is included: EDFlib is not thread-safe, so concurrent reads go through one process-wide lock.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests'
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFFileReaderTests'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps
