@@ -43,7 +43,17 @@ import Synchronization
 /// lock (``EDFLibrary``); concurrent reads of EDF files therefore run one at a time.
 public struct EDFFileReader: Sendable {
     /// Creates a reader.
-    public init() {}
+    /// Whether a file cut short (or with a record count of `-1` or one that claims more records than the file
+    /// holds) is read up to its last complete data record, with a warning saying how much was dropped — as the text
+    /// readers keep the rows before a cut. `false`: such a file throws
+    /// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` or
+    /// ``EDFProblem/recordCountUnknown``. A file without one complete record always throws.
+    public var keepsCompleteRecords: Bool
+
+    /// Creates a reader; see ``keepsCompleteRecords``.
+    public init(keepsCompleteRecords: Bool = true) {
+        self.keepsCompleteRecords = keepsCompleteRecords
+    }
 
     /// Reads a file.
     ///
@@ -57,16 +67,52 @@ public struct EDFFileReader: Sendable {
         }
         let count = try EDFHeader.signalCount(prefix, path: path)
         let (bytes, fileSize) = try RecordingFile.readPrefix(path: path, count: 256 * (count + 1))
-        let header = try EDFHeader(bytes: bytes, fileSize: fileSize, path: path)
-        guard !header.nonBlankAnnotationFields.isEmpty else {
+        var notes: [String] = []
+        var cut: (recordField: [UInt8], keptBytes: Int)?
+        let header: EDFHeader
+        do {
+            header = try EDFHeader(bytes: bytes, fileSize: fileSize, path: path)
+        } catch {
+            guard keepsCompleteRecords, case .edf(_, let problem) = error else { throw error }
+            var claimedText = EDFHeader.field(bytes, 236, 8)
+            var patched = bytes
+            var failure = problem
+            if case .recordCountUnknown = problem {
+                // Count what is there: claim the most records possible and let the size check say how many fit.
+                patched.replaceSubrange(236..<244, with: Array("99999999".utf8))
+                do {
+                    _ = try EDFHeader(bytes: patched, fileSize: fileSize, path: path)
+                } catch .edf(_, let second) {
+                    failure = second
+                }
+                claimedText = "-1 (never closed)"
+            }
+            guard case .truncated(let claimed, let complete, let expected, let actual) = failure, complete >= 1 else {
+                throw error
+            }
+            let headerBytes = 256 * (count + 1)
+            let recordBytes = (expected - headerBytes) / claimed
+            let kept = headerBytes + complete * recordBytes
+            let field = Array(String(complete).utf8)
+            patched.replaceSubrange(236..<244, with: field + Array(repeating: 0x20, count: 8 - field.count))
+            header = try EDFHeader(bytes: patched, fileSize: kept, path: path)
+            cut = (Array(patched[236..<244]), kept)
+            notes.append(
+                "file truncated: the header's record count is \(claimedText) but only \(complete) data records are "
+                    + "complete; read those, dropped \(actual - kept) bytes after byte \(kept)")
+        }
+        guard cut != nil || !header.nonBlankAnnotationFields.isEmpty else {
             return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
                 try readLocked(path: path, libraryPath: path, header: header, notes: [])
             }
         }
-        // EDFlib refuses an EDF+ file whose annotation signal has a non-blank transducer or prefiltering field.
-        // Those fields carry no data: blank them in a temporary copy and say so.
+        // EDFlib reads only whole, exactly sized files and refuses an EDF+ file whose annotation signal has a
+        // non-blank transducer or prefiltering field. Cut and blank a temporary copy, and say so.
         var whole = try RecordingFile.readAll(path: path)
-        var notes: [String] = []
+        if let cut {
+            whole.removeSubrange(min(whole.count, cut.keptBytes)...)
+            whole.replaceSubrange(236..<244, with: cut.recordField)
+        }
         for field in header.nonBlankAnnotationFields {
             whole.replaceSubrange(
                 field.byteOffset..<(field.byteOffset + field.width), with: repeatElement(0x20, count: field.width))

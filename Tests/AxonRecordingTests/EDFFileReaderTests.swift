@@ -136,7 +136,31 @@ struct EDFFileReaderTests {
                 problem: .truncated(
                     claimedRecords: 61, completeRecords: 30, expectedBytes: 1_275_936, actualBytes: cut.count))
         ) {
-            try RecordingReader.read(path: path)
+            try EDFFileReader(keepsCompleteRecords: false).read(path: path)
+        }
+        // By default the 30 complete records are read and the cut is reported.
+        let kept = try RecordingReader.read(path: path)
+        #expect(kept.frameCount == 30 * 160)
+        #expect(kept.descriptor.metadata["edf.records"] == "30")
+        #expect(
+            kept.warnings.contains(
+                "file truncated: the header's record count is 61 but only 30 data records are complete; read those, "
+                    + "dropped 1000 bytes after byte \(16896 + 30 * 20640)"))
+        let whole = try EDFFileReader().read(path: EDFTestFiles.physioNetPath)
+        #expect(kept.values == Array(whole.values.prefix(30 * 160 * 64)))
+        #expect(kept.markers == whole.markers)
+    }
+
+    @Test("a record count of -1 (never closed) reads the complete records")
+    func recordCountUnknown() throws {
+        let bytes = EDFTestFiles.patch(Array(Self.bytes.prefix(16896 + 12 * 20640 + 5)), at: 236, width: 8, with: "-1")
+        let path = try EDFTestFiles.temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = try EDFFileReader().read(path: path)
+        #expect(recording.frameCount == 12 * 160)
+        #expect(recording.warnings.contains { $0.hasPrefix("file truncated: the header's record count is -1 (never") })
+        #expect(throws: RecordingError.edf(path: path, problem: .recordCountUnknown)) {
+            try EDFFileReader(keepsCompleteRecords: false).read(path: path)
         }
     }
 
@@ -173,7 +197,7 @@ struct EDFFileReaderTests {
         let path = try EDFTestFiles.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
         do {
-            _ = try EDFFileReader().read(path: path)
+            _ = try EDFFileReader(keepsCompleteRecords: false).read(path: path)
             Issue.record("a header with \"\(text)\" at byte \(offset) was accepted")
         } catch .edf(let where_, let problem) {
             #expect(where_ == path)
