@@ -28,8 +28,10 @@ import Synchronization
 ///
 /// Damage: before EDFlib opens the file, ``EDFHeader`` parses the header and checks the record count and sizes
 /// against the file's length, so a lying header gives ``RecordingError/edf(path:problem:)`` naming the field and
-/// its byte offset, and a truncated file names the record where it is cut (``EDFProblem/truncated``) — nothing
-/// is allocated beyond what the file holds. EDFlib's own refusals map one-to-one onto ``EDFLibraryError``.
+/// its byte offset — nothing is allocated beyond what the file holds. A truncated file (or a record count of `-1`
+/// or too high) is read up to its last complete record with a warning (``keepsCompleteRecords``; off, it throws
+/// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` naming the cut record).
+/// EDFlib's own refusals map one-to-one onto ``EDFLibraryError``.
 /// EDFlib clips digital samples beyond the header's digital range to its limits; the reader counts the samples at
 /// the limits (saturated or clipped) per signal in a warning.
 /// EDF+D/BDF+D (discontinuous) files are refused by EDFlib (``EDFLibraryError/fileIsDiscontinuous``).
