@@ -29,12 +29,14 @@ let package = Package(
         .systemLibrary(name: "CFFTW", pkgConfig: "fftw3", providers: [.apt(["libfftw3-dev"])]),
         .systemLibrary(name: "CLAPACKE", pkgConfig: "lapacke", providers: [.apt(["liblapacke-dev"])]),
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        // EDFlib ships no .pc file: the module map links `edf` directly.
+        .systemLibrary(name: "CEDFlib", providers: [.apt(["libedf-dev"])]),
 
         // MARK: - Libraries
         .target(name: "AxonStreams", dependencies: [swiftAtomics]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
-        .target(name: "AxonRecording", dependencies: ["AxonStreams", grdb]),
+        .target(name: "AxonRecording", dependencies: ["AxonStreams", "CEDFlib", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),

@@ -4,8 +4,8 @@
 set -euo pipefail
 
 # python3-venv: scripts/python-peers.sh builds the EDF readers the interop tests check against (pyedflib, MNE).
-# libsqlite3-dev: the event store's SQLite (GRDB).
-packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev python3 python3-venv)
+# libsqlite3-dev: the event store's SQLite (GRDB). libedf-dev: EDFlib, the reference EDF/BDF reader.
+packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -96,7 +96,7 @@ extension Recording {
         precondition(range.lowerBound >= 0 && range.upperBound <= frameCount, "frame range out of bounds")
         let slice = Array(values[(range.lowerBound * channelCount)..<(range.upperBound * channelCount)])
         let kept = markers.filter { range.contains($0.frame) }.map {
-            RecordingMarker(frame: $0.frame - range.lowerBound, value: $0.value)
+            RecordingMarker(frame: $0.frame - range.lowerBound, value: $0.value, text: $0.text)
         }
         return Recording(
             descriptor: descriptor, values: slice, timestamps: timestamps.map { Array($0[range]) },

@@ -26,6 +26,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownChannel(label: String, available: [String])
     /// A time range that is empty, reversed, not finite or outside the recording (seconds from its first sample).
     case invalidSegment(from: Double, to: Double, duration: Double)
+    /// An EDF/EDF+/BDF/BDF+ file (at `path`) cannot be read; ``EDFProblem`` says where and why.
+    case edf(path: String, problem: EDFProblem)
 
     /// A sentence for people.
     public var description: String {
@@ -37,7 +39,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedFormat(let firstLine):
             let shown = firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
             return "unsupported recording format: the first line is \"\(shown)\"; expected an OpenBCI GUI text file "
-                + "(\"%OpenBCI Raw EXG Data\") or a muse-lsl CSV (\"timestamps,TP9,…\")"
+                + "(\"%OpenBCI Raw EXG Data\"), a muse-lsl CSV (\"timestamps,TP9,…\"), "
+                + "an Axon CSV (\"# axon-csv 1\") or an EDF/BDF file (\"0       \" or \"\\xFFBIOSEMI\")"
         case .missingHeader(let line, let expected):
             return "line \(line): missing header: expected \(expected)"
         case .malformedHeader(let line, let reason):
@@ -49,6 +52,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidSegment(let from, let to, let duration):
             return "invalid segment \(from)–\(to) s: the recording lasts \(duration) s (times count from its first "
                 + "sample; the start must be ≥ 0 and before the end)"
+        case .edf(let path, let problem):
+            return "\(path): \(problem)"
         }
     }
 

@@ -4,9 +4,9 @@
 /// |---|---|
 /// | ``openBCIText`` | `%OpenBCI Raw EXG Data` |
 /// | ``museCSV`` | a CSV header whose first column is `timestamps` |
-///
-/// EDF+/BDF+ (a fixed 256-byte header starting with `0       ` or `\u{FF}BIOSEMI`) will join when the EDF reader
-/// does.
+/// | ``axonCSV`` | `# axon-csv 1` (``AxonCSVFormat``) |
+/// | ``edf`` | the 8 bytes `0       ` (EDF, EDF+) |
+/// | ``bdf`` | the 8 bytes `\u{FF}BIOSEMI` (BDF, BDF+) |
 ///
 /// Threading: a value type; share freely.
 public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -14,6 +14,12 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     case openBCIText
     /// muse-lsl CSV; read by ``MuseCSVReader``.
     case museCSV
+    /// Axon's own CSV; read by ``AxonCSVReader``.
+    case axonCSV
+    /// EDF or EDF+; read by ``EDFFileReader``.
+    case edf
+    /// BDF or BDF+; read by ``EDFFileReader``.
+    case bdf
 
     /// The format whose first line this is (BOM, line ending and surrounding spaces ignored), or `nil`.
     public static func detect(firstLine: String) -> RecordingFormat? {
@@ -23,6 +29,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         let text = trimmed(String(line))
         if text == OpenBCITextReader.signature { return .openBCIText }
         if MuseCSVReader.isHeader(text) { return .museCSV }
+        if text == AxonCSVFormat.signature { return .axonCSV }
+        if text.hasPrefix("0       ") { return .edf }
+        if text.hasPrefix("\u{FFFD}BIOSEMI") || text.hasPrefix("\u{FF}BIOSEMI") { return .bdf }
         return nil
     }
 
@@ -31,6 +40,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     /// - Throws: ``RecordingError/unsupportedFormat(firstLine:)`` with the first line when no format matches.
     /// - Complexity: O(length of the first line).
     public static func detect(bytes: [UInt8]) throws(RecordingError) -> RecordingFormat {
+        if EDFHeader.isSignature(bytes) { return bytes[0] == 0xFF ? .bdf : .edf }
         let first = bytes.withUnsafeBufferPointer { LineCursor.firstLine(of: $0) }
         guard let format = detect(firstLine: first) else { throw .unsupportedFormat(firstLine: first) }
         return format
@@ -41,6 +51,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         switch self {
         case .openBCIText: return "OpenBCI GUI text"
         case .museCSV: return "muse-lsl CSV"
+        case .axonCSV: return "Axon CSV"
+        case .edf: return "EDF/EDF+"
+        case .bdf: return "BDF/BDF+"
         }
     }
 }

@@ -7,10 +7,13 @@ public struct RecordingMarker: Sendable, Hashable, Codable {
     /// The marker's value as the file wrote it (muse-lsl: 1 or 2 for the stimulus class; OpenBCI: any number
     /// the GUI's marker input received). Rows whose marker is 0 carry no marker.
     public var value: Double
+    /// The marker's text, for formats whose events are text (EDF+ annotations: `"T0"`); `nil` for numeric markers.
+    public var text: String?
 
     /// Creates a marker.
-    public init(frame: Int, value: Double) {
+    public init(frame: Int, value: Double, text: String? = nil) {
         self.frame = frame
         self.value = value
+        self.text = text
     }
 }

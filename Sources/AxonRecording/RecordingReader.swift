@@ -11,6 +11,9 @@ public enum RecordingReader {
     ///   `.unsupportedFormat` (with the first line) when no reader recognises it, otherwise the reader's errors.
     /// - Complexity: O(file size); the file is read once.
     public static func read(path: String) throws(RecordingError) -> Recording {
+        // EDF/BDF go to EDFlib by path; the header tells it from the first 8 bytes.
+        let (prefix, _) = try RecordingFile.readPrefix(path: path, count: 8)
+        if EDFHeader.isSignature(prefix) { return try EDFFileReader().read(path: path) }
         let bytes = try RecordingFile.readAll(path: path)
         return try read(bytes: bytes, sourceName: RecordingFile.fileName(of: path))
     }
@@ -20,6 +23,8 @@ public enum RecordingReader {
         switch try RecordingFormat.detect(bytes: bytes) {
         case .openBCIText: return try OpenBCITextReader().read(bytes: bytes, sourceName: sourceName)
         case .museCSV: return try MuseCSVReader().read(bytes: bytes, sourceName: sourceName)
+        case .axonCSV: return try AxonCSVReader().read(bytes: bytes, sourceName: sourceName)
+        case .edf, .bdf: return try EDFFileReader().read(bytes: bytes, sourceName: sourceName)
         }
     }
 }

@@ -11,12 +11,15 @@ struct RecordingFormatTests {
         ("timestamps,TP9,AF7,AF8,TP10,Right AUX,Marker", .museCSV),
         ("timestamps,TP9,AF7,AF8,TP10,Right AUX", .museCSV),
         ("timestamps,X,Y,Z", .museCSV),
+        ("# axon-csv 1", .axonCSV),
+        ("0       X X X", .edf),
+        ("\u{FF}BIOSEMI", .bdf),
     ])
     func recognisesFirstLines(line: String, format: RecordingFormat) {
         #expect(RecordingFormat.detect(firstLine: line) == format)
     }
 
-    @Test(arguments: ["", "0       X X X", "Sample Index, EXG Channel 0", "timestamps", "%OpenBCI"])
+    @Test(arguments: ["", "0      X X X", "# axon-csv 2", "Sample Index, EXG Channel 0", "timestamps", "%OpenBCI"])
     func rejectsOtherFirstLines(line: String) {
         #expect(RecordingFormat.detect(firstLine: line) == nil)
     }
@@ -31,9 +34,14 @@ struct RecordingFormatTests {
     }
 
     @Test func unsupportedFormatQuotesTheFirstLine() {
-        let edfLike = Array("0       X X X X                                                    \n".utf8)
-        let firstLine = "0       X X X X                                                    "
+        let other = Array("1       X X X X                                                    \n".utf8)
+        let firstLine = "1       X X X X                                                    "
         #expect(throws: RecordingError.unsupportedFormat(firstLine: firstLine)) {
+            try RecordingReader.read(bytes: other, sourceName: "x.edf")
+        }
+        // EDF's first bytes with no header behind them: EDF's reader says so, naming the data.
+        let edfLike = Array("0       X X X X                                                    \n".utf8)
+        #expect(throws: RecordingError.edf(path: "x.edf", problem: .headerTruncated(expected: 256, actual: 68))) {
             try RecordingReader.read(bytes: edfLike, sourceName: "x.edf")
         }
         #expect(throws: RecordingError.unsupportedFormat(firstLine: "")) {

@@ -1,0 +1,315 @@
+import AxonStreams
+import CEDFlib
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Reads EDF, EDF+ (continuous), BDF and BDF+ (continuous) files with EDFlib, the format's reference C library.
+///
+/// What the reader keeps:
+///
+/// | in the file | in the ``Recording`` |
+/// |---|---|
+/// | signal label (`Fc5.`) | the channel's label, trimmed of spaces only (`"Fc5."`); the 16-byte field as written goes to `metadata["sourceColumn.Fc5."]` |
+/// | physical dimension (`uV`) | ``ChannelInfo/unit``, as written |
+/// | physical minimum/maximum | ``ChannelInfo/range`` |
+/// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula) |
+/// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone) |
+/// | EDF+/BDF+ annotations | ``Recording/markers``: frame = onset × rate rounded, `value` 0, `text` the annotation |
+/// | patient, recording, equipment, transducer, prefiltering, … | `metadata["edf.*"]` |
+///
+/// Signals at different rates: a ``Recording`` has one rate, so the reader keeps the signals whose rate is the
+/// most common one (ties: the first signal's) and lists each other signal in ``Recording/warnings`` as skipped.
+/// It never resamples.
+///
+/// Damage: before EDFlib opens the file, ``EDFHeader`` parses the header and checks the record count and sizes
+/// against the file's length, so a lying header gives ``RecordingError/edf(path:problem:)`` naming the field and
+/// its byte offset — nothing is allocated beyond what the file holds. A truncated file (or a record count of `-1`
+/// or too high) is read up to its last complete record with a warning (``keepsCompleteRecords``; off, it throws
+/// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` naming the cut record).
+/// EDFlib's own refusals map one-to-one onto ``EDFLibraryError``.
+/// EDFlib clips digital samples beyond the header's digital range to its limits; the reader counts the samples at
+/// the limits (saturated or clipped) per signal in a warning.
+/// EDF+D/BDF+D (discontinuous) files are refused by EDFlib (``EDFLibraryError/fileIsDiscontinuous``).
+///
+///     let eeg = try EDFFileReader().read(path: "datasets/physionet-eegmmidb/S001R01.edf")
+///     eeg.channelCount, eeg.sampleRate, eeg.frameCount   // 64, 160, 9760
+///     eeg.markers.first?.text                            // "T0"
+///
+/// Threading: an immutable value; `read` may be called from any thread, concurrently. EDFlib keeps its open
+/// files in an unlocked process-wide table, so every EDFlib call in this module runs under one process-wide
+/// lock (``EDFLibrary``); concurrent reads of EDF files therefore run one at a time.
+public struct EDFFileReader: Sendable {
+    /// Creates a reader.
+    /// Whether a file cut short (or with a record count of `-1` or one that claims more records than the file
+    /// holds) is read up to its last complete data record, with a warning saying how much was dropped — as the text
+    /// readers keep the rows before a cut. `false`: such a file throws
+    /// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` or
+    /// ``EDFProblem/recordCountUnknown``. A file without one complete record always throws.
+    public var keepsCompleteRecords: Bool
+
+    /// Creates a reader; see ``keepsCompleteRecords``.
+    public init(keepsCompleteRecords: Bool = true) {
+        self.keepsCompleteRecords = keepsCompleteRecords
+    }
+
+    /// Reads a file.
+    ///
+    /// - Throws: ``RecordingError``: `.cannotOpen`/`.readFailed` (with errno), `.unsupportedFormat` when the file
+    ///   does not start like EDF or BDF, `.edf(path:problem:)` for everything else.
+    /// - Complexity: O(file size); allocates the samples once.
+    public func read(path: String) throws(RecordingError) -> Recording {
+        let (prefix, _) = try RecordingFile.readPrefix(path: path, count: 256)
+        guard EDFHeader.isSignature(prefix) else {
+            throw .unsupportedFormat(firstLine: prefix.withUnsafeBufferPointer { LineCursor.firstLine(of: $0) })
+        }
+        let count = try EDFHeader.signalCount(prefix, path: path)
+        let (bytes, fileSize) = try RecordingFile.readPrefix(path: path, count: 256 * (count + 1))
+        var notes: [String] = []
+        var cut: (recordField: [UInt8], keptBytes: Int)?
+        let header: EDFHeader
+        do {
+            header = try EDFHeader(bytes: bytes, fileSize: fileSize, path: path)
+        } catch {
+            guard keepsCompleteRecords, case .edf(_, let problem) = error else { throw error }
+            var claimedText = EDFHeader.field(bytes, 236, 8)
+            var patched = bytes
+            var failure = problem
+            if case .recordCountUnknown = problem {
+                // Count what is there: claim the most records possible and let the size check say how many fit.
+                patched.replaceSubrange(236..<244, with: Array("99999999".utf8))
+                do {
+                    _ = try EDFHeader(bytes: patched, fileSize: fileSize, path: path)
+                } catch .edf(_, let second) {
+                    failure = second
+                }
+                claimedText = "-1 (never closed)"
+            }
+            guard case .truncated(let claimed, let complete, let expected, let actual) = failure, complete >= 1 else {
+                throw error
+            }
+            let headerBytes = 256 * (count + 1)
+            let recordBytes = (expected - headerBytes) / claimed
+            let kept = headerBytes + complete * recordBytes
+            let field = Array(String(complete).utf8)
+            patched.replaceSubrange(236..<244, with: field + Array(repeating: 0x20, count: 8 - field.count))
+            header = try EDFHeader(bytes: patched, fileSize: kept, path: path)
+            cut = (Array(patched[236..<244]), kept)
+            notes.append(
+                "file truncated: the header's record count is \(claimedText) but only \(complete) data records are "
+                    + "complete; read those, dropped \(actual - kept) bytes after byte \(kept)")
+        }
+        guard cut != nil || !header.nonBlankAnnotationFields.isEmpty else {
+            return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
+                try readLocked(path: path, libraryPath: path, header: header, notes: [])
+            }
+        }
+        // EDFlib reads only whole, exactly sized files and refuses an EDF+ file whose annotation signal has a
+        // non-blank transducer or prefiltering field. Cut and blank a temporary copy, and say so.
+        var whole = try RecordingFile.readAll(path: path)
+        if let cut {
+            whole.removeSubrange(min(whole.count, cut.keptBytes)...)
+            whole.replaceSubrange(236..<244, with: cut.recordField)
+        }
+        for field in header.nonBlankAnnotationFields {
+            whole.replaceSubrange(
+                field.byteOffset..<(field.byteOffset + field.width), with: repeatElement(0x20, count: field.width))
+            notes.append(
+                "signal \(field.signal + 1) (annotations): its \(field.field) field (byte \(field.byteOffset)) is "
+                    + "\"\(field.value)\", not blank as EDF+ requires; EDFlib refuses that, so the file was read "
+                    + "from a copy with the field blanked (no samples or annotations change)")
+        }
+        let copy = try RecordingFile.writeTemporary(whole, suffix: ".edf")
+        defer { _ = unlink(copy) }
+        return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
+            try readLocked(path: path, libraryPath: copy, header: header, notes: notes)
+        }
+    }
+
+    /// Reads a file's contents (through a temporary file: EDFlib only opens paths); `sourceName` names the data.
+    public func read(bytes: [UInt8], sourceName: String = "edf") throws(RecordingError) -> Recording {
+        let path = try RecordingFile.writeTemporary(bytes, suffix: ".edf")
+        defer { _ = unlink(path) }
+        let recording: Recording
+        do {
+            recording = try read(path: path)
+        } catch .edf(_, let problem) {
+            throw .edf(path: sourceName, problem: problem)  // name the data, not the temporary copy
+        }
+        var descriptor = recording.descriptor
+        descriptor.sourceID = "file:\(sourceName)"
+        descriptor.metadata["file"] = sourceName
+        return Recording(
+            descriptor: descriptor, values: recording.values, timestamps: recording.timestamps,
+            markers: recording.markers, warnings: recording.warnings)
+    }
+
+    /// Reads `libraryPath` with EDFlib (the caller holds the EDFlib lock); errors and metadata name `path`.
+    private func readLocked(
+        path: String, libraryPath: String, header: EDFHeader, notes: [String]
+    ) throws(RecordingError) -> Recording {
+        let info = UnsafeMutablePointer<edf_hdr_struct>.allocate(capacity: 1)
+        defer { info.deallocate() }
+        let opened = edfopen_file_readonly(libraryPath, info, EDFLIB_READ_ALL_ANNOTATIONS)
+        guard opened == 0 else {
+            throw .edf(path: path, problem: .library(EDFLibraryError(code: info.pointee.filetype)))
+        }
+        let handle = info.pointee.handle
+        defer {
+            // Closing a read-only handle frees EDFlib's memory; it cannot lose data, so its result is not needed.
+            _ = edfclose_file(handle)
+        }
+        let signalCount = Int(info.pointee.edfsignals)
+        guard signalCount >= 1 else { throw .edf(path: path, problem: .noSignals) }
+        let parameters = EDFLibrary.signalParameters(info, count: signalCount)
+        let ordinary = header.signals.filter { !$0.isAnnotation }
+        let rawLabels = ordinary.count == signalCount ? ordinary.map(\.rawLabel) : nil
+        let recordSeconds = Double(info.pointee.datarecord_duration) / Double(EDFLIB_TIME_DIMENSION)
+        guard recordSeconds > 0 else {
+            throw .edf(
+                path: path,
+                problem: .headerField(
+                    field: "duration of a data record", signal: nil, byteOffset: 244,
+                    value: String(header.recordDuration), reason: "EDFlib reads it as 0 s"))
+        }
+
+        // The most common rate wins; the others are skipped (a Recording has one rate).
+        let perRecord = parameters.map { Int($0.smp_in_datarecord) }
+        var tally: [Int: Int] = [:]
+        for samples in perRecord { tally[samples, default: 0] += 1 }
+        let best = tally.values.max() ?? 0
+        let chosen = perRecord.first { tally[$0] == best } ?? perRecord[0]
+        let rate = Double(chosen) / recordSeconds
+        var warnings = notes
+        var kept: [Int] = []
+        for (index, samples) in perRecord.enumerated() {
+            if samples == chosen {
+                kept.append(index)
+            } else {
+                warnings.append(
+                    "signal \(index + 1) (\"\(trimmed(EDFLibrary.text(parameters[index].label)))\") at "
+                        + "\(Double(samples) / recordSeconds) Hz skipped: the recording keeps the \(rate) Hz signals")
+            }
+        }
+
+        // Samples: digital values per signal, scaled as EDFlib does, interleaved frame-major.
+        let frames = Int(parameters[kept[0]].smp_in_file)
+        let width = kept.count
+        var values = [Double](repeating: 0, count: frames * width)
+        var digital = [Int32](repeating: 0, count: frames)
+        var atLimits = 0
+        var channels: [ChannelInfo] = []
+        var metadata: [String: String] = [:]
+        var transducers: [String] = []
+        var prefilters: [String] = []
+        for (slot, signal) in kept.enumerated() {
+            let parameter = parameters[signal]
+            let label = trimmed(EDFLibrary.text(parameter.label))
+            let got = digital.withUnsafeMutableBufferPointer {
+                edfread_digital_samples(handle, Int32(signal), Int32(frames), $0.baseAddress)
+            }
+            guard got == frames else {
+                throw .edf(
+                    path: path,
+                    problem: .readFailed(signal: signal, label: label, requested: frames, got: Int(got)))
+            }
+            let dmin = Int32(parameter.dig_min)
+            let dmax = Int32(parameter.dig_max)
+            let bitValue = (parameter.phys_max - parameter.phys_min) / Double(dmax - dmin)
+            let offset = parameter.phys_max / bitValue - Double(dmax)
+            values.withUnsafeMutableBufferPointer { out in
+                for frame in 0..<frames {
+                    let sample = digital[frame]
+                    if sample <= dmin || sample >= dmax { atLimits += 1 }
+                    out[frame * width + slot] = bitValue * (offset + Double(sample))
+                }
+            }
+            if atLimits > 0 {
+                warnings.append(
+                    "signal \(signal + 1) (\"\(label)\"): \(atLimits) samples at the digital limits \(dmin)…\(dmax) "
+                        + "(saturated, or beyond the range and clipped by EDFlib)")
+                atLimits = 0
+            }
+            let low = min(parameter.phys_min, parameter.phys_max)
+            let high = max(parameter.phys_min, parameter.phys_max)
+            channels.append(
+                ChannelInfo(
+                    label: label, unit: trimmed(EDFLibrary.text(parameter.physdimension)),
+                    range: low...high))
+            if let rawLabels { metadata[Recording.sourceColumnKeyPrefix + label] = rawLabels[signal] }
+            transducers.append(trimmed(EDFLibrary.text(parameter.transducer)))
+            prefilters.append(trimmed(EDFLibrary.text(parameter.prefilter)))
+        }
+        // Transducer and prefiltering: one `edf.transducer` / `edf.prefilter` entry when every kept signal has the
+        // same, else one per channel (`edf.prefilter.<label>`).
+        for (key, texts) in [("edf.transducer", transducers), ("edf.prefilter", prefilters)] {
+            if Set(texts).count == 1 {
+                if !texts[0].isEmpty { metadata[key] = texts[0] }
+            } else {
+                for (channel, text) in zip(channels, texts) where !text.isEmpty {
+                    metadata["\(key).\(channel.label)"] = text
+                }
+            }
+        }
+
+        // Start time (the header's clock, taken as UTC) → per-frame Unix seconds.
+        let start = EDFLibrary.startTime(info.pointee)
+        let timestamps = (0..<frames).map { start + Double($0) / rate }
+
+        // Annotations → markers.
+        var markers: [RecordingMarker] = []
+        let annotationCount = Int(info.pointee.annotations_in_file)
+        if annotationCount > 0 {
+            var annotation = edf_annotation_struct()
+            for index in 0..<annotationCount {
+                guard edf_get_annotation(handle, Int32(index), &annotation) == 0 else {
+                    throw .edf(path: path, problem: .annotationFailed(index: index))
+                }
+                let onset = Double(annotation.onset) / Double(EDFLIB_TIME_DIMENSION)
+                let text = EDFLibrary.text(annotation.annotation)
+                let frame = Int((onset * rate).rounded())
+                guard frame >= 0, frame < frames else {
+                    warnings.append(
+                        "annotation \(index + 1) (\"\(text)\") at \(onset) s is outside the signals: skipped")
+                    continue
+                }
+                markers.append(RecordingMarker(frame: frame, value: 0, text: text))
+            }
+            markers.sort { $0.frame < $1.frame }
+        }
+
+        let type = EDFLibrary.fileTypeName(info.pointee.filetype)
+        metadata["file"] = RecordingFile.fileName(of: path)
+        metadata["format"] = type
+        metadata["edf.records"] = String(info.pointee.datarecords_in_file)
+        metadata["edf.recordDuration"] = String(recordSeconds)
+        metadata["edf.startDate"] = header.startDate
+        metadata["edf.startTime"] = header.startTime
+        metadata["edf.reserved"] = header.reserved
+        let textFields: [(String, String)] = [
+            ("patient", EDFLibrary.text(info.pointee.patient)),
+            ("recording", EDFLibrary.text(info.pointee.recording)),
+            ("patientCode", EDFLibrary.text(info.pointee.patientcode)),
+            ("sex", EDFLibrary.text(info.pointee.gender)),
+            ("birthdate", EDFLibrary.text(info.pointee.birthdate)),
+            ("patientName", EDFLibrary.text(info.pointee.patient_name)),
+            ("patientAdditional", EDFLibrary.text(info.pointee.patient_additional)),
+            ("admincode", EDFLibrary.text(info.pointee.admincode)),
+            ("technician", EDFLibrary.text(info.pointee.technician)),
+            ("equipment", EDFLibrary.text(info.pointee.equipment)),
+            ("recordingAdditional", EDFLibrary.text(info.pointee.recording_additional)),
+        ]
+        for (key, value) in textFields where !trimmed(value).isEmpty { metadata["edf." + key] = trimmed(value) }
+        let isEEG = channels.contains { ["uV", "µV", "mV"].contains($0.unit) }
+        let descriptor = StreamDescriptor(
+            name: isEEG ? "\(type) EEG" : type, contentType: isEEG ? .eeg : StreamContentType(type),
+            channels: channels, nominalRate: rate, format: header.isBDF ? .int24 : .int16,
+            sourceID: "file:\(RecordingFile.fileName(of: path))", metadata: metadata)
+        return Recording(
+            descriptor: descriptor, values: values, timestamps: timestamps, markers: markers, warnings: warnings)
+    }
+}

@@ -1,0 +1,85 @@
+import ArgumentParser
+import AxonRecording
+import AxonStreams
+import Foundation
+
+extension Axon {
+    /// Describes a recording file: format, header, channels, length, markers, warnings and damage.
+    struct Info: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, Axon CSV, OpenBCI GUI text, muse-lsl CSV): format, "
+                + "header fields, channels with units, ranges and rates, duration, frames, markers, warnings, damage.")
+
+        @Argument(help: "The recording.")
+        var file: String
+
+        @Option(help: "Markers to list (the first N).")
+        var markers: Int = 10
+
+        func run() throws {
+            let recording = try RecordingReader.read(path: file)
+            let descriptor = recording.descriptor
+            let metadata = descriptor.metadata
+            print("\(file)")
+            var prefix: [UInt8] = []
+            if let handle = FileHandle(forReadingAtPath: file) {
+                prefix = [UInt8]((try? handle.read(upToCount: 512)) ?? Data())
+                try? handle.close()
+            }
+            let fileFormat = (try? RecordingFormat.detect(bytes: prefix)).map { "\($0)" } ?? "?"
+            let streamFormat = metadata["format"] ?? "?"
+            print("  format      \(fileFormat)" + (streamFormat == fileFormat ? "" : " (\(streamFormat))"))
+            print(
+                "  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format "
+                    + "\(descriptor.format)")
+            print(
+                "  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = "
+                    + "\(fmt(recording.duration, 3)) s")
+            if let start = recording.startTime {
+                let date = Date(timeIntervalSince1970: start)
+                let formatter = ISO8601DateFormatter()
+                formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                print("  start       \(formatter.string(from: date)) (Unix \(fmt(start, 3)) s)")
+            } else {
+                print("  start       no timestamps (times count from the first frame)")
+            }
+            if let counters = recording.counters {
+                print(
+                    "  counters    \(counters.first ?? 0)…\(counters.last ?? 0)"
+                        + (recording.counterModulus.map { ", wrapping at \($0)" } ?? ""))
+            }
+            let header = metadata.filter {
+                $0.key != "format" && !$0.key.hasPrefix(Recording.sourceColumnKeyPrefix)
+                    && !$0.key.hasPrefix("edf.transducer.") && !$0.key.hasPrefix("edf.prefilter.")
+            }
+            if !header.isEmpty {
+                print("  header")
+                for (key, value) in header.sorted(by: { $0.key < $1.key }) { print("    \(key): \(value)") }
+            }
+            print("  channels (\(recording.channelCount))")
+            for channel in descriptor.channels {
+                let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
+                let original =
+                    metadata[Recording.sourceColumnKeyPrefix + channel.label]
+                    .map { "  (as written: \"\($0)\")" } ?? ""
+                let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
+                    .compactMap { $0 }.joined(separator: "; ")
+                let label = channel.label.padding(toLength: 12, withPad: " ", startingAt: 0)
+                let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
+                print(
+                    "    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
+                        + (extra.isEmpty ? "" : "  [\(extra)]"))
+            }
+            print(
+                "  markers     \(recording.markers.count)"
+                    + (recording.markers.count > markers ? " (first \(markers))" : ""))
+            for marker in recording.markers.prefix(max(0, markers)) {
+                let seconds = Double(marker.frame) / recording.sampleRate
+                print("    frame \(marker.frame) (\(fmt(seconds, 3)) s): " + (marker.text ?? "\(marker.value)"))
+            }
+            if let cut = recording.truncation { print("  damage      \(cut)") }
+            print("  warnings    \(recording.warnings.isEmpty ? "none" : "\(recording.warnings.count)")")
+            for warning in recording.warnings { print("    - \(warning)") }
+        }
+    }
+}
