@@ -29,6 +29,7 @@ public final class EEGHeadset: Sendable {
     private let statusContinuation: AsyncStream<BrainiacHeadsetEvent>.Continuation
     private let current = Mutex<Run?>(nil)
     private let battery = Mutex<Int?>(nil)
+    private let baselineRequestedBeforeStart = Mutex(false)
     private let options: EEGSession.Options
 
     private struct Run: Sendable {
@@ -92,6 +93,10 @@ public final class EEGHeadset: Sendable {
         if current.withLock({ $0?.session.state.hasStarted ?? false }) { throw EEGHeadsetError.alreadyStarted }
         let session = try EEGSession(source: source, configuration: configuration, options: options)
         current.withLock { $0 = Run(session: session, simulator: simulator) }
+        // A baseline asked for before the start begins with the first sample.
+        if baselineRequestedBeforeStart.withLock({ requested in defer { requested = false }; return requested }) {
+            session.startBaseline()
+        }
         try session.start()
     }
 
@@ -107,8 +112,15 @@ public final class EEGHeadset: Sendable {
 
     /// Starts (or restarts) the baseline with the next sample (the SDK's `startProcessAverageValues`); the first
     /// indicator follows when it completes, then one every indicator period.
+    ///
+    /// Called before a `start…`, the baseline begins with the run's first sample, which makes its timing exact
+    /// for runs that are not paced in real time.
     public func startBaseline() {
-        current.withLock { $0 }?.session.startBaseline()
+        if let run = current.withLock({ $0 }), run.session.state.hasStarted {
+            run.session.startBaseline()
+        } else {
+            baselineRequestedBeforeStart.withLock { $0 = true }
+        }
     }
 
     private var sessionState: EEGSession.State { current.withLock { $0 }?.session.state ?? .init() }

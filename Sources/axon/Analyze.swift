@@ -99,8 +99,8 @@ extension Axon {
             let headset = EEGHeadset(
                 configuration: configuration,
                 options: .init(timeBase: .device, publishSamples: false, pipeline: .init(ringCapacity: 1 << 16)))
+            if baseline > 0 { headset.startBaseline() }  // before the start: from the first sample, exactly
             try headset.startTestSequence(dominantFrequency: frequency, duration: seconds, realTime: false)
-            if baseline > 0 { headset.startBaseline() }
             var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
             let band = configuration.bands.firstIndex { $0.lower <= frequency && frequency <= $0.upper }
             var worst = 0.0

@@ -42,8 +42,8 @@ struct EEGHeadsetTests {
             20: .truncated(length: 12), 40: .extended(extraBytes: 3), 60: .wrongVersion(2), 80: .garbage(length: 50),
             100: .flippedBit,
         ]
+        headset.startBaseline()  // before the start: the baseline begins with the first sample
         try headset.startTestSequence(dominantFrequency: 10, duration: 30, realTime: false, faults: faults)
-        headset.startBaseline()
         headset.waitUntilFinished()
         var frames: [SpectrumFrame] = []
         for await frame in headset.spectra { frames.append(frame) }

@@ -191,7 +191,7 @@ struct EDFWriterTests {
         (-3276.7, false, "-3276.7"), (0.1234567, true, "0.123457"), (-0.0, false, "0"), (12_345_678, true, "12345678"),
     ])
     func headerNumbersFitEightCharactersRoundingOutward(value: Double, up: Bool, text: String) {
-        #expect(EDFHeader.field(value, roundingUp: up) == text)
+        #expect(EDFHeaderBuilder.field(value, roundingUp: up) == text)
     }
 
     @Test func csvSinkWritesHeaderAndEveryRow() throws {

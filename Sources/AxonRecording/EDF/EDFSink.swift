@@ -80,7 +80,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
     /// Checks that the stream can be written (regular, a whole number of samples per record, ranges that fit) and
     /// that the file can be created, so a bad path fails the pipeline's `start` rather than the first block.
     public func open(_ descriptor: StreamDescriptor) throws {
-        _ = try EDFHeader(descriptor: descriptor, options: options, startUnixTime: 0)
+        _ = try EDFHeaderBuilder(descriptor: descriptor, options: options, startUnixTime: 0)
         try PosixFile.close(PosixFile.create(path, truncate: false), path: path)
         self.descriptor = descriptor
         wallClockOffset = HostClock.wallClockOffset()

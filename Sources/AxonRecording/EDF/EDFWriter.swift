@@ -95,7 +95,7 @@ public final class EDFWriter {
     public init(
         path: String, descriptor: StreamDescriptor, startUnixTime: Double, options: Options = .init()
     ) throws(EDFWriterError) {
-        let header = try EDFHeader(descriptor: descriptor, options: options, startUnixTime: startUnixTime)
+        let header = try EDFHeaderBuilder(descriptor: descriptor, options: options, startUnixTime: startUnixTime)
         self.path = path
         self.descriptor = descriptor
         self.options = options
@@ -125,7 +125,7 @@ public final class EDFWriter {
         lastDigital.initialize(repeating: 0)
         clipped = .allocate(capacity: channels)
         clipped.initialize(repeating: 0)
-        countField = .allocate(byteCount: EDFHeader.recordCountWidth, alignment: 8)
+        countField = .allocate(byteCount: EDFHeaderBuilder.recordCountWidth, alignment: 8)
         countField.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: " "))
 
         let written: Result<Void, EDFWriterError> = header.bytes.withUnsafeBytes { bytes in
@@ -346,13 +346,13 @@ public final class EDFWriter {
             digits += 1
         }
         var rest = count
-        for index in 0..<min(digits, EDFHeader.recordCountWidth) {
+        for index in 0..<min(digits, EDFHeaderBuilder.recordCountWidth) {
             countField[index] = UInt8(ascii: "0") + UInt8(rest / scale)
             rest %= scale
             scale /= 10
         }
         try PosixFile.writeAll(
-            fd, UnsafeRawBufferPointer(countField), at: EDFHeader.recordCountOffset, path: path,
+            fd, UnsafeRawBufferPointer(countField), at: EDFHeaderBuilder.recordCountOffset, path: path,
             operation: "rewrite record count")
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// The EDF+/BDF+ header of a writer: fixed ASCII fields, built once at open.
 ///
 /// Threading: a value type; built and used by the writer's owning thread.
-struct EDFHeader {
+struct EDFHeaderBuilder {
     /// One data signal's scaling, as the header states it (physical values parsed back from the written text, so
     /// the writer scales exactly as readers unscale).
     struct Scaling {
