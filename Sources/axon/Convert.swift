@@ -3,16 +3,19 @@ import AxonRecording
 import Foundation
 
 extension Axon {
-    /// Converts a recording to another format (for now: Axon CSV).
+    /// Converts a recording to another format: Axon CSV, EDF+ or BDF+ by OUT's extension.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a recording (any format axon reads) to Axon CSV (OUT ending in .csv).")
+            abstract: "Convert a recording (any format axon reads) to Axon CSV (.csv), EDF+ (.edf) or BDF+ (.bdf).")
 
         @Argument(help: "The recording to read.")
         var input: String
 
-        @Argument(help: "The file to write; must end in .csv (Axon CSV).")
+        @Argument(help: "The file to write: .csv (Axon CSV), .edf (EDF+, 16-bit) or .bdf (BDF+, 24-bit).")
         var output: String
+
+        @Option(help: "Physical range LOW,HIGH of every channel in EDF/BDF; default: each channel's declared range, else the format's default.")
+        var range: String?
 
         @Option(help: "Channels to keep, by label (comma-separated); default all.")
         var channels: String?
@@ -23,11 +26,11 @@ extension Axon {
         @Option(help: "Convert up to this second.")
         var to: Double?
 
+        private var fileExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
+
         func validate() throws {
-            guard output.lowercased().hasSuffix(".csv") else {
-                throw ValidationError(
-                    "axon convert writes Axon CSV only for now: OUT must end in .csv "
-                        + "(EDF/BDF output will come with the EDF writer)")
+            guard ["csv", "edf", "bdf"].contains(fileExtension) else {
+                throw ValidationError("OUT must end in .csv (Axon CSV), .edf (EDF+) or .bdf (BDF+)")
             }
         }
 
@@ -40,12 +43,34 @@ extension Axon {
             if from != nil || to != nil {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
             }
-            let skipped = try AxonCSVWriter.write(recording, to: output)
-            print(
-                "axon convert: \(input) → \(output) (Axon CSV): \(recording.frameCount) frames × "
-                    + "\(recording.channelCount) channels at \(fmt(recording.sampleRate, 3)) Hz")
-            if skipped > 0 { print("  \(skipped) markers not written (Axon CSV v1 has no marker column)") }
+            if fileExtension == "csv" {
+                let skipped = try AxonCSVWriter.write(recording, to: output)
+                print(
+                    "axon convert: \(input) → \(output) (Axon CSV): \(recording.frameCount) frames × "
+                        + "\(recording.channelCount) channels at \(fmt(recording.sampleRate, 3)) Hz")
+                if skipped > 0 { print("  \(skipped) markers not written (Axon CSV v1 has no marker column)") }
+            } else {
+                let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
+                let result = try EDFConversion.write(recording, to: output, format: format, range: try parsedRange())
+                print(
+                    "axon convert: \(input) → \(output) (\(format == .bdfPlus ? "BDF+" : "EDF+")): "
+                        + "\(recording.frameCount) frames × \(recording.channelCount) channels at "
+                        + "\(fmt(recording.sampleRate, 3)) Hz, \(result.records) records, "
+                        + "\(result.annotations) annotations")
+                for (label, clipped) in zip(recording.channelLabels, result.clipped) where clipped > 0 {
+                    print("  \(label): \(clipped) samples clipped to the physical range (use --range or .bdf)")
+                }
+            }
             for warning in recording.warnings { print("  warning: \(warning)") }
+        }
+
+        private func parsedRange() throws -> ClosedRange<Double>? {
+            guard let range else { return nil }
+            let parts = range.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, parts[0] < parts[1], parts.allSatisfy(\.isFinite) else {
+                throw ValidationError("--range needs LOW,HIGH with LOW < HIGH, e.g. --range -500,500")
+            }
+            return parts[0]...parts[1]
         }
     }
 }

@@ -70,7 +70,8 @@ extension Axon {
 
         func run() throws {
             let physicalRange = try parsedRange()
-            let (source, pipelineConfiguration, timeBase) = try makeSource()
+            let headsetEvents = HeadsetEventRelay()
+            let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents)
             let descriptor = source.descriptor
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
@@ -83,6 +84,8 @@ extension Axon {
                 let ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
                 let created = EDFSink(path: out, options: .init(format: format, ranges: ranges), timeBase: timeBase)
                 edfSink = created
+                // The headset's status changes, battery reports and rejected notifications become annotations.
+                headsetEvents.target { event in created.annotate(unixTime: HostClock.unixNow(), text: event) }
                 sink = created
             }
             let done = CompletionFlag()
@@ -160,7 +163,9 @@ extension Axon {
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        private func makeSource() throws -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase) {
+        private func makeSource(headsetEvents: HeadsetEventRelay) throws
+            -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
+        {
             if source == "simulator" {
                 let simulator = SimulatedSource(configuration: .init(
                     duration: duration, realTime: !fast, samplesPerPacket: 5, speed: speed))
@@ -173,8 +178,9 @@ extension Axon {
                 guard speed == 1 else {
                     throw ValidationError("--speed is for the simulator and recordings; use --fast")
                 }
+                let relay = headsetEvents
                 let headset = SimulatedBrainiacHeadset(configuration: .init(
-                    dominantFrequency: frequency, duration: duration, realTime: !fast))
+                    dominantFrequency: frequency, duration: duration, realTime: !fast)) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
             }
             var recording: AxonRecording.Recording
@@ -186,6 +192,23 @@ extension Axon {
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
             return (replay, replay.pipelineConfiguration(), .device)
         }
+    }
+}
+
+/// Hands a simulated headset's events (from its source thread) to whoever is listening once the file is open.
+final class HeadsetEventRelay: Sendable {
+    private let listener = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    func target(_ body: @escaping @Sendable (String) -> Void) { listener.withLock { $0 = body } }
+
+    func forward(_ event: BrainiacHeadsetEvent) {
+        let text: String
+        switch event {
+        case .status(let status): text = "status: \(status.message)"
+        case .battery(let level): text = "battery: \(level)%"
+        case .rejected(let error): text = "rejected notification: \(error)"
+        }
+        listener.withLock { $0 }?(text)
     }
 }
 

@@ -96,7 +96,8 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
         }
         guard let writer else { return }
         inbox.drain(using: scratch) { onset, isUnix, duration, text in
-            writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
+            // A Unix-time event from before the first sample (a status while connecting) goes at the start.
+            writer.annotate(onset: isUnix ? max(0, onset - writer.startUnixTime) : onset, duration: duration, utf8: text)
         }
         let width = block.layout.width
         var frame = 0
@@ -126,7 +127,8 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
     public func close() throws {
         guard let writer else { return }
         inbox.drain(using: scratch) { onset, isUnix, duration, text in
-            writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
+            // A Unix-time event from before the first sample (a status while connecting) goes at the start.
+            writer.annotate(onset: isUnix ? max(0, onset - writer.startUnixTime) : onset, duration: duration, utf8: text)
         }
         try writer.close()
     }

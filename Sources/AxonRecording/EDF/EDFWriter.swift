@@ -280,9 +280,10 @@ public final class EDFWriter {
         text.withUTF8 { annotate(onset: onset, duration: duration, utf8: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Annotates `text` at a Unix time (seconds since 1970).
+    /// Annotates `text` at a Unix time (seconds since 1970). An event from before the first sample (a device's
+    /// status while connecting) is annotated at the file's start, since readers skip negative onsets.
     public func annotate(unixTime: Double, duration: Double? = nil, text: String) {
-        annotate(onset: unixTime - startUnixTime, duration: duration, text: text)
+        annotate(onset: max(0, unixTime - startUnixTime), duration: duration, text: text)
     }
 
     /// Annotates UTF-8 text in place (no `String`): the allocation-free path for a sink's real-time thread.
