@@ -1,8 +1,11 @@
 import AxonStreams
 import Foundation
 
-/// Writes any regular stream as CSV: a header row from the descriptor, then one row per sample.
+/// Writes any regular stream as Axon CSV (``AxonCSVFormat``): the signature and the descriptor, a header row, then
+/// one row per sample.
 ///
+///     # axon-csv 1
+///     # descriptor {"channels":[…],"contentType":"EEG",…}
 ///     sample,host_time,device_time,counter,T3 (µV),O1 (µV),T4 (µV),O2 (µV)
 ///     0,1763845200.123456,0.0,0,12.5,-3.25,7.0,0.4
 ///
@@ -47,10 +50,9 @@ public final class CSVSink: SampleSink {
         buffer.deallocate()
     }
 
-    /// The header row's column names for a descriptor.
+    /// The header row's column names for a descriptor (``AxonCSVFormat``).
     public static func columns(for descriptor: StreamDescriptor) -> [String] {
-        ["sample", "host_time", "device_time", "counter"]
-            + descriptor.channels.map { $0.unit.isEmpty ? $0.label : "\($0.label) (\($0.unit))" }
+        AxonCSVFormat.fixedColumns + descriptor.channels.map(AxonCSVFormat.columnName(for:))
     }
 
     /// Creates the file and writes the header row.
@@ -58,8 +60,16 @@ public final class CSVSink: SampleSink {
         guard descriptor.isRegular else { throw EDFWriterError.unsupportedStream(reason: "CSV needs a regular stream") }
         fd = try PosixFile.create(path)
         wallClockOffset = HostClock.wallClockOffset()
-        let header = Self.columns(for: descriptor).map(Self.quoted).joined(separator: ",") + "\n"
-        var text = header
+        // Axon CSV (``AxonCSVFormat``): the signature, the descriptor as one line of JSON, then the header row, so
+        // `AxonCSVReader` (and `axon info`, `replay`, `convert`) read back what this sink writes.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let json: String
+        do { json = String(decoding: try encoder.encode(descriptor), as: UTF8.self) } catch {
+            throw EDFWriterError.unsupportedStream(reason: "the descriptor cannot be written as JSON: \(error)")
+        }
+        var text = AxonCSVFormat.signature + "\n" + AxonCSVFormat.descriptorPrefix + json + "\n"
+            + Self.columns(for: descriptor).map(Self.quoted).joined(separator: ",") + "\n"
         try text.withUTF8 { try writeAll(UnsafeRawBufferPointer($0)) }
     }
 

@@ -205,12 +205,19 @@ struct EDFWriterTests {
         try pipeline.start()
         pipeline.waitUntilFinished()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n")
-        #expect(lines.first == "sample,host_time,device_time,counter,T3 (µV),O1 (µV)")
-        #expect(lines.count == 1 + 498)
-        let row = lines[150].split(separator: ",", omittingEmptySubsequences: false)
+        #expect(lines.first == "# axon-csv 1")
+        #expect(lines[1].hasPrefix("# descriptor {"))
+        #expect(lines[2] == "sample,host_time,device_time,counter,T3 (µV),O1 (µV)")
+        #expect(lines.count == 3 + 498)
+        let row = lines[152].split(separator: ",", omittingEmptySubsequences: false)
         #expect(row.count == 6)
         #expect(row[0] == "151" && row[3] == "151")  // sample 149 of the file is device sample 151: 2 were lost
         #expect(Double(row[4]) == source.idealValue(channel: 0, index: 151))
         #expect(Double(row[2]) == 151.0 / 250)
+
+        // Axon's own reader takes it back: 498 frames, counters jumping over the two lost samples.
+        let recording = try AxonCSVReader().read(path: path)
+        #expect(recording.frameCount == 498 && recording.channelLabels == ["T3", "O1"])
+        #expect(recording.counters?[149] == 151 && recording.value(frame: 149, channel: 0) == Double(row[4]))
     }
 }
