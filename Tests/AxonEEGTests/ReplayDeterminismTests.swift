@@ -6,10 +6,11 @@ import Testing
 
 /// Acceptance: replaying a recording at 1× real time and as fast as possible gives bit-identical engine output.
 ///
-/// REAL TIME: the 1× run takes as long as the segment (20 s of the OpenBCI recording, 34–54 s, eyes closed).
+/// REAL TIME: the 1× run takes as long as the recording (the whole OpenBCI file: 89.96 s, eyes open then closed).
 @Suite("Replay determinism: 1× real time and as fast as possible give identical spectra and zones", .serialized)
 struct ReplayDeterminismTests {
-    static let seconds = 20.0
+    /// The whole shared recording.
+    static let seconds = 89.96
 
     struct Output {
         var frames: [SpectrumFrame] = []
@@ -21,7 +22,7 @@ struct ReplayDeterminismTests {
     static func replay(_ recording: Recording, speed: RecordingReplaySource.Speed) async throws -> Output {
         let replay = RecordingReplaySource(recording: recording, options: .init(speed: speed))
         let configuration = EEGEngine.Configuration(
-            channelLabels: recording.channelLabels, baselineDuration: 6, indicatorPeriod: 2, rigor: .estimate)
+            channelLabels: recording.channelLabels, baselineDuration: 12, indicatorPeriod: 10, rigor: .estimate)
         let session = try EEGSession(
             source: replay, configuration: configuration,
             options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
@@ -55,7 +56,6 @@ struct ReplayDeterminismTests {
             .deletingLastPathComponent()
             .appendingPathComponent("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
         let recording = try RecordingReader.read(path: path).selecting(channels: ["EXG2", "EXG3", "EXG6", "EXG7"])
-            .segment(from: 34, to: 34 + seconds)
         let started = Date()
         let slow = try await replay(recording, speed: .realTime(multiplier: 1))
         let elapsed = Date().timeIntervalSince(started)
@@ -93,7 +93,7 @@ struct ReplayDeterminismTests {
     /// same process leave behind (an `FFTW_MEASURE` plan of the same size satisfies a later `FFTW_ESTIMATE`
     /// request), so two sessions in a busy test process can get different FFT algorithms and differ in the last
     /// bits for a reason that has nothing to do with replay speed. A fresh process gives both runs the same plan.
-    @Test("20 s of OpenBCI EEG: every spectrum Double and every zone identical at 1× and full speed [REAL TIME 20 s]")
+    @Test("the OpenBCI recording: every spectrum Double and every zone identical at 1× and full speed [REAL TIME 90 s]")
     func realTimeEqualsFast() async throws {
         let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
             try await ReplayDeterminismTests.compare()
@@ -101,10 +101,11 @@ struct ReplayDeterminismTests {
         let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
         let line = output.split(separator: "\n").first { $0.hasPrefix("RESULT") }.map(String.init) ?? output
         print("replay determinism: \(line)")
-        // 5000 samples: windows end at 255, 505, …, 4755 → 19 spectra; an indicator when the 6 s baseline ends and
-        // every 2 s after: 8 (the last at the last sample).
+        // 22,490 samples: windows end at 255, 505, …, 22255 → 89 spectra; an indicator when the 12 s baseline ends
+        // (sample 2999) and every 10 s after: 8. The eyes-closed indicators read Relaxation.
         #expect(
-            line.hasPrefix("RESULT frames 5000 spectra 19/19 identical 19 indicators 8/8 identical 8 dropped 0 gaps 0"))
+            line.hasPrefix("RESULT frames 22490 spectra 89/89 identical 89 indicators 8/8 identical 8 dropped 0 gaps 0"))
+        #expect(line.contains("Relaxation"))
         let elapsed = line.split(separator: " ").last.flatMap { Double($0) } ?? 0
         #expect(elapsed > Self.seconds - 1, "the 1× run took \(elapsed) s")
     }
