@@ -17,7 +17,9 @@ extension Axon {
                 Brainiac headset's test sequence through the packet decoder) or a recording's path (OpenBCI GUI \
                 text or muse-lsl CSV), played in real time unless --speed or --fast. Without --duration it runs \
                 until SIGINT or SIGTERM, which close the file cleanly. EDF/BDF files are crash-safe: the header's \
-                record count is rewritten and the file fsynced after every data record.
+                record count is rewritten and the file fsynced after every data record. Annotated in EDF/BDF: the \
+                start, each zone, gaps, the simulated headset's status, and every line typed on standard input \
+                (a user marker).
                 """)
 
         @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
@@ -86,6 +88,16 @@ extension Axon {
                 edfSink = created
                 // The headset's status changes, battery reports and rejected notifications become annotations.
                 headsetEvents.target { event in created.annotate(unixTime: HostClock.unixNow(), text: event) }
+                // Each line typed on standard input becomes a user marker at the time it was entered.
+                Thread.detachNewThread {
+                    while let line = readLine() {
+                        let text = line.trimmingCharacters(in: .whitespaces)
+                        guard !text.isEmpty else { continue }
+                        created.annotate(unixTime: HostClock.unixNow(), text: "marker: \(text)")
+                        print("marked \"\(text)\"")
+                        flushStandardOutput()
+                    }
+                }
                 sink = created
             }
             let done = CompletionFlag()
