@@ -51,7 +51,7 @@ extension Axon {
                 if skipped > 0 { print("  \(skipped) markers not written (Axon CSV v1 has no marker column)") }
             } else {
                 let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
-                let result = try EDFConversion.write(recording, to: output, format: format, range: try parsedRange())
+                let result = try EDFConversion.write(recording, to: output, format: format, range: try PhysicalRangeOption.parse(range))
                 print(
                     "axon convert: \(input) → \(output) (\(format == .bdfPlus ? "BDF+" : "EDF+")): "
                         + "\(recording.frameCount) frames × \(recording.channelCount) channels at "
@@ -62,15 +62,6 @@ extension Axon {
                 }
             }
             for warning in recording.warnings { print("  warning: \(warning)") }
-        }
-
-        private func parsedRange() throws -> ClosedRange<Double>? {
-            guard let range else { return nil }
-            let parts = range.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, parts[0] < parts[1], parts.allSatisfy(\.isFinite) else {
-                throw ValidationError("--range needs LOW,HIGH with LOW < HIGH, e.g. --range -500,500")
-            }
-            return parts[0]...parts[1]
         }
     }
 }

@@ -61,17 +61,8 @@ extension Axon {
             }
         }
 
-        private func parsedRange() throws -> ClosedRange<Double>? {
-            guard let range else { return nil }
-            let parts = range.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard parts.count == 2, parts[0] < parts[1], parts.allSatisfy(\.isFinite) else {
-                throw ValidationError("--range needs LOW,HIGH with LOW < HIGH, e.g. --range -500,500")
-            }
-            return parts[0]...parts[1]
-        }
-
         func run() throws {
-            let physicalRange = try parsedRange()
+            let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
             let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents)
             let descriptor = source.descriptor

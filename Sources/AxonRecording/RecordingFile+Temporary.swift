@@ -5,37 +5,6 @@
 #endif
 
 extension RecordingFile {
-    /// At most `count` bytes from the start of the file, and the file's size, without reading the rest.
-    ///
-    /// - Throws: ``RecordingError/cannotOpen(path:errno:)`` or ``RecordingError/readFailed(path:errno:)``.
-    /// - Complexity: O(count).
-    static func readPrefix(path: String, count: Int) throws(RecordingError) -> (bytes: [UInt8], fileSize: Int) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
-        defer {
-            // A read-only descriptor has nothing to flush; a failing close cannot lose data here.
-            _ = close(fd)
-        }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw .readFailed(path: path, errno: errno) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .readFailed(path: path, errno: EISDIR) }
-        var bytes = [UInt8](repeating: 0, count: max(0, count))
-        var filled = 0
-        while filled < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                read(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .readFailed(path: path, errno: errno)
-            }
-            if got == 0 { break }
-            filled += got
-        }
-        bytes.removeSubrange(filled...)
-        return (bytes, max(Int(info.st_size), filled))
-    }
-
     /// Writes `bytes` to a new temporary file and returns its path (for libraries that only open paths).
     ///
     /// - Throws: ``RecordingError/cannotOpen(path:errno:)`` / ``RecordingError/readFailed(path:errno:)`` with the
