@@ -48,18 +48,16 @@ extension EventStore {
                         arguments: [json, revision + 1, handle.id])
                     return handle
                 }
-                // The table name needs the id, so insert with a placeholder name and set it after.
+                // The table name contains the stream's id: take the next id explicitly (this write transaction is
+                // the only writer), so the row goes in complete in one statement.
+                let id = (try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM streams")) ?? 1
+                let table = Self.tableName(id: id, descriptor: descriptor)
                 try db.execute(
                     sql: """
-                        INSERT INTO streams (source_id, name, descriptor_json, table_name, registered_at)
-                        VALUES (?, ?, ?, ?, ?)
+                        INSERT INTO streams (id, source_id, name, descriptor_json, table_name, registered_at)
+                        VALUES (?, ?, ?, ?, ?, ?)
                         """,
-                    arguments: [
-                        descriptor.sourceID, descriptor.name, json, UUID().uuidString, Date().timeIntervalSince1970,
-                    ])
-                let id = db.lastInsertedRowID
-                let table = Self.tableName(id: id, descriptor: descriptor)
-                try db.execute(sql: "UPDATE streams SET table_name = ? WHERE id = ?", arguments: [table, id])
+                    arguments: [id, descriptor.sourceID, descriptor.name, json, table, Date().timeIntervalSince1970])
                 try Self.createEventTable(db, named: table)
                 return StreamHandle(id: id, sourceID: descriptor.sourceID, name: descriptor.name, tableName: table)
             }
