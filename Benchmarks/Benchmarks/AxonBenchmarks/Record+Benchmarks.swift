@@ -51,7 +51,7 @@ final class RecordFixture {
 }
 
 func registerRecordBenchmarks() {
-    // Throughput is per sample (`scalingFactor` counts one data record = 1000 samples as 1000 items).
+    // Throughput is data records per second (`scalingFactor: .one`); samples/s = records/s × samples per record.
     func register(_ name: String, channels: Int, format: EDFWriter.Format, synchronizes: Bool) {
         Benchmark(
             name,

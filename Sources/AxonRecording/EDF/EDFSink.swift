@@ -96,8 +96,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
         }
         guard let writer else { return }
         inbox.drain(using: scratch) { onset, isUnix, duration, text in
-            // A Unix-time event from before the first sample (a status while connecting) goes at the start.
-            writer.annotate(onset: isUnix ? max(0, onset - writer.startUnixTime) : onset, duration: duration, utf8: text)
+            writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
         }
         let width = block.layout.width
         var frame = 0
@@ -127,8 +126,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
     public func close() throws {
         guard let writer else { return }
         inbox.drain(using: scratch) { onset, isUnix, duration, text in
-            // A Unix-time event from before the first sample (a status while connecting) goes at the start.
-            writer.annotate(onset: isUnix ? max(0, onset - writer.startUnixTime) : onset, duration: duration, utf8: text)
+            writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
         }
         try writer.close()
     }

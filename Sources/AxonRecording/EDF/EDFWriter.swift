@@ -280,16 +280,18 @@ public final class EDFWriter {
         text.withUTF8 { annotate(onset: onset, duration: duration, utf8: UnsafeRawBufferPointer($0)) }
     }
 
-    /// Annotates `text` at a Unix time (seconds since 1970). An event from before the first sample (a device's
-    /// status while connecting) is annotated at the file's start, since readers skip negative onsets.
+    /// Annotates `text` at a Unix time (seconds since 1970).
     public func annotate(unixTime: Double, duration: Double? = nil, text: String) {
-        annotate(onset: max(0, unixTime - startUnixTime), duration: duration, text: text)
+        annotate(onset: unixTime - startUnixTime, duration: duration, text: text)
     }
 
     /// Annotates UTF-8 text in place (no `String`): the allocation-free path for a sink's real-time thread.
+    ///
+    /// Every `annotate` call ends here. An onset before the first sample (a device's status while connecting) is
+    /// written at the file's start, since readers skip negative onsets.
     public func annotate(onset: Double, duration: Double?, utf8: UnsafeRawBufferPointer) {
         let durationTicks = duration.map { $0.isFinite && $0 >= 0 ? EDFAnnotationQueue.ticks($0) : -1 } ?? -1
-        let fileTicks = onset.isFinite ? EDFAnnotationQueue.ticks(onset) : Int64(recordCount) * recordTicks
+        let fileTicks = onset.isFinite ? EDFAnnotationQueue.ticks(max(0, onset)) : Int64(recordCount) * recordTicks
         let onsetTicks = startOffsetTicks + fileTicks
         annotations.append(onset: onsetTicks, duration: durationTicks, text: utf8)
     }
