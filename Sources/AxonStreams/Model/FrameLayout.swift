@@ -11,7 +11,7 @@
 /// | 1 `arrival` | host monotonic arrival time, seconds |
 /// | 2 `deviceTime` | device timestamp, seconds, or NaN when the device gives none |
 /// | 3 `counter` | device counter (exact up to 2^53), or NaN when the device gives none |
-/// | 4 `timestamp` | dejittered host time, filled in by the pipeline's clock stage |
+/// | 4 `timestamp` | dejittered host time, filled in by the pipeline's clock stage (a producer may only mark a link outage there) |
 /// | 5… | channel values, in descriptor order, in the channel's unit |
 ///
 /// Threading: a value type; share freely.
@@ -35,6 +35,10 @@ public struct FrameLayout: Sendable, Hashable {
     public static let counterLane = 3
     /// Lane of the dejittered timestamp.
     public static let timestampLane = 4
+    /// What a producer puts in the timestamp lane of the first frame after a link outage
+    /// (``FrameWriter/noteLinkLoss()``): the timeline reports the gap before that frame as `.linkLoss` and then
+    /// overwrites the lane with the frame's timestamp.
+    public static let linkLossMarker = -Double.infinity
     /// Lanes before the first channel value.
     public static let headerLanes = 5
 

@@ -14,6 +14,7 @@ public final class FrameWriter: @unchecked Sendable {
     public let layout: FrameLayout
     @usableFromInline let ring: SPSCRing<Double>
     @usableFromInline var nextSequence: Double = 0
+    @usableFromInline var linkLossPending = false
 
     /// Wraps a ring whose slots are frames of `layout`.
     public init(ring: SPSCRing<Double>, layout: FrameLayout) {
@@ -41,12 +42,13 @@ public final class FrameWriter: @unchecked Sendable {
         precondition(values.count == layout.channelCount, "a frame needs one value per channel")
         let sequence = nextSequence
         nextSequence += 1
+        defer { linkLossPending = false }
         return ring.pushSlot { slot in
             slot[FrameLayout.sequenceLane] = sequence
             slot[FrameLayout.arrivalLane] = arrivalTime
             slot[FrameLayout.deviceTimeLane] = deviceTime ?? .nan
             slot[FrameLayout.counterLane] = counter.map { Double($0) } ?? .nan
-            slot[FrameLayout.timestampLane] = .nan
+            slot[FrameLayout.timestampLane] = linkLossPending ? FrameLayout.linkLossMarker : .nan
             for channel in 0..<values.count {
                 slot[FrameLayout.headerLanes + channel] = values[channel]
             }
@@ -63,6 +65,12 @@ public final class FrameWriter: @unchecked Sendable {
             write($0, deviceTime: deviceTime, counter: counter, arrivalTime: arrivalTime)
         }
     }
+
+    /// Declares that the link to the device was down since the last frame (a Bluetooth outage, a vanished serial
+    /// port). The next frame carries the mark, and the samples missing before it — known from the device counter
+    /// or timestamps — become one ``GapRecord`` with cause `.linkLoss` instead of `.deviceCounter`; a stream with
+    /// neither gets a `.linkLoss` record of unknown length (0 samples) spanning the outage. Producer thread only.
+    public func noteLinkLoss() { linkLossPending = true }
 
     /// Frames that can be written right now without engaging the ring's overflow policy.
     ///

@@ -5,7 +5,9 @@
 /// `counterModulus` when the counter wraps), else from the device timestamp × nominal rate, else from the
 /// producer sequence — and compares it with the previous frame's:
 /// - a jump in the producer sequence means the ring dropped frames → a gap with cause `.overflow`;
-/// - a larger jump in the sample index means the device or link lost them → a gap with cause `.deviceCounter`.
+/// - a larger jump in the sample index means the device or link lost them → a gap with cause `.deviceCounter`,
+///   or `.linkLoss` when the producer marked the frame as the first after a link outage
+///   (``FrameWriter/noteLinkLoss()``; a marked frame with no measurable jump still gets a `.linkLoss` record).
 ///
 /// The timestamp is the ``ClockEstimator``'s host time for the frame's device time (or index ÷ rate); a gap's
 /// start and end are the times the missing samples would have had at the nominal rate.
@@ -83,7 +85,9 @@ public final class StreamTimeline {
         while frame < block.frameCount {
             let row = frame * width
             let nextSequence = rows[row + FrameLayout.sequenceLane]
-            guard nextSequence == sequence + 1 else { break }
+            // A frame marked as the first after a link outage takes the general path, which reports the outage.
+            guard nextSequence == sequence + 1, rows[row + FrameLayout.timestampLane] != FrameLayout.linkLossMarker
+            else { break }
             let nextCounter = rows[row + FrameLayout.counterLane]
             let nextDeviceTime = rows[row + FrameLayout.deviceTimeLane]
             // A comparison with a NaN (no previous counter or time) is false: such frames take the general path.
@@ -127,6 +131,7 @@ public final class StreamTimeline {
         let arrival = block.arrivalTime(ofFrame: frame)
         let deviceTime = block.lane(FrameLayout.deviceTimeLane, ofFrame: frame)
         let counter = block.lane(FrameLayout.counterLane, ofFrame: frame)
+        let afterLinkLoss = started && block.lane(FrameLayout.timestampLane, ofFrame: frame) == FrameLayout.linkLossMarker
 
         let overflowMissing = sequence - lastSequence - 1  // frames the ring dropped before this one
         let step = indexStep(counter: counter, deviceTime: deviceTime, overflowMissing: overflowMissing)
@@ -152,8 +157,12 @@ public final class StreamTimeline {
             // Counted forward from the last delivered sample (after any overflow gap): the times the missing
             // samples would have had.
             let start = lastTimestamp + (max(0, overflowMissing) + 1) * period
-            append(.init(cause: .deviceCounter, missingCount: Int(deviceMissing), start: start,
-                         end: start + (deviceMissing - 1) * period), before: frame, in: block)
+            append(.init(cause: afterLinkLoss ? .linkLoss : .deviceCounter, missingCount: Int(deviceMissing),
+                         start: start, end: start + (deviceMissing - 1) * period), before: frame, in: block)
+        } else if afterLinkLoss {
+            // No counter or device time to measure the outage by: its length in samples is unknown.
+            append(.init(cause: .linkLoss, missingCount: 0, start: lastTimestamp, end: timestamp),
+                   before: frame, in: block)
         }
 
         block.setTimestamp(timestamp, ofFrame: frame)

@@ -1,0 +1,69 @@
+/// How a device adapter reaches its device: a link that carries GATT-style notifications, reads and writes, and
+/// keeps itself up (reconnecting after link loss) until it is closed.
+///
+/// The same adapter runs over BlueZ (`AxonBluetooth.BlueZTransport`), over a simulator, or over a replay of
+/// recorded notifications.
+///
+/// Threading contract: the methods may be called from any task. The receiver's methods are called on the
+/// transport's one delivery thread, notifications and link events in the order they happened, so a receiver can
+/// be the single producer of a stream (its `FrameWriter`). They must not block.
+public protocol DeviceTransport: AnyObject, Sendable {
+    /// The device as the transport names it (name and address for BlueZ, a label for a replay).
+    var deviceDescription: String { get }
+
+    /// Link events for the transport's lifetime (also delivered to the receiver). One consumer.
+    var events: AsyncStream<LinkEvent> { get }
+
+    /// Connects and turns on notifications of `notifications`, handing every value and link event to `receiver`.
+    /// Returns once data flows. After that the transport keeps the link up by itself: after a link loss it
+    /// reconnects and resumes notifications, reporting each step as a ``LinkEvent``.
+    ///
+    /// - Throws: ``TransportError`` if the first connection cannot be made within the transport's timeout.
+    func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) async throws(TransportError)
+
+    /// Reads a characteristic's value.
+    func read(_ characteristic: GATTCharacteristicID) async throws(TransportError) -> [UInt8]
+
+    /// Writes a characteristic's value, with a response (`request`) or without (`command`).
+    func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool) async throws(TransportError)
+
+    /// Stops notifications, disconnects and ends ``events``. After it returns the receiver hears nothing more.
+    func close() async
+}
+
+/// The adapter side of a ``DeviceTransport``.
+///
+/// Threading contract: called on the transport's delivery thread only, one call at a time; must not block.
+public protocol TransportReceiver: AnyObject, Sendable {
+    /// One notification's value, with the host monotonic time it arrived.
+    func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double)
+    /// A link event, in order with the notifications around it.
+    func transport(didChange event: LinkEvent)
+}
+
+/// Why a transport operation failed.
+public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No device matching the request was found in time.
+    case deviceNotFound(String)
+    /// The device did not connect, or its services did not resolve, in time.
+    case connectFailed(String)
+    /// The device has no such characteristic.
+    case characteristicMissing(GATTCharacteristicID)
+    /// The link is down right now (a read or write during an outage).
+    case notConnected
+    /// The operation itself failed (the stack's error name and message).
+    case operationFailed(String)
+    /// The transport was closed.
+    case closed
+
+    public var description: String {
+        switch self {
+        case .deviceNotFound(let what): "no device matching \(what) was found"
+        case .connectFailed(let why): "cannot connect: \(why)"
+        case .characteristicMissing(let id): "the device has no characteristic \(id)"
+        case .notConnected: "the device is not connected"
+        case .operationFailed(let why): why
+        case .closed: "the transport is closed"
+        }
+    }
+}
