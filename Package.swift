@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
         .library(name: "AxonRecording", targets: ["AxonRecording"]),
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
+        .library(name: "AxonDevices", targets: ["AxonDevices"]),
+        .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -39,11 +41,16 @@ let package = Package(
         .target(name: "AxonRecording", dependencies: ["AxonStreams", "CEDFlib", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
-        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),
+        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices"]),
+        // What adapters talk through: the transport protocol, link events, Bluetooth UUIDs. No I/O of its own.
+        .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
+        // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
+        .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
 
         // MARK: - Command line
         .executableTarget(
-            name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", argumentParser]),
+            name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth",
+                           argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
@@ -51,5 +58,8 @@ let package = Package(
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
+        .testTarget(
+            name: "AxonBluetoothTests",
+            dependencies: ["AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams"]),
     ]
 )
