@@ -1,0 +1,141 @@
+import AxonDevices
+import AxonStreams
+import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The Brainiac headset over any ``AxonDevices/DeviceTransport`` — BlueZ for hardware, a simulator or a replay —
+/// as a `SampleSource` for a pipeline or an ``EEGHeadset``.
+///
+///     let transport = BlueZTransport(central: central, configuration: .init(device: "Brainiac-0001"))
+///     let source = BrainiacTransportSource(transport: transport)
+///     try headset.start(source: source)
+///
+/// Every notification goes through ``BrainiacDecoder`` into the stream; rejected ones are counted and reported
+/// (``BrainiacHeadsetEvent/rejected(_:)``) and the stream goes on. A link loss marks the stream
+/// (`FrameWriter.noteLinkLoss()`), so the samples the headset measured during the outage — its counter keeps
+/// counting — become one gap record with cause `.linkLoss` when data resumes. Link events are reported as the
+/// SDK's status messages (``BrainiacStatus/messages(for:)``).
+///
+/// Threading contract: `run` is called on the pipeline's source thread: it opens the transport, reads the battery
+/// level, and waits until the pipeline asks it to stop, then closes the transport. Notifications are decoded on
+/// the transport's delivery thread, which is the stream's single producer from `open` until `close` returns.
+/// The event handler runs on that thread and must not block. ``state()`` from any thread.
+public final class BrainiacTransportSource: SampleSource, Sendable {
+    public let descriptor: StreamDescriptor
+    public let transport: any DeviceTransport
+    public let profile: BrainiacGATTProfile
+
+    private let shared = Mutex(BrainiacHeadsetState())
+    private let eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)?
+    private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
+
+    /// - Parameters:
+    ///   - eventHandler: battery levels, SDK status messages and rejected notifications.
+    ///   - linkEventHandler: the transport's own link events, for logs that want more than the SDK's messages.
+    public init(
+        transport: any DeviceTransport, profile: BrainiacGATTProfile = .init(), sourceID: String? = nil,
+        eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)? = nil,
+        linkEventHandler: (@Sendable (LinkEvent) -> Void)? = nil
+    ) {
+        self.transport = transport
+        self.profile = profile
+        self.descriptor = BrainiacHeadset.descriptor(
+            sourceID: sourceID ?? "brainiac-\(transport.deviceDescription)",
+            metadata: ["transport": String(describing: type(of: transport))])
+        self.eventHandler = eventHandler
+        self.linkEventHandler = linkEventHandler
+    }
+
+    /// The decoder's latest state (statistics, battery, status, last error). Any thread.
+    public func state() -> BrainiacHeadsetState { shared.withLock { $0 } }
+
+    public func run(into writer: FrameWriter) throws {
+        let receiver = Receiver(source: self, writer: writer)
+        shared.withLock { $0.isRunning = true }
+        defer { shared.withLock { $0.isRunning = false } }
+        let transport = transport
+        let data = profile.dataCharacteristic
+        let opened: Result<Int?, TransportError> = Self.wait {
+            do throws(TransportError) {
+                try await transport.open(notifications: [data], receiver: receiver)
+            } catch {
+                return .failure(error)
+            }
+            let battery = try? await transport.read(.batteryLevel)
+            return .success(battery?.first.map(Int.init))
+        }
+        if case .success(let level?) = opened { report(.battery(level: level), level: level) }
+        defer { Self.wait { await transport.close() } }
+        try opened.get()
+        while !writer.isStopRequested { usleep(20_000) }
+    }
+
+    fileprivate func report(_ event: BrainiacHeadsetEvent, level: Int? = nil) {
+        if let level { shared.withLock { $0.batteryLevel = level } }
+        eventHandler?(event)
+    }
+
+    fileprivate func reportLink(_ event: LinkEvent) {
+        linkEventHandler?(event)
+        for message in BrainiacStatus.messages(for: event) { eventHandler?(.status(message)) }
+    }
+
+    fileprivate func publish(_ decoder: BrainiacDecoder) {
+        shared.withLock { state in
+            state.statistics = decoder.statistics
+            state.batteryLevel = decoder.batteryLevel ?? state.batteryLevel
+            state.status = decoder.status
+            state.lastError = decoder.lastError
+            state.notificationsSent = decoder.statistics.decodedNotifications + decoder.statistics.rejectedNotifications
+        }
+    }
+
+    /// Runs async work from the (synchronous) source thread and waits for it.
+    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        let box = Mutex<T?>(nil)
+        Task {
+            let value = await work()
+            box.withLock { $0 = value }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        return box.withLock { $0! }
+    }
+}
+
+/// Decodes on the transport's delivery thread into the stream.
+private final class Receiver: TransportReceiver, @unchecked Sendable {
+    // Sendable invariant: used only on the transport's delivery thread (one at a time).
+    let source: BrainiacTransportSource
+    let writer: FrameWriter
+    let decoder = BrainiacDecoder()
+
+    init(source: BrainiacTransportSource, writer: FrameWriter) {
+        self.source = source
+        self.writer = writer
+    }
+
+    func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        do throws(BrainiacPacketError) {
+            switch try decoder.decode(value, arrivalTime: arrivalTime, into: writer) {
+            case .battery(_, let level): source.report(.battery(level: level), level: level)
+            case .status(_, let status): source.report(.status(status))
+            case .eeg: break
+            }
+        } catch {
+            source.report(.rejected(error))
+        }
+        source.publish(decoder)
+    }
+
+    func transport(didChange event: LinkEvent) {
+        if case .linkLost = event { writer.noteLinkLoss() }
+        if case .serviceVanished = event { writer.noteLinkLoss() }
+        source.reportLink(event)
+    }
+}
