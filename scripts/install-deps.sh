@@ -5,7 +5,10 @@ set -euo pipefail
 
 # python3-venv: scripts/python-peers.sh builds the EDF readers the interop tests check against (pyedflib, MNE).
 # libsqlite3-dev: the event store's SQLite (GRDB). libedf-dev: EDFlib, the reference EDF/BDF reader.
-packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv)
+# dbus-daemon python3-dbus python3-gi: scripts/bluez-mock, the private bus and mock bluetoothd the BLE tests
+# run against (these kernels have no Bluetooth).
+packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
+          dbus-daemon python3-dbus python3-gi)
 
 missing=()
 for p in "${packages[@]}"; do
