@@ -336,7 +336,7 @@ class Adapter(Exported):
         device = self.mock.exported.get(str(path))
         if not isinstance(device, Device):
             raise BluezError("DoesNotExist", "Does Not Exist")
-        device.air.disconnect(reason_link_loss=False)
+        device.air.disconnect()
         self.mock.unexport_device(device.air)
 
 
@@ -377,7 +377,7 @@ class Device(Exported):
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Disconnect(self):
-        self.air.disconnect(reason_link_loss=False)
+        self.air.disconnect()
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Pair(self):
@@ -564,7 +564,7 @@ class AirDevice:
         self.services = []             # GattService objects, built on first connection
         self.gatt_exported = False
         self.connected = False
-        self.connecting = False
+        self.pending_connect = None    # (ok, err) of the Connect call in flight
         self.services_resolved = False
         self.resubscribe_pending = False
         self.epoch = 0                 # bumped on every link change; stale timers compare it
@@ -622,6 +622,10 @@ class AirDevice:
 
     # -- link
 
+    @property
+    def connecting(self):
+        return self.pending_connect is not None
+
     def connect(self, ok, err):
         self.connect_calls += 1
         if self.connected:
@@ -630,14 +634,22 @@ class AirDevice:
         if self.connecting:
             err(BluezError("InProgress", "In Progress"))
             return
-        self.connecting = True
-        epoch = self.epoch
+        self.pending_connect = (ok, err)
         if not self.in_range or self.fail_next_connects > 0:
             if self.fail_next_connects > 0:
                 self.fail_next_connects -= 1
-            self._later(CONNECT_FAIL_DELAY_MS, epoch, self._connect_failed, err)
+            self._later(CONNECT_FAIL_DELAY_MS, self.epoch, self._answer_connect, connection_aborted())
         else:
-            self._later(CONNECT_DELAY_MS, epoch, self._link_up, ok, err)
+            self._later(CONNECT_DELAY_MS, self.epoch, self._link_up)
+
+    def _answer_connect(self, error=None):
+        """Reply to the Connect call in flight, with success or the given error."""
+        ok, err = self.pending_connect
+        self.pending_connect = None
+        if error is None:
+            ok()
+        else:
+            err(error)
 
     def _later(self, ms, epoch, func, *args):
         """Run func after ms unless the link changed meanwhile (then the step is stale)."""
@@ -647,19 +659,11 @@ class AirDevice:
             return False
         GLib.timeout_add(ms, fire)
 
-    def _connect_failed(self, err):
-        self.connecting = False
-        err(connection_aborted())
-
-    def _link_up(self, ok, err):
-        self.connecting = False
-        if not self.in_range:
-            err(connection_aborted())
-            return
+    def _link_up(self):
         self.epoch += 1
         self.connected = True
         self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(True))
-        ok()
+        self._answer_connect()
         if not self.gatt_exported:
             # First connection: discover services and export them. Later connections reuse BlueZ's
             # GATT cache, so the objects stay and no InterfacesAdded is emitted again.
@@ -671,7 +675,6 @@ class AirDevice:
     def _services_resolved(self):
         self.services_resolved = True
         self.device.set_props(DEVICE_IFACE, ServicesResolved=dbus.Boolean(True))
-        self.on_services_resolved()
         if any(c.sessions for c in self.characteristics()):
             self.resubscribe_pending = True
             self._later(RESUBSCRIBE_DELAY_MS, self.epoch, self._resubscribe)
@@ -681,14 +684,14 @@ class AirDevice:
         for char in self.characteristics():
             char.resubscribe()
 
-    def on_services_resolved(self):
-        """Hook for kinds that expose more once connected."""
+    def disconnect(self):
+        """Drop the link: ServicesResolved=false, then Connected=false. Sessions survive.
 
-    def disconnect(self, reason_link_loss):
-        """Drop the link: ServicesResolved=false, then Connected=false. Sessions survive."""
+        A Connect still in flight fails, as an LE connection attempt that is cancelled does."""
         self.epoch += 1
-        self.connecting = False
         self.resubscribe_pending = False
+        if self.connecting:
+            self._answer_connect(connection_aborted())
         if not self.connected:
             return
         self.services_resolved = False
@@ -706,7 +709,7 @@ class AirDevice:
             self.back_in_range_timer = None
         self.in_range = in_range
         if not in_range:
-            self.disconnect(reason_link_loss=True)
+            self.disconnect()
         elif self.mock.adapter.discovering:
             self.mock.scanner.scan_soon()
 
@@ -1211,7 +1214,7 @@ class Mock:
         for air in list(self.air.values()):
             for char in air.characteristics():
                 char.clear_sessions()
-            air.disconnect(reason_link_loss=False)
+            air.disconnect()
             air.shutdown()
             self.unexport_device(air)
         self.air.clear()

@@ -431,6 +431,31 @@ class SelfTest:
         stats = self.client.control().GetStats(ADDRESS)
         check(int(stats["connectCalls"]) >= 5, "connectCalls %s" % stats["connectCalls"])
 
+    def test_connect_in_progress(self):
+        self.client.iface(DEVICE_PATH, DEVICE_IFACE).Disconnect()
+        self.client.wait_for_change(DEVICE_PATH, DEVICE_IFACE, "Connected", False)
+        results = []
+        device = self.client.conn.get_object("org.bluez", DEVICE_PATH, introspect=False)
+        for _ in range(2):
+            device.Connect(dbus_interface=DEVICE_IFACE, timeout=10,
+                           reply_handler=lambda: results.append("ok"),
+                           error_handler=lambda e: results.append(e.get_dbus_name()))
+        self.client.wait_for(lambda: len(results) == 2, 3, "both Connect replies")
+        check(sorted(results) == ["ok", "org.bluez.Error.InProgress"], "replies %s" % results)
+        self.client.wait_for_change(DEVICE_PATH, DEVICE_IFACE, "ServicesResolved", True)
+
+    def test_set_rate(self):
+        data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
+        self.client.pump(0.4)  # past the re-subscription after the reconnect
+        count = len(self.client.notifications)
+        self.client.control().SetRate(ADDRESS, 100.0)
+        self.client.pump(1.0)
+        slow = [v for p, v in self.client.notifications[count:] if p == data]
+        check(85 <= len(slow) <= 115, "%d notifications in 1 s at 100/s" % len(slow))
+        self.client.control().SetRate(ADDRESS, 250.0)
+        self.client.pump(0.3)
+        check_stream([v for p, v in self.client.notifications[count:] if p == data])
+
     def test_send_raw(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
         self.client.wait_for(lambda: bool(self.client.control().GetStats(ADDRESS)["sent"]), 2, "stream")
@@ -443,6 +468,9 @@ class SelfTest:
         other = Client(self.procs.address)
         battery = self.client.char_path(DEVICE_PATH, BATTERY_LEVEL)
         other.iface(battery, CHAR_IFACE).StartNotify()
+        data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
+        self.client.expect_error("org.bluez.Error.Failed", "No notify session started",
+                                 other.iface(data, CHAR_IFACE).StopNotify)
         check(int(self.client.control().GetStats(ADDRESS)["sessions"]) == 2, "second session")
         other.close()
         self.client.wait_for_change(battery, CHAR_IFACE, "Notifying", False)
@@ -481,7 +509,7 @@ class SelfTest:
                 return 1
             for name in ("object_manager", "discovery_without_filter", "discovery_with_filter", "connect",
                          "gatt_by_uuid", "streaming", "link_loss_and_resubscription", "fail_next_connects",
-                         "send_raw", "client_vanishing_drops_session", "kill_and_restart", "reset"):
+                         "connect_in_progress", "set_rate", "send_raw", "client_vanishing_drops_session", "kill_and_restart", "reset"):
                 self.run(name.replace("_", " "), getattr(self, "test_" + name))
         finally:
             self.procs.stop()
