@@ -254,7 +254,7 @@ class Adapter(Exported):
     WRITABLE = ((ADAPTER_IFACE, "Alias"), (ADAPTER_IFACE, "Powered"), (ADAPTER_IFACE, "Discoverable"),
                 (ADAPTER_IFACE, "DiscoverableTimeout"), (ADAPTER_IFACE, "Pairable"),
                 (ADAPTER_IFACE, "PairableTimeout"))
-    FILTER_KEYS = {"UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"}
+    FILTER_KEYS = ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"]
 
     def __init__(self, mock):
         super().__init__(mock, ADAPTER_PATH)
@@ -314,10 +314,10 @@ class Adapter(Exported):
 
     @dbus.service.method(ADAPTER_IFACE, in_signature="a{sv}", out_signature="", sender_keyword="sender")
     def SetDiscoveryFilter(self, options, sender=None):
-        unknown = set(options) - self.FILTER_KEYS
-        if unknown:
-            raise BluezError("InvalidArguments", "Invalid arguments in method call")
-        if "Transport" in options and options["Transport"] not in ("auto", "bredr", "le"):
+        # BlueZ rejects unknown keys, an unknown transport and RSSI together with Pathloss.
+        if (set(options) - set(self.FILTER_KEYS)
+                or options.get("Transport", "auto") not in ("auto", "bredr", "le")
+                or ("RSSI" in options and "Pathloss" in options)):
             raise BluezError("InvalidArguments", "Invalid arguments in method call")
         if options:
             self.filters[sender] = dict(options)
@@ -329,7 +329,7 @@ class Adapter(Exported):
 
     @dbus.service.method(ADAPTER_IFACE, in_signature="", out_signature="as")
     def GetDiscoveryFilters(self):
-        return string_array(sorted(self.FILTER_KEYS))
+        return string_array(self.FILTER_KEYS)
 
     @dbus.service.method(ADAPTER_IFACE, in_signature="o", out_signature="")
     def RemoveDevice(self, path):
