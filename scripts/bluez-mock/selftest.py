@@ -489,6 +489,21 @@ class SelfTest:
         self.client.iface("/org/bluez/hci0", ADAPTER_IFACE).StartDiscovery()
         self.client.wait_for(lambda: any(p == DEVICE_PATH for p, _ in self.client.added), 2, "device back")
 
+    def test_heart_rate_band(self):
+        adapter = self.client.iface("/org/bluez/hci0", ADAPTER_IFACE)
+        adapter.SetDiscoveryFilter(dbus.Dictionary({"Pattern": "Heartband"}, signature="sv"))
+        self.client.wait_for(lambda: any(p == BAND_PATH for p, _ in self.client.added), 2, "band by Pattern")
+        _, err = self.client.call_async(BAND_PATH, DEVICE_IFACE, "Connect")
+        check(err is None, "Connect: %s" % err)
+        self.client.wait_for_change(BAND_PATH, DEVICE_IFACE, "ServicesResolved", True)
+        measurement = self.client.char_path(BAND_PATH, "00002a37-0000-1000-8000-00805f9b34fb")
+        check("/service0020/" in measurement, "heart-rate path %s" % measurement)
+        self.client.iface(measurement, CHAR_IFACE).StartNotify()
+        self.client.wait_for(lambda: (measurement, b"\x00\x3e") in self.client.notifications, 2, "62 bpm")
+        self.client.control().SetBattery(BAND_ADDRESS, dbus.Byte(50))
+        battery = self.client.iface(self.client.char_path(BAND_PATH, BATTERY_LEVEL), CHAR_IFACE)
+        check(bytes(battery.ReadValue(NO_OPTIONS)) == b"\x32", "battery after SetBattery")
+
     def test_reset(self):
         self.client.removed.clear()
         _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
@@ -509,7 +524,7 @@ class SelfTest:
                 return 1
             for name in ("object_manager", "discovery_without_filter", "discovery_with_filter", "connect",
                          "gatt_by_uuid", "streaming", "link_loss_and_resubscription", "fail_next_connects",
-                         "connect_in_progress", "set_rate", "send_raw", "client_vanishing_drops_session", "kill_and_restart", "reset"):
+                         "connect_in_progress", "set_rate", "send_raw", "client_vanishing_drops_session", "kill_and_restart", "heart_rate_band", "reset"):
                 self.run(name.replace("_", " "), getattr(self, "test_" + name))
         finally:
             self.procs.stop()
