@@ -105,7 +105,8 @@ def string_array(items):
 
 
 def byte_array(data):
-    return dbus.Array([dbus.Byte(b) for b in data], signature="y")
+    """An `ay`; dbus.ByteArray marshals from bytes directly, far cheaper than an Array of Bytes."""
+    return dbus.ByteArray(bytes(data))
 
 
 def device_path(address):
@@ -201,12 +202,6 @@ class Exported(dbus.service.Object):
         current.update(changed)
         if changed and self.mock.is_exported(self):
             self.mock.emit_properties_changed(self.path, iface, changed)
-
-    def remove_props(self, iface, *names):
-        """Drop optional properties; BlueZ reports them as invalidated."""
-        gone = [n for n in names if self.props[iface].pop(n, None) is not None]
-        if gone and self.mock.is_exported(self):
-            self.mock.emit_properties_changed(self.path, iface, {}, gone)
 
     def _props_of(self, iface):
         if iface not in self.props:
@@ -417,12 +412,11 @@ class GattCharacteristic(Exported):
     RESUBSCRIBE_DELAY_MS after services are resolved again, as BlueZ 5.66 does for its sessions.
     """
 
-    def __init__(self, mock, air, service, handle, uuid, flags, value=b"", on_write=None):
+    def __init__(self, mock, air, service, handle, uuid, flags, value=b""):
         super().__init__(mock, "%s/char%04x" % (service.path, handle))
         self.air = air
         self.uuid = uuid
         self.flags = flags
-        self.on_write = on_write
         self.sessions = set()
         self.subscribed = False
         self.writes = []  # (value bytes, write type) in arrival order
@@ -508,10 +502,7 @@ class GattCharacteristic(Exported):
             raise BluezError("InvalidArguments", "Invalid arguments in method call")
         if allowed[write_type] not in self.flags:
             raise BluezError("NotSupported", "Operation is not supported")
-        data = bytes(value)
-        self.writes.append((data, write_type))
-        if self.on_write:
-            self.on_write(self, data)
+        self.writes.append((bytes(value), write_type))
 
     @dbus.service.method(CHAR_IFACE, in_signature="", out_signature="", sender_keyword="sender")
     def StartNotify(self, sender=None):
@@ -615,8 +606,8 @@ class AirDevice:
         self.services.append(service)
         return service
 
-    def add_characteristic(self, service, handle, uuid, flags, value=b"", on_write=None):
-        char = GattCharacteristic(self.mock, self, service, handle, uuid, flags, value, on_write)
+    def add_characteristic(self, service, handle, uuid, flags, value=b""):
+        char = GattCharacteristic(self.mock, self, service, handle, uuid, flags, value)
         service.characteristics.append(char)
         return char
 
