@@ -541,12 +541,16 @@ class AirDevice:
     """A BLE peripheral in the simulated air: range, link state, GATT database and data generator."""
 
     KIND = None
+    OPTIONS = {"rssi"}  # option keys this kind understands; subclasses add theirs
 
     def __init__(self, mock, address, name, options):
+        unknown = set(options) - self.OPTIONS
+        if unknown:
+            # A misspelt option would otherwise silently leave a default in place.
+            raise invalid_args("unknown %s option(s): %s" % (self.KIND, ", ".join(sorted(unknown))))
         self.mock = mock
         self.address = address.upper()
         self.name = name
-        self.options = options
         self.rssi = int(options.get("rssi", -55))
         self.in_range = True
         self.manufacturer_data = {}
@@ -804,11 +808,15 @@ class Brainiac(AirDevice):
     """
 
     KIND = "brainiac"
+    OPTIONS = AirDevice.OPTIONS | {"rate", "samples", "frequency", "amplitude", "battery", "battery_interval",
+                                   "status"}
     CHANNEL_PHASES = [k * math.pi / 4 for k in range(4)]  # T3, O1, T4, O2
 
     def __init__(self, mock, address, name, options):
         super().__init__(mock, address, name, options)
         self.advertised_uuids = [BRAINIAC_SERVICE]
+        # 0xFFFF is the company identifier reserved for tests; clients see an a{qv} holding an ay.
+        self.manufacturer_data = {0xFFFF: b"AXON"}
         self.rate = float(options.get("rate", 250))
         self.samples = int(options.get("samples", 1))
         if not 1 <= self.samples <= 10:
@@ -936,6 +944,7 @@ class HeartRate(AirDevice):
     """A heart-rate band: Heart Rate Measurement (flags 0x00, 8-bit bpm) once per second."""
 
     KIND = "heartrate"
+    OPTIONS = AirDevice.OPTIONS | {"bpm", "battery", "rate"}
 
     def __init__(self, mock, address, name, options):
         super().__init__(mock, address, name, options)
@@ -1203,8 +1212,6 @@ class Mock:
     def reset(self):
         self.adapter.stop_all()
         for air in list(self.air.values()):
-            for char in air.characteristics():
-                char.clear_sessions()
             air.disconnect()
             air.shutdown()
             self.unexport_device(air)
@@ -1268,7 +1275,12 @@ def main():
     mock = Mock(conn)
     specs = list(PRESETS.get(args.preset, [])) + [parse_device_spec(s) for s in args.device]
     for kind, address, name, options in specs:
-        mock.add_device(kind, address, name, options)
+        try:
+            mock.add_device(kind, address, name, options)
+        except dbus.DBusException as e:
+            print("mock_bluetoothd: --device %s,%s,%s: %s" % (kind, address, name, e.get_dbus_message()),
+                  file=sys.stderr)
+            return 2
 
     reply = conn.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
     if reply != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:

@@ -332,6 +332,7 @@ class SelfTest:
         check(props["Name"] == "Brainiac-0001" and props["Address"] == ADDRESS, "device properties")
         check(isinstance(props["RSSI"], dbus.Int16), "RSSI is %s, not int16" % type(props["RSSI"]).__name__)
         check(BRAINIAC_SERVICE in props["UUIDs"], "advertised UUIDs")
+        check(bytes(props["ManufacturerData"][0xFFFF]) == b"AXON", "ManufacturerData")
         self.client.wait_for(lambda: any(p == DEVICE_PATH and "RSSI" in c for p, _, c, _, _ in self.client.changes),
                              2.5, "an RSSI update")
         check(not any(p == BAND_PATH for p, _ in self.client.added), "the filter let the heart-rate band through")
@@ -517,6 +518,8 @@ class SelfTest:
                                                dbus.Dictionary({"rate": dbus.Double(25), "samples": dbus.UInt32(10)},
                                                                                signature="sv"))
         check(path == "/org/bluez/hci0/dev_C0_FF_EE_00_00_09", "AddDevice path %s" % path)
+        self.client.expect_error("org.freedesktop.DBus.Error.InvalidArgs", None, self.client.control().AddDevice,
+                                 "brainiac", "C0:FF:EE:00:00:0A", "x", dbus.Dictionary({"rat": 1}, signature="sv"))
 
     def main(self):
         try:
