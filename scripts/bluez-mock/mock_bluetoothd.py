@@ -2,7 +2,7 @@
 """A mock bluetoothd: owns org.bluez on a private D-Bus and behaves like BlueZ 5.66 for BLE centrals.
 
     /usr/bin/python3 scripts/bluez-mock/mock_bluetoothd.py --bus ADDRESS \
-        [--device KIND,ADDRESS,NAME[,key=value...]]... [--preset demo]
+        [--device KIND,ADDRESS,NAME[,key=value...]]... [--preset demo] [--battery-plugin]
 
 The machines Axon is built and tested on have no Bluetooth in their kernel, so real bluetoothd cannot
 run. This process stands in for it: one adapter /org/bluez/hci0, devices that live in a simulated "air"
@@ -43,6 +43,7 @@ BLUEZ = "org.bluez"
 ADAPTER_PATH = "/org/bluez/hci0"
 ADAPTER_IFACE = "org.bluez.Adapter1"
 DEVICE_IFACE = "org.bluez.Device1"
+BATTERY1_IFACE = "org.bluez.Battery1"
 SERVICE_IFACE = "org.bluez.GattService1"
 CHAR_IFACE = "org.bluez.GattCharacteristic1"
 PROPS_IFACE = "org.freedesktop.DBus.Properties"
@@ -567,6 +568,8 @@ class AirDevice:
         self.connect_calls = 0
         self.start_notify_calls = 0
         self.back_in_range_timer = None
+        self.battery = 100
+        self.battery_char = None       # Battery Level, for SetBattery and the battery plugin
 
     # -- discovery
 
@@ -670,6 +673,9 @@ class AirDevice:
     def _services_resolved(self):
         self.services_resolved = True
         self.device.set_props(DEVICE_IFACE, ServicesResolved=dbus.Boolean(True))
+        if self.mock.battery_plugin and self.battery_char is not None:
+            # BlueZ's battery plugin reads the level once connected and offers it as Battery1.
+            self.mock.add_interface(self.device, BATTERY1_IFACE, {"Percentage": dbus.Byte(self.battery)})
         if any(c.sessions for c in self.characteristics()):
             self.resubscribe_pending = True
             self._later(RESUBSCRIBE_DELAY_MS, self.epoch, self._resubscribe)
@@ -692,6 +698,7 @@ class AirDevice:
         self.services_resolved = False
         if self.device is not None:
             self.device.set_props(DEVICE_IFACE, ServicesResolved=dbus.Boolean(False))
+            self.mock.remove_interface(self.device, BATTERY1_IFACE)
         self.connected = False
         if self.device is not None:
             self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(False))
@@ -722,6 +729,15 @@ class AirDevice:
 
     def set_rate(self, rate):
         raise BluezError("NotSupported", "This device kind has no rate")
+
+    def set_battery(self, level):
+        """A new battery level: the Battery Level value (notified to its sessions) and Battery1."""
+        self.battery = level
+        if self.battery_char is not None:
+            self.battery_char.props[CHAR_IFACE]["Value"] = byte_array([level])
+            self.battery_char.notify([level])
+        if self.device is not None and BATTERY1_IFACE in self.device.props:
+            self.device.set_props(BATTERY1_IFACE, Percentage=dbus.Byte(level))
 
     def stats(self):
         return {
@@ -833,7 +849,6 @@ class Brainiac(AirDevice):
         self.sent = 0
         self.last_battery_packet = 0.0
         self.data_char = None
-        self.battery_char = None
         self.pacer = NotificationPacer(self.rate, self._send_next)
 
     def build_gatt(self):
@@ -914,10 +929,7 @@ class Brainiac(AirDevice):
         self.pacer.set_rate(rate)
 
     def set_battery(self, level):
-        self.battery = level
-        if self.battery_char is not None:
-            self.battery_char.props[CHAR_IFACE]["Value"] = byte_array([level])
-            self.battery_char.notify([level])
+        super().set_battery(level)
         if self.data_char is not None and self.data_char.streaming:
             self._emit(battery_packet(self.order, self.next_counter, int(time.time() * 1000), level))
 
@@ -954,7 +966,6 @@ class HeartRate(AirDevice):
         self.rate = float(options.get("rate", 1))
         self.sent = 0
         self.measurement_char = None
-        self.battery_char = None
         self.pacer = NotificationPacer(self.rate, self._send_next)
 
     def build_gatt(self):
@@ -988,12 +999,6 @@ class HeartRate(AirDevice):
             raise invalid_args("rate must be positive")
         self.rate = rate
         self.pacer.set_rate(rate)
-
-    def set_battery(self, level):
-        self.battery = level
-        if self.battery_char is not None:
-            self.battery_char.props[CHAR_IFACE]["Value"] = byte_array([level])
-            self.battery_char.notify([level])
 
     def stats(self):
         stats = super().stats()
@@ -1122,8 +1127,9 @@ class Control(dbus.service.Object):
 # The mock as a whole
 
 class Mock:
-    def __init__(self, conn):
+    def __init__(self, conn, battery_plugin=False):
         self.conn = conn
+        self.battery_plugin = battery_plugin  # hide the Battery service, offer Battery1 (BlueZ's default)
         self.exported = {}   # path -> Exported, in export order (what GetManagedObjects lists)
         self.air = {}        # address -> AirDevice
         self.watched = set()
@@ -1167,7 +1173,7 @@ class Mock:
     def _unexport(self, obj):
         if self.exported.pop(obj.path, None) is obj:
             self._emit_interfaces_removed(obj)
-        obj.remove_from_connection()
+            obj.remove_from_connection()
 
     def export_device(self, air):
         air.device = Device(self, air)
@@ -1175,9 +1181,31 @@ class Mock:
 
     def export_gatt(self, air):
         for service in air.services:
+            if self.battery_plugin and service.uuid == BATTERY_SERVICE:
+                # Claimed by the battery plugin: BlueZ does not export it as GATT objects.
+                for obj in [service] + service.characteristics:
+                    obj.remove_from_connection()
+                continue
             self._export(service)
             for char in service.characteristics:
                 self._export(char)
+
+    def add_interface(self, obj, iface, props):
+        """Add an interface to an exported object: InterfacesAdded with just that interface."""
+        if iface in obj.props:
+            return
+        obj.props[iface] = props
+        msg = dbus.lowlevel.SignalMessage("/", OM_IFACE, "InterfacesAdded")
+        msg.append(dbus.ObjectPath(obj.path), dbus.Dictionary({iface: dbus.Dictionary(props, signature="sv")},
+                                                              signature="sa{sv}"), signature="oa{sa{sv}}")
+        self.conn.send_message(msg)
+
+    def remove_interface(self, obj, iface):
+        if obj.props.pop(iface, None) is None:
+            return
+        msg = dbus.lowlevel.SignalMessage("/", OM_IFACE, "InterfacesRemoved")
+        msg.append(dbus.ObjectPath(obj.path), string_array([iface]), signature="oas")
+        self.conn.send_message(msg)
 
     def unexport_device(self, air):
         """Remove the device's objects, children first, as BlueZ does on RemoveDevice."""
@@ -1268,11 +1296,14 @@ def main():
     parser.add_argument("--bus", required=True, help="D-Bus address of the private bus")
     parser.add_argument("--device", action="append", default=[], metavar="KIND,ADDRESS,NAME[,key=value...]")
     parser.add_argument("--preset", choices=sorted(PRESETS))
+    parser.add_argument("--battery-plugin", action="store_true",
+                        help="as BlueZ with its battery plugin: no Battery service GATT objects, org.bluez.Battery1 "
+                             "on connected devices instead")
     args = parser.parse_args()
 
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     conn = dbus.bus.BusConnection(args.bus)
-    mock = Mock(conn)
+    mock = Mock(conn, battery_plugin=args.battery_plugin)
     specs = list(PRESETS.get(args.preset, [])) + [parse_device_spec(s) for s in args.device]
     for kind, address, name, options in specs:
         try:

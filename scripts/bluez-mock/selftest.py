@@ -521,13 +521,37 @@ class SelfTest:
         self.client.expect_error("org.freedesktop.DBus.Error.InvalidArgs", None, self.client.control().AddDevice,
                                  "brainiac", "C0:FF:EE:00:00:0A", "x", dbus.Dictionary({"rat": 1}, signature="sv"))
 
+    def test_battery_plugin(self):
+        """With --battery-plugin, as BlueZ by default: Battery1 on the device instead of GATT objects."""
+        self.procs.kill_mock()
+        self.client.wait_for(lambda: self.client.owner_changes[-1] == "", 3, "old mock gone")
+        self.procs.start_mock("--battery-plugin")
+        self.client.added.clear()
+        self.client.removed.clear()
+        self.client.iface("/org/bluez/hci0", ADAPTER_IFACE).StartDiscovery()
+        self.client.wait_for(lambda: any(p == DEVICE_PATH for p, _ in self.client.added), 2, "device")
+        _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
+        check(err is None, "Connect: %s" % err)
+        battery1 = "org.bluez.Battery1"
+        self.client.wait_for(lambda: any(p == DEVICE_PATH and battery1 in i for p, i in self.client.added), 2,
+                             "Battery1 added")
+        check(int(self.client.get(DEVICE_PATH, battery1, "Percentage")) == 87, "Percentage")
+        uuids = [str(i["org.bluez.GattService1"]["UUID"]) for i in self.client.managed_objects().values()
+                 if "org.bluez.GattService1" in i]
+        check("0000180f-0000-1000-8000-00805f9b34fb" not in uuids and BRAINIAC_SERVICE in uuids, "services %s" % uuids)
+        self.client.control().SetBattery(ADDRESS, dbus.Byte(40))
+        self.client.wait_for_change(DEVICE_PATH, battery1, "Percentage", 40)
+        self.client.iface(DEVICE_PATH, DEVICE_IFACE).Disconnect()
+        self.client.wait_for(lambda: (DEVICE_PATH, [battery1]) in self.client.removed, 2, "Battery1 removed")
+
     def main(self):
         try:
             if not self.run("bus and mock start", self.start):
                 return 1
             for name in ("object_manager", "discovery_without_filter", "discovery_with_filter", "connect",
                          "gatt_by_uuid", "streaming", "link_loss_and_resubscription", "fail_next_connects",
-                         "connect_in_progress", "set_rate", "send_raw", "client_vanishing_drops_session", "kill_and_restart", "heart_rate_band", "reset"):
+                         "connect_in_progress", "set_rate", "send_raw", "client_vanishing_drops_session", "kill_and_restart", "heart_rate_band", "reset",
+                         "battery_plugin"):
                 self.run(name.replace("_", " "), getattr(self, "test_" + name))
         finally:
             self.procs.stop()
