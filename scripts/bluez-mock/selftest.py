@@ -259,7 +259,8 @@ def check_stream(packets, expected_rate=None, seconds=None):
         previous = packet
     if expected_rate is not None:
         expected = expected_rate * seconds
-        check(abs(eeg - expected) <= 0.1 * expected, "%d EEG packets in %.1f s, expected ~%d" % (eeg, seconds, expected))
+        check(abs(eeg - expected) <= 0.1 * expected,
+              "%d EEG packets in %.1f s, expected ~%d" % (eeg, seconds, expected))
     return eeg
 
 
@@ -356,7 +357,8 @@ class SelfTest:
         battery = self.client.char_path(DEVICE_PATH, BATTERY_LEVEL)
         value = self.client.iface(battery, CHAR_IFACE).ReadValue(NO_OPTIONS, byte_arrays=True)
         check(bytes(value) == bytes([87]), "battery %r" % bytes(value))
-        name = self.client.iface(self.client.char_path(DEVICE_PATH, MANUFACTURER_NAME), CHAR_IFACE).ReadValue(NO_OPTIONS)
+        manufacturer = self.client.char_path(DEVICE_PATH, MANUFACTURER_NAME)
+        name = self.client.iface(manufacturer, CHAR_IFACE).ReadValue(NO_OPTIONS)
         check(bytes(name) == b"Axon mock", "manufacturer %r" % bytes(name))
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
         check(list(self.client.get(data, CHAR_IFACE, "Flags")) == ["notify"], "data flags")
@@ -469,13 +471,16 @@ class SelfTest:
         self.client.pump(0.3)
         check_stream([v for p, v in self.client.notifications[count:] if p == data])
 
-    def test_send_raw(self):
+    def test_send_raw_and_status(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
         self.client.wait_for(lambda: bool(self.client.control().GetStats(ADDRESS)["sent"]), 2, "stream")
         self.client.pump(0.3)
         raw = b"\x02\xff\x00garbage"
         check(bool(self.client.control().SendRaw(ADDRESS, BRAINIAC_DATA, dbus.ByteArray(raw))), "SendRaw refused")
         self.client.wait_for(lambda: any(v == raw for p, v in self.client.notifications if p == data), 2, "raw bytes")
+        check(bool(self.client.control().SendStatus(ADDRESS, dbus.Byte(13))), "SendStatus refused")
+        self.client.wait_for(lambda: any(v[1] == 0x03 and decode_packet(v)["code"] == 13
+                                         for p, v in self.client.notifications if p == data), 2, "status packet")
 
     def test_client_vanishing_drops_session(self):
         other = Client(self.procs.address)
@@ -562,8 +567,8 @@ class SelfTest:
                 return 1
             for name in ("object_manager", "discovery_without_filter", "discovery_with_filter", "connect",
                          "gatt_by_uuid", "streaming", "link_loss_and_resubscription", "fail_next_connects",
-                         "connect_in_progress", "set_rate", "send_raw", "client_vanishing_drops_session", "kill_and_restart", "heart_rate_band", "reset",
-                         "battery_plugin"):
+                         "connect_in_progress", "set_rate", "send_raw_and_status", "client_vanishing_drops_session",
+                         "kill_and_restart", "heart_rate_band", "reset", "battery_plugin"):
                 self.run(name.replace("_", " "), getattr(self, "test_" + name))
         finally:
             self.procs.stop()
