@@ -239,7 +239,7 @@ class Client:
         self.conn.close()
 
 
-def check_stream(packets, expected_rate=None, seconds=None):
+def check_stream(packets):
     """Every EEG packet decodes; counters and order numbers are contiguous → number of EEG packets."""
     previous = None
     eeg = 0
@@ -257,10 +257,6 @@ def check_stream(packets, expected_rate=None, seconds=None):
         elif previous is not None and "next_counter" in previous:
             packet["next_counter"] = previous["next_counter"]
         previous = packet
-    if expected_rate is not None:
-        expected = expected_rate * seconds
-        check(abs(eeg - expected) <= 0.1 * expected,
-              "%d EEG packets in %.1f s, expected ~%d" % (eeg, seconds, expected))
     return eeg
 
 
@@ -374,18 +370,27 @@ class SelfTest:
     def test_streaming(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
         self.client.notifications.clear()
+        started = time.monotonic()
         self.client.iface(data, CHAR_IFACE).StartNotify()
         self.client.wait_for_change(data, CHAR_IFACE, "Notifying", True)
         self.client.pump(2.0)
-        packets = [v for p, v in self.client.notifications if p == data]
-        check(self.client.last_notification_signature == "sa{sv}as", "notification signature")
-        check(decode_packet(packets[0])["type"] == 0x03, "first packet is not the status packet")
-        eeg = check_stream(packets, expected_rate=250, seconds=2.0)
-        first = decode_packet(packets[1])
-        check(abs(first["samples"][0][0]) <= 50.0 and first["time"] > 1.7e12, "sample values/time")
         stats = self.client.control().GetStats(ADDRESS)
+        elapsed = time.monotonic() - started
+        sent = int(stats["sent"])
+        check(abs(sent - 250 * elapsed) <= 0.05 * 250 * elapsed, "%d sent in %.2f s at 250/s" % (sent, elapsed))
+
+        def packets():
+            return [v for p, v in self.client.notifications if p == data]
+        # Everything sent must arrive; on a loaded machine the last ones may still be on the bus.
+        self.client.wait_for(lambda: len(packets()) >= sent, 2.0, "all %d notifications" % sent)
+        received = packets()
+        check(self.client.last_notification_signature == "sa{sv}as", "notification signature")
+        check(decode_packet(received[0])["type"] == 0x03, "first packet is not the status packet")
+        eeg = check_stream(received)
+        first = decode_packet(received[1])
+        check(abs(first["samples"][0][0]) <= 50.0 and first["time"] > 1.7e12, "sample values/time")
         check(int(stats["sessions"]) == 1 and bool(stats["connected"]), "stats %s" % dict(stats))
-        print("     %d EEG packets in 2 s, all decoded, 0 lost" % eeg, flush=True)
+        print("     %d EEG packets in %.2f s, all decoded, 0 lost" % (eeg, elapsed), flush=True)
 
     def test_link_loss_and_resubscription(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
@@ -405,9 +410,13 @@ class SelfTest:
         except dbus.DBusException as e:
             check(e.get_dbus_name() == "org.bluez.Error.InProgress", "StartNotify after reconnect: %s" % e)
         count = len(self.client.notifications)
-        self.client.pump(1.0)
-        after = [v for p, v in self.client.notifications[count:] if p == data]
-        check(len(after) > 150, "only %d notifications after reconnect" % len(after))
+
+        def after_reconnect():
+            return [v for p, v in self.client.notifications[count:] if p == data]
+        # The stream resumes by itself ~0.2 s after ServicesResolved; wait for 150 (0.6 s at 250/s), with
+        # room for a loaded machine, rather than counting within a fixed window.
+        self.client.wait_for(lambda: len(after_reconnect()) >= 150, 3.0, "notifications to resume")
+        after = after_reconnect()
         check(not self.client.added, "InterfacesAdded on reconnection (GATT cache)")
         last_before = decode_packet(before[-1])
         first_after = next(decode_packet(v) for v in after if decode_packet(v)["type"] == 0x01)
@@ -473,14 +482,16 @@ class SelfTest:
 
     def test_send_raw_and_status(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
-        self.client.wait_for(lambda: bool(self.client.control().GetStats(ADDRESS)["sent"]), 2, "stream")
-        self.client.pump(0.3)
+        # Look only at what arrives from now on: scanning the whole history on every main-loop
+        # iteration would make this client too slow to keep up with 250 notifications/s.
+        self.client.notifications.clear()
         raw = b"\x02\xff\x00garbage"
         check(bool(self.client.control().SendRaw(ADDRESS, BRAINIAC_DATA, dbus.ByteArray(raw))), "SendRaw refused")
-        self.client.wait_for(lambda: any(v == raw for p, v in self.client.notifications if p == data), 2, "raw bytes")
+        self.client.wait_for(lambda: (data, raw) in self.client.notifications, 3, "raw bytes")
+        self.client.notifications.clear()
         check(bool(self.client.control().SendStatus(ADDRESS, dbus.Byte(13))), "SendStatus refused")
         self.client.wait_for(lambda: any(v[1] == 0x03 and decode_packet(v)["code"] == 13
-                                         for p, v in self.client.notifications if p == data), 2, "status packet")
+                                         for p, v in self.client.notifications if p == data), 3, "status packet")
 
     def test_client_vanishing_drops_session(self):
         other = Client(self.procs.address)
