@@ -24,6 +24,7 @@ On start it prints READY on stdout once it owns org.bluez. It dies with its pare
 import argparse
 import ctypes
 import math
+import os
 import signal
 import struct
 import sys
@@ -1266,8 +1267,13 @@ class Mock:
 
 def die_with_parent():
     """SIGKILL this process when its parent exits, so no mock outlives a killed test."""
+    parent = os.getppid()
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    # The parent may have gone before prctl took effect; then no signal would ever come.
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def parse_device_spec(spec):
