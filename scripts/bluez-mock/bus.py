@@ -20,11 +20,12 @@ CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test-bus.conf
 
 def die_with_parent():
     """Ask the kernel to SIGKILL this process when its parent exits."""
+    parent = os.getppid()
     libc = ctypes.CDLL(None, use_errno=True)
     if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    # The parent may already have gone between fork and prctl; then nobody would kill us.
-    if os.getppid() == 1:
+    # The parent may have gone before prctl took effect; then no signal would ever come.
+    if os.getppid() != parent:
         os._exit(1)
 
 

@@ -2,7 +2,7 @@
 """A mock bluetoothd: owns org.bluez on a private D-Bus and behaves like BlueZ 5.66 for BLE centrals.
 
     /usr/bin/python3 scripts/bluez-mock/mock_bluetoothd.py --bus ADDRESS \
-        [--device KIND,ADDRESS,NAME[,key=value...]]... [--preset demo]
+        [--device KIND,ADDRESS,NAME[,key=value...]]... [--preset demo] [--battery-plugin]
 
 The machines Axon is built and tested on have no Bluetooth in their kernel, so real bluetoothd cannot
 run. This process stands in for it: one adapter /org/bluez/hci0, devices that live in a simulated "air"
@@ -24,6 +24,7 @@ On start it prints READY on stdout once it owns org.bluez. It dies with its pare
 import argparse
 import ctypes
 import math
+import os
 import signal
 import struct
 import sys
@@ -43,6 +44,7 @@ BLUEZ = "org.bluez"
 ADAPTER_PATH = "/org/bluez/hci0"
 ADAPTER_IFACE = "org.bluez.Adapter1"
 DEVICE_IFACE = "org.bluez.Device1"
+BATTERY1_IFACE = "org.bluez.Battery1"
 SERVICE_IFACE = "org.bluez.GattService1"
 CHAR_IFACE = "org.bluez.GattCharacteristic1"
 PROPS_IFACE = "org.freedesktop.DBus.Properties"
@@ -105,7 +107,8 @@ def string_array(items):
 
 
 def byte_array(data):
-    return dbus.Array([dbus.Byte(b) for b in data], signature="y")
+    """An `ay`; dbus.ByteArray marshals from bytes directly, far cheaper than an Array of Bytes."""
+    return dbus.ByteArray(bytes(data))
 
 
 def device_path(address):
@@ -202,12 +205,6 @@ class Exported(dbus.service.Object):
         if changed and self.mock.is_exported(self):
             self.mock.emit_properties_changed(self.path, iface, changed)
 
-    def remove_props(self, iface, *names):
-        """Drop optional properties; BlueZ reports them as invalidated."""
-        gone = [n for n in names if self.props[iface].pop(n, None) is not None]
-        if gone and self.mock.is_exported(self):
-            self.mock.emit_properties_changed(self.path, iface, {}, gone)
-
     def _props_of(self, iface):
         if iface not in self.props:
             raise invalid_args("No such interface '%s'" % iface)
@@ -254,7 +251,7 @@ class Adapter(Exported):
     WRITABLE = ((ADAPTER_IFACE, "Alias"), (ADAPTER_IFACE, "Powered"), (ADAPTER_IFACE, "Discoverable"),
                 (ADAPTER_IFACE, "DiscoverableTimeout"), (ADAPTER_IFACE, "Pairable"),
                 (ADAPTER_IFACE, "PairableTimeout"))
-    FILTER_KEYS = {"UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"}
+    FILTER_KEYS = ["UUIDs", "RSSI", "Pathloss", "Transport", "DuplicateData", "Discoverable", "Pattern"]
 
     def __init__(self, mock):
         super().__init__(mock, ADAPTER_PATH)
@@ -314,10 +311,10 @@ class Adapter(Exported):
 
     @dbus.service.method(ADAPTER_IFACE, in_signature="a{sv}", out_signature="", sender_keyword="sender")
     def SetDiscoveryFilter(self, options, sender=None):
-        unknown = set(options) - self.FILTER_KEYS
-        if unknown:
-            raise BluezError("InvalidArguments", "Invalid arguments in method call")
-        if "Transport" in options and options["Transport"] not in ("auto", "bredr", "le"):
+        # BlueZ rejects unknown keys, an unknown transport and RSSI together with Pathloss.
+        if (set(options) - set(self.FILTER_KEYS)
+                or options.get("Transport", "auto") not in ("auto", "bredr", "le")
+                or ("RSSI" in options and "Pathloss" in options)):
             raise BluezError("InvalidArguments", "Invalid arguments in method call")
         if options:
             self.filters[sender] = dict(options)
@@ -329,14 +326,14 @@ class Adapter(Exported):
 
     @dbus.service.method(ADAPTER_IFACE, in_signature="", out_signature="as")
     def GetDiscoveryFilters(self):
-        return string_array(sorted(self.FILTER_KEYS))
+        return string_array(self.FILTER_KEYS)
 
     @dbus.service.method(ADAPTER_IFACE, in_signature="o", out_signature="")
     def RemoveDevice(self, path):
         device = self.mock.exported.get(str(path))
         if not isinstance(device, Device):
             raise BluezError("DoesNotExist", "Does Not Exist")
-        device.air.disconnect(reason_link_loss=False)
+        device.air.disconnect()
         self.mock.unexport_device(device.air)
 
 
@@ -377,7 +374,7 @@ class Device(Exported):
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Disconnect(self):
-        self.air.disconnect(reason_link_loss=False)
+        self.air.disconnect()
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Pair(self):
@@ -417,12 +414,11 @@ class GattCharacteristic(Exported):
     RESUBSCRIBE_DELAY_MS after services are resolved again, as BlueZ 5.66 does for its sessions.
     """
 
-    def __init__(self, mock, air, service, handle, uuid, flags, value=b"", on_write=None):
+    def __init__(self, mock, air, service, handle, uuid, flags, value=b""):
         super().__init__(mock, "%s/char%04x" % (service.path, handle))
         self.air = air
         self.uuid = uuid
         self.flags = flags
-        self.on_write = on_write
         self.sessions = set()
         self.subscribed = False
         self.writes = []  # (value bytes, write type) in arrival order
@@ -508,10 +504,7 @@ class GattCharacteristic(Exported):
             raise BluezError("InvalidArguments", "Invalid arguments in method call")
         if allowed[write_type] not in self.flags:
             raise BluezError("NotSupported", "Operation is not supported")
-        data = bytes(value)
-        self.writes.append((data, write_type))
-        if self.on_write:
-            self.on_write(self, data)
+        self.writes.append((bytes(value), write_type))
 
     @dbus.service.method(CHAR_IFACE, in_signature="", out_signature="", sender_keyword="sender")
     def StartNotify(self, sender=None):
@@ -550,12 +543,16 @@ class AirDevice:
     """A BLE peripheral in the simulated air: range, link state, GATT database and data generator."""
 
     KIND = None
+    OPTIONS = {"rssi"}  # option keys this kind understands; subclasses add theirs
 
     def __init__(self, mock, address, name, options):
+        unknown = set(options) - self.OPTIONS
+        if unknown:
+            # A misspelt option would otherwise silently leave a default in place.
+            raise invalid_args("unknown %s option(s): %s" % (self.KIND, ", ".join(sorted(unknown))))
         self.mock = mock
         self.address = address.upper()
         self.name = name
-        self.options = options
         self.rssi = int(options.get("rssi", -55))
         self.in_range = True
         self.manufacturer_data = {}
@@ -564,7 +561,7 @@ class AirDevice:
         self.services = []             # GattService objects, built on first connection
         self.gatt_exported = False
         self.connected = False
-        self.connecting = False
+        self.pending_connect = None    # (ok, err) of the Connect call in flight
         self.services_resolved = False
         self.resubscribe_pending = False
         self.epoch = 0                 # bumped on every link change; stale timers compare it
@@ -572,6 +569,8 @@ class AirDevice:
         self.connect_calls = 0
         self.start_notify_calls = 0
         self.back_in_range_timer = None
+        self.battery = 100
+        self.battery_char = None       # Battery Level, for SetBattery and the battery plugin
 
     # -- discovery
 
@@ -615,12 +614,16 @@ class AirDevice:
         self.services.append(service)
         return service
 
-    def add_characteristic(self, service, handle, uuid, flags, value=b"", on_write=None):
-        char = GattCharacteristic(self.mock, self, service, handle, uuid, flags, value, on_write)
+    def add_characteristic(self, service, handle, uuid, flags, value=b""):
+        char = GattCharacteristic(self.mock, self, service, handle, uuid, flags, value)
         service.characteristics.append(char)
         return char
 
     # -- link
+
+    @property
+    def connecting(self):
+        return self.pending_connect is not None
 
     def connect(self, ok, err):
         self.connect_calls += 1
@@ -630,14 +633,22 @@ class AirDevice:
         if self.connecting:
             err(BluezError("InProgress", "In Progress"))
             return
-        self.connecting = True
-        epoch = self.epoch
+        self.pending_connect = (ok, err)
         if not self.in_range or self.fail_next_connects > 0:
             if self.fail_next_connects > 0:
                 self.fail_next_connects -= 1
-            self._later(CONNECT_FAIL_DELAY_MS, epoch, self._connect_failed, err)
+            self._later(CONNECT_FAIL_DELAY_MS, self.epoch, self._answer_connect, connection_aborted())
         else:
-            self._later(CONNECT_DELAY_MS, epoch, self._link_up, ok, err)
+            self._later(CONNECT_DELAY_MS, self.epoch, self._link_up)
+
+    def _answer_connect(self, error=None):
+        """Reply to the Connect call in flight, with success or the given error."""
+        ok, err = self.pending_connect
+        self.pending_connect = None
+        if error is None:
+            ok()
+        else:
+            err(error)
 
     def _later(self, ms, epoch, func, *args):
         """Run func after ms unless the link changed meanwhile (then the step is stale)."""
@@ -647,19 +658,11 @@ class AirDevice:
             return False
         GLib.timeout_add(ms, fire)
 
-    def _connect_failed(self, err):
-        self.connecting = False
-        err(connection_aborted())
-
-    def _link_up(self, ok, err):
-        self.connecting = False
-        if not self.in_range:
-            err(connection_aborted())
-            return
+    def _link_up(self):
         self.epoch += 1
         self.connected = True
         self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(True))
-        ok()
+        self._answer_connect()
         if not self.gatt_exported:
             # First connection: discover services and export them. Later connections reuse BlueZ's
             # GATT cache, so the objects stay and no InterfacesAdded is emitted again.
@@ -671,7 +674,9 @@ class AirDevice:
     def _services_resolved(self):
         self.services_resolved = True
         self.device.set_props(DEVICE_IFACE, ServicesResolved=dbus.Boolean(True))
-        self.on_services_resolved()
+        if self.mock.battery_plugin and self.battery_char is not None:
+            # BlueZ's battery plugin reads the level once connected and offers it as Battery1.
+            self.mock.add_interface(self.device, BATTERY1_IFACE, {"Percentage": dbus.Byte(self.battery)})
         if any(c.sessions for c in self.characteristics()):
             self.resubscribe_pending = True
             self._later(RESUBSCRIBE_DELAY_MS, self.epoch, self._resubscribe)
@@ -681,19 +686,20 @@ class AirDevice:
         for char in self.characteristics():
             char.resubscribe()
 
-    def on_services_resolved(self):
-        """Hook for kinds that expose more once connected."""
+    def disconnect(self):
+        """Drop the link: ServicesResolved=false, then Connected=false. Sessions survive.
 
-    def disconnect(self, reason_link_loss):
-        """Drop the link: ServicesResolved=false, then Connected=false. Sessions survive."""
+        A Connect still in flight fails, as an LE connection attempt that is cancelled does."""
         self.epoch += 1
-        self.connecting = False
         self.resubscribe_pending = False
+        if self.connecting:
+            self._answer_connect(connection_aborted())
         if not self.connected:
             return
         self.services_resolved = False
         if self.device is not None:
             self.device.set_props(DEVICE_IFACE, ServicesResolved=dbus.Boolean(False))
+            self.mock.remove_interface(self.device, BATTERY1_IFACE)
         self.connected = False
         if self.device is not None:
             self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(False))
@@ -706,7 +712,7 @@ class AirDevice:
             self.back_in_range_timer = None
         self.in_range = in_range
         if not in_range:
-            self.disconnect(reason_link_loss=True)
+            self.disconnect()
         elif self.mock.adapter.discovering:
             self.mock.scanner.scan_soon()
 
@@ -724,6 +730,15 @@ class AirDevice:
 
     def set_rate(self, rate):
         raise BluezError("NotSupported", "This device kind has no rate")
+
+    def set_battery(self, level):
+        """A new battery level: the Battery Level value (notified to its sessions) and Battery1."""
+        self.battery = level
+        if self.battery_char is not None:
+            self.battery_char.props[CHAR_IFACE]["Value"] = byte_array([level])
+            self.battery_char.notify([level])
+        if self.device is not None and BATTERY1_IFACE in self.device.props:
+            self.device.set_props(BATTERY1_IFACE, Percentage=dbus.Byte(level))
 
     def stats(self):
         return {
@@ -810,11 +825,15 @@ class Brainiac(AirDevice):
     """
 
     KIND = "brainiac"
+    OPTIONS = AirDevice.OPTIONS | {"rate", "samples", "frequency", "amplitude", "battery", "battery_interval",
+                                   "status"}
     CHANNEL_PHASES = [k * math.pi / 4 for k in range(4)]  # T3, O1, T4, O2
 
     def __init__(self, mock, address, name, options):
         super().__init__(mock, address, name, options)
         self.advertised_uuids = [BRAINIAC_SERVICE]
+        # 0xFFFF is the company identifier reserved for tests; clients see an a{qv} holding an ay.
+        self.manufacturer_data = {0xFFFF: b"AXON"}
         self.rate = float(options.get("rate", 250))
         self.samples = int(options.get("samples", 1))
         if not 1 <= self.samples <= 10:
@@ -831,7 +850,6 @@ class Brainiac(AirDevice):
         self.sent = 0
         self.last_battery_packet = 0.0
         self.data_char = None
-        self.battery_char = None
         self.pacer = NotificationPacer(self.rate, self._send_next)
 
     def build_gatt(self):
@@ -912,10 +930,7 @@ class Brainiac(AirDevice):
         self.pacer.set_rate(rate)
 
     def set_battery(self, level):
-        self.battery = level
-        if self.battery_char is not None:
-            self.battery_char.props[CHAR_IFACE]["Value"] = byte_array([level])
-            self.battery_char.notify([level])
+        super().set_battery(level)
         if self.data_char is not None and self.data_char.streaming:
             self._emit(battery_packet(self.order, self.next_counter, int(time.time() * 1000), level))
 
@@ -942,6 +957,7 @@ class HeartRate(AirDevice):
     """A heart-rate band: Heart Rate Measurement (flags 0x00, 8-bit bpm) once per second."""
 
     KIND = "heartrate"
+    OPTIONS = AirDevice.OPTIONS | {"bpm", "battery", "rate"}
 
     def __init__(self, mock, address, name, options):
         super().__init__(mock, address, name, options)
@@ -951,7 +967,6 @@ class HeartRate(AirDevice):
         self.rate = float(options.get("rate", 1))
         self.sent = 0
         self.measurement_char = None
-        self.battery_char = None
         self.pacer = NotificationPacer(self.rate, self._send_next)
 
     def build_gatt(self):
@@ -985,12 +1000,6 @@ class HeartRate(AirDevice):
             raise invalid_args("rate must be positive")
         self.rate = rate
         self.pacer.set_rate(rate)
-
-    def set_battery(self, level):
-        self.battery = level
-        if self.battery_char is not None:
-            self.battery_char.props[CHAR_IFACE]["Value"] = byte_array([level])
-            self.battery_char.notify([level])
 
     def stats(self):
         stats = super().stats()
@@ -1119,8 +1128,9 @@ class Control(dbus.service.Object):
 # The mock as a whole
 
 class Mock:
-    def __init__(self, conn):
+    def __init__(self, conn, battery_plugin=False):
         self.conn = conn
+        self.battery_plugin = battery_plugin  # hide the Battery service, offer Battery1 (BlueZ's default)
         self.exported = {}   # path -> Exported, in export order (what GetManagedObjects lists)
         self.air = {}        # address -> AirDevice
         self.watched = set()
@@ -1164,7 +1174,7 @@ class Mock:
     def _unexport(self, obj):
         if self.exported.pop(obj.path, None) is obj:
             self._emit_interfaces_removed(obj)
-        obj.remove_from_connection()
+            obj.remove_from_connection()
 
     def export_device(self, air):
         air.device = Device(self, air)
@@ -1172,9 +1182,31 @@ class Mock:
 
     def export_gatt(self, air):
         for service in air.services:
+            if self.battery_plugin and service.uuid == BATTERY_SERVICE:
+                # Claimed by the battery plugin: BlueZ does not export it as GATT objects.
+                for obj in [service] + service.characteristics:
+                    obj.remove_from_connection()
+                continue
             self._export(service)
             for char in service.characteristics:
                 self._export(char)
+
+    def add_interface(self, obj, iface, props):
+        """Add an interface to an exported object: InterfacesAdded with just that interface."""
+        if iface in obj.props:
+            return
+        obj.props[iface] = props
+        msg = dbus.lowlevel.SignalMessage("/", OM_IFACE, "InterfacesAdded")
+        msg.append(dbus.ObjectPath(obj.path), dbus.Dictionary({iface: dbus.Dictionary(props, signature="sv")},
+                                                              signature="sa{sv}"), signature="oa{sa{sv}}")
+        self.conn.send_message(msg)
+
+    def remove_interface(self, obj, iface):
+        if obj.props.pop(iface, None) is None:
+            return
+        msg = dbus.lowlevel.SignalMessage("/", OM_IFACE, "InterfacesRemoved")
+        msg.append(dbus.ObjectPath(obj.path), string_array([iface]), signature="oas")
+        self.conn.send_message(msg)
 
     def unexport_device(self, air):
         """Remove the device's objects, children first, as BlueZ does on RemoveDevice."""
@@ -1209,9 +1241,7 @@ class Mock:
     def reset(self):
         self.adapter.stop_all()
         for air in list(self.air.values()):
-            for char in air.characteristics():
-                char.clear_sessions()
-            air.disconnect(reason_link_loss=False)
+            air.disconnect()
             air.shutdown()
             self.unexport_device(air)
         self.air.clear()
@@ -1237,8 +1267,13 @@ class Mock:
 
 def die_with_parent():
     """SIGKILL this process when its parent exits, so no mock outlives a killed test."""
+    parent = os.getppid()
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
+    # The parent may have gone before prctl took effect; then no signal would ever come.
+    if os.getppid() != parent:
+        os._exit(1)
 
 
 def parse_device_spec(spec):
@@ -1267,14 +1302,22 @@ def main():
     parser.add_argument("--bus", required=True, help="D-Bus address of the private bus")
     parser.add_argument("--device", action="append", default=[], metavar="KIND,ADDRESS,NAME[,key=value...]")
     parser.add_argument("--preset", choices=sorted(PRESETS))
+    parser.add_argument("--battery-plugin", action="store_true",
+                        help="as BlueZ with its battery plugin: no Battery service GATT objects, org.bluez.Battery1 "
+                             "on connected devices instead")
     args = parser.parse_args()
 
     dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
     conn = dbus.bus.BusConnection(args.bus)
-    mock = Mock(conn)
+    mock = Mock(conn, battery_plugin=args.battery_plugin)
     specs = list(PRESETS.get(args.preset, [])) + [parse_device_spec(s) for s in args.device]
     for kind, address, name, options in specs:
-        mock.add_device(kind, address, name, options)
+        try:
+            mock.add_device(kind, address, name, options)
+        except dbus.DBusException as e:
+            print("mock_bluetoothd: --device %s,%s,%s: %s" % (kind, address, name, e.get_dbus_message()),
+                  file=sys.stderr)
+            return 2
 
     reply = conn.request_name(BLUEZ, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
     if reply != dbus.bus.REQUEST_NAME_REPLY_PRIMARY_OWNER:

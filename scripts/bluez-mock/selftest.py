@@ -239,7 +239,7 @@ class Client:
         self.conn.close()
 
 
-def check_stream(packets, expected_rate=None, seconds=None):
+def check_stream(packets):
     """Every EEG packet decodes; counters and order numbers are contiguous → number of EEG packets."""
     previous = None
     eeg = 0
@@ -257,9 +257,6 @@ def check_stream(packets, expected_rate=None, seconds=None):
         elif previous is not None and "next_counter" in previous:
             packet["next_counter"] = previous["next_counter"]
         previous = packet
-    if expected_rate is not None:
-        expected = expected_rate * seconds
-        check(abs(eeg - expected) <= 0.1 * expected, "%d EEG packets in %.1f s, expected ~%d" % (eeg, seconds, expected))
     return eeg
 
 
@@ -332,6 +329,7 @@ class SelfTest:
         check(props["Name"] == "Brainiac-0001" and props["Address"] == ADDRESS, "device properties")
         check(isinstance(props["RSSI"], dbus.Int16), "RSSI is %s, not int16" % type(props["RSSI"]).__name__)
         check(BRAINIAC_SERVICE in props["UUIDs"], "advertised UUIDs")
+        check(bytes(props["ManufacturerData"][0xFFFF]) == b"AXON", "ManufacturerData")
         self.client.wait_for(lambda: any(p == DEVICE_PATH and "RSSI" in c for p, _, c, _, _ in self.client.changes),
                              2.5, "an RSSI update")
         check(not any(p == BAND_PATH for p, _ in self.client.added), "the filter let the heart-rate band through")
@@ -355,7 +353,8 @@ class SelfTest:
         battery = self.client.char_path(DEVICE_PATH, BATTERY_LEVEL)
         value = self.client.iface(battery, CHAR_IFACE).ReadValue(NO_OPTIONS, byte_arrays=True)
         check(bytes(value) == bytes([87]), "battery %r" % bytes(value))
-        name = self.client.iface(self.client.char_path(DEVICE_PATH, MANUFACTURER_NAME), CHAR_IFACE).ReadValue(NO_OPTIONS)
+        manufacturer = self.client.char_path(DEVICE_PATH, MANUFACTURER_NAME)
+        name = self.client.iface(manufacturer, CHAR_IFACE).ReadValue(NO_OPTIONS)
         check(bytes(name) == b"Axon mock", "manufacturer %r" % bytes(name))
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
         check(list(self.client.get(data, CHAR_IFACE, "Flags")) == ["notify"], "data flags")
@@ -371,18 +370,27 @@ class SelfTest:
     def test_streaming(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
         self.client.notifications.clear()
+        started = time.monotonic()
         self.client.iface(data, CHAR_IFACE).StartNotify()
         self.client.wait_for_change(data, CHAR_IFACE, "Notifying", True)
         self.client.pump(2.0)
-        packets = [v for p, v in self.client.notifications if p == data]
-        check(self.client.last_notification_signature == "sa{sv}as", "notification signature")
-        check(decode_packet(packets[0])["type"] == 0x03, "first packet is not the status packet")
-        eeg = check_stream(packets, expected_rate=250, seconds=2.0)
-        first = decode_packet(packets[1])
-        check(abs(first["samples"][0][0]) <= 50.0 and first["time"] > 1.7e12, "sample values/time")
         stats = self.client.control().GetStats(ADDRESS)
+        elapsed = time.monotonic() - started
+        sent = int(stats["sent"])
+        check(abs(sent - 250 * elapsed) <= 0.05 * 250 * elapsed, "%d sent in %.2f s at 250/s" % (sent, elapsed))
+
+        def packets():
+            return [v for p, v in self.client.notifications if p == data]
+        # Everything sent must arrive; on a loaded machine the last ones may still be on the bus.
+        self.client.wait_for(lambda: len(packets()) >= sent, 2.0, "all %d notifications" % sent)
+        received = packets()
+        check(self.client.last_notification_signature == "sa{sv}as", "notification signature")
+        check(decode_packet(received[0])["type"] == 0x03, "first packet is not the status packet")
+        eeg = check_stream(received)
+        first = decode_packet(received[1])
+        check(abs(first["samples"][0][0]) <= 50.0 and first["time"] > 1.7e12, "sample values/time")
         check(int(stats["sessions"]) == 1 and bool(stats["connected"]), "stats %s" % dict(stats))
-        print("     %d EEG packets in 2 s, all decoded, 0 lost" % eeg, flush=True)
+        print("     %d EEG packets in %.2f s, all decoded, 0 lost" % (eeg, elapsed), flush=True)
 
     def test_link_loss_and_resubscription(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
@@ -394,9 +402,7 @@ class SelfTest:
         _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
         check(err is not None and err.get_dbus_message() == "le-connection-abort-by-local",
               "Connect while out of range: %s" % err)
-        self.client.pump(0.8)
-        _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
-        check(err is None, "reconnect failed: %s" % err)
+        self.reconnect_when_back(timeout=3.0)
         self.client.wait_for_change(DEVICE_PATH, DEVICE_IFACE, "ServicesResolved", True)
         # Within the re-subscription window a second StartNotify is InProgress (or success if done).
         try:
@@ -404,15 +410,30 @@ class SelfTest:
         except dbus.DBusException as e:
             check(e.get_dbus_name() == "org.bluez.Error.InProgress", "StartNotify after reconnect: %s" % e)
         count = len(self.client.notifications)
-        self.client.pump(1.0)
-        after = [v for p, v in self.client.notifications[count:] if p == data]
-        check(len(after) > 150, "only %d notifications after reconnect" % len(after))
+
+        def after_reconnect():
+            return [v for p, v in self.client.notifications[count:] if p == data]
+        # The stream resumes by itself ~0.2 s after ServicesResolved; wait for 150 (0.6 s at 250/s), with
+        # room for a loaded machine, rather than counting within a fixed window.
+        self.client.wait_for(lambda: len(after_reconnect()) >= 150, 3.0, "notifications to resume")
+        after = after_reconnect()
         check(not self.client.added, "InterfacesAdded on reconnection (GATT cache)")
         last_before = decode_packet(before[-1])
         first_after = next(decode_packet(v) for v in after if decode_packet(v)["type"] == 0x01)
         gap = first_after["counter"] - last_before["counter"]
         check(300 <= gap <= 900, "counter jump over the outage %d samples" % gap)
         check_stream(after)
+
+    def reconnect_when_back(self, timeout):
+        """Retry Connect, as a client does after a link loss, until the device is back in range."""
+        end = time.monotonic() + timeout
+        while True:
+            _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
+            if err is None:
+                return
+            check(err.get_dbus_message() == "le-connection-abort-by-local", "reconnect: %s" % err)
+            check(time.monotonic() < end, "no reconnection within %.1f s" % timeout)
+            self.client.pump(0.1)
 
     def test_fail_next_connects(self):
         self.client.iface(DEVICE_PATH, DEVICE_IFACE).Disconnect()
@@ -431,18 +452,54 @@ class SelfTest:
         stats = self.client.control().GetStats(ADDRESS)
         check(int(stats["connectCalls"]) >= 5, "connectCalls %s" % stats["connectCalls"])
 
-    def test_send_raw(self):
+    def test_connect_in_progress(self):
+        self.client.iface(DEVICE_PATH, DEVICE_IFACE).Disconnect()
+        self.client.wait_for_change(DEVICE_PATH, DEVICE_IFACE, "Connected", False)
+        results = []
+        device = self.client.conn.get_object("org.bluez", DEVICE_PATH, introspect=False)
+        for _ in range(2):
+            device.Connect(dbus_interface=DEVICE_IFACE, timeout=10,
+                           reply_handler=lambda: results.append("ok"),
+                           error_handler=lambda e: results.append(e.get_dbus_name()))
+        self.client.wait_for(lambda: len(results) == 2, 3, "both Connect replies")
+        check(sorted(results) == ["ok", "org.bluez.Error.InProgress"], "replies %s" % results)
+        self.client.wait_for_change(DEVICE_PATH, DEVICE_IFACE, "ServicesResolved", True)
+
+    def test_set_rate(self):
         data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
-        self.client.wait_for(lambda: bool(self.client.control().GetStats(ADDRESS)["sent"]), 2, "stream")
+        self.client.pump(0.4)  # past the re-subscription after the reconnect
+        count = len(self.client.notifications)
+        control = self.client.control()
+        control.SetRate(ADDRESS, 100.0)
+        sent_before, started = int(control.GetStats(ADDRESS)["sent"]), time.monotonic()
+        self.client.pump(1.0)
+        sent = int(control.GetStats(ADDRESS)["sent"]) - sent_before
+        elapsed = time.monotonic() - started
+        check(abs(sent - 100 * elapsed) <= 10, "%d notifications in %.2f s at 100/s" % (sent, elapsed))
+        self.client.control().SetRate(ADDRESS, 250.0)
         self.client.pump(0.3)
+        check_stream([v for p, v in self.client.notifications[count:] if p == data])
+
+    def test_send_raw_and_status(self):
+        data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
+        # Look only at what arrives from now on: scanning the whole history on every main-loop
+        # iteration would make this client too slow to keep up with 250 notifications/s.
+        self.client.notifications.clear()
         raw = b"\x02\xff\x00garbage"
         check(bool(self.client.control().SendRaw(ADDRESS, BRAINIAC_DATA, dbus.ByteArray(raw))), "SendRaw refused")
-        self.client.wait_for(lambda: any(v == raw for p, v in self.client.notifications if p == data), 2, "raw bytes")
+        self.client.wait_for(lambda: (data, raw) in self.client.notifications, 3, "raw bytes")
+        self.client.notifications.clear()
+        check(bool(self.client.control().SendStatus(ADDRESS, dbus.Byte(13))), "SendStatus refused")
+        self.client.wait_for(lambda: any(v[1] == 0x03 and decode_packet(v)["code"] == 13
+                                         for p, v in self.client.notifications if p == data), 3, "status packet")
 
     def test_client_vanishing_drops_session(self):
         other = Client(self.procs.address)
         battery = self.client.char_path(DEVICE_PATH, BATTERY_LEVEL)
         other.iface(battery, CHAR_IFACE).StartNotify()
+        data = self.client.char_path(DEVICE_PATH, BRAINIAC_DATA)
+        self.client.expect_error("org.bluez.Error.Failed", "No notify session started",
+                                 other.iface(data, CHAR_IFACE).StopNotify)
         check(int(self.client.control().GetStats(ADDRESS)["sessions"]) == 2, "second session")
         other.close()
         self.client.wait_for_change(battery, CHAR_IFACE, "Notifying", False)
@@ -461,6 +518,21 @@ class SelfTest:
         self.client.iface("/org/bluez/hci0", ADAPTER_IFACE).StartDiscovery()
         self.client.wait_for(lambda: any(p == DEVICE_PATH for p, _ in self.client.added), 2, "device back")
 
+    def test_heart_rate_band(self):
+        adapter = self.client.iface("/org/bluez/hci0", ADAPTER_IFACE)
+        adapter.SetDiscoveryFilter(dbus.Dictionary({"Pattern": "Heartband"}, signature="sv"))
+        self.client.wait_for(lambda: any(p == BAND_PATH for p, _ in self.client.added), 2, "band by Pattern")
+        _, err = self.client.call_async(BAND_PATH, DEVICE_IFACE, "Connect")
+        check(err is None, "Connect: %s" % err)
+        self.client.wait_for_change(BAND_PATH, DEVICE_IFACE, "ServicesResolved", True)
+        measurement = self.client.char_path(BAND_PATH, "00002a37-0000-1000-8000-00805f9b34fb")
+        check("/service0020/" in measurement, "heart-rate path %s" % measurement)
+        self.client.iface(measurement, CHAR_IFACE).StartNotify()
+        self.client.wait_for(lambda: (measurement, b"\x00\x3e") in self.client.notifications, 2, "62 bpm")
+        self.client.control().SetBattery(BAND_ADDRESS, dbus.Byte(50))
+        battery = self.client.iface(self.client.char_path(BAND_PATH, BATTERY_LEVEL), CHAR_IFACE)
+        check(bytes(battery.ReadValue(NO_OPTIONS)) == b"\x32", "battery after SetBattery")
+
     def test_reset(self):
         self.client.removed.clear()
         _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
@@ -474,6 +546,31 @@ class SelfTest:
                                                dbus.Dictionary({"rate": dbus.Double(25), "samples": dbus.UInt32(10)},
                                                                                signature="sv"))
         check(path == "/org/bluez/hci0/dev_C0_FF_EE_00_00_09", "AddDevice path %s" % path)
+        self.client.expect_error("org.freedesktop.DBus.Error.InvalidArgs", None, self.client.control().AddDevice,
+                                 "brainiac", "C0:FF:EE:00:00:0A", "x", dbus.Dictionary({"rat": 1}, signature="sv"))
+
+    def test_battery_plugin(self):
+        """With --battery-plugin, as BlueZ by default: Battery1 on the device instead of GATT objects."""
+        self.procs.kill_mock()
+        self.client.wait_for(lambda: self.client.owner_changes[-1] == "", 3, "old mock gone")
+        self.procs.start_mock("--battery-plugin")
+        self.client.added.clear()
+        self.client.removed.clear()
+        self.client.iface("/org/bluez/hci0", ADAPTER_IFACE).StartDiscovery()
+        self.client.wait_for(lambda: any(p == DEVICE_PATH for p, _ in self.client.added), 2, "device")
+        _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
+        check(err is None, "Connect: %s" % err)
+        battery1 = "org.bluez.Battery1"
+        self.client.wait_for(lambda: any(p == DEVICE_PATH and battery1 in i for p, i in self.client.added), 2,
+                             "Battery1 added")
+        check(int(self.client.get(DEVICE_PATH, battery1, "Percentage")) == 87, "Percentage")
+        uuids = [str(i["org.bluez.GattService1"]["UUID"]) for i in self.client.managed_objects().values()
+                 if "org.bluez.GattService1" in i]
+        check("0000180f-0000-1000-8000-00805f9b34fb" not in uuids and BRAINIAC_SERVICE in uuids, "services %s" % uuids)
+        self.client.control().SetBattery(ADDRESS, dbus.Byte(40))
+        self.client.wait_for_change(DEVICE_PATH, battery1, "Percentage", 40)
+        self.client.iface(DEVICE_PATH, DEVICE_IFACE).Disconnect()
+        self.client.wait_for(lambda: (DEVICE_PATH, [battery1]) in self.client.removed, 2, "Battery1 removed")
 
     def main(self):
         try:
@@ -481,7 +578,8 @@ class SelfTest:
                 return 1
             for name in ("object_manager", "discovery_without_filter", "discovery_with_filter", "connect",
                          "gatt_by_uuid", "streaming", "link_loss_and_resubscription", "fail_next_connects",
-                         "send_raw", "client_vanishing_drops_session", "kill_and_restart", "reset"):
+                         "connect_in_progress", "set_rate", "send_raw_and_status", "client_vanishing_drops_session",
+                         "kill_and_restart", "heart_rate_band", "reset", "battery_plugin"):
                 self.run(name.replace("_", " "), getattr(self, "test_" + name))
         finally:
             self.procs.stop()
