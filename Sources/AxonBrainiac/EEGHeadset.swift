@@ -1,3 +1,4 @@
+import AxonDevices
 import AxonEEG
 import AxonStreams
 import Synchronization
@@ -58,6 +59,22 @@ public final class EEGHeadset: Sendable {
     /// - Throws: ``EEGHeadsetError/alreadyStarted`` while a run is active, ``EEGError`` for a bad configuration,
     ///   or a pipeline error if its threads cannot start.
     public func start(source: any SampleSource) throws {
+        try begin(source: source, simulator: nil)
+    }
+
+    /// Starts streaming from a headset reached through a device transport (BlueZ for hardware): connects,
+    /// turns notifications on and keeps them flowing through link losses. Battery levels, the SDK's status
+    /// messages (scanning, connecting, connected, data transfer started/aborted, disconnected…) and rejected
+    /// notifications go to ``status``.
+    ///
+    /// - Throws: ``EEGHeadsetError/alreadyStarted``, ``EEGError``, or a pipeline error; a transport that cannot
+    ///   connect ends the run (its reason is in the run's statistics' failures).
+    public func start(transport: any DeviceTransport, profile: BrainiacGATTProfile = .init()) throws {
+        let continuation = statusContinuation
+        let source = BrainiacTransportSource(transport: transport, profile: profile) { [weak self] event in
+            if case .battery(let level) = event { self?.battery.withLock { $0 = level } }
+            continuation.yield(event)
+        }
         try begin(source: source, simulator: nil)
     }
 

@@ -7,7 +7,7 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
     public let string: String
 
     /// Parses a 16-, 32- or 128-bit UUID; `nil` for anything else.
-    public init?(_ text: String) {
+    public init?(parsing text: String) {
         var hex = text.lowercased()
         if hex.hasPrefix("0x") { hex.removeFirst(2) }
         let isHex = { (s: Substring) in !s.isEmpty && s.allSatisfy { $0.isHexDigit } }
@@ -24,7 +24,7 @@ public struct BluetoothUUID: Sendable, Hashable, Comparable, CustomStringConvert
 
     /// A literal that must be a valid UUID (a programming error otherwise).
     public init(stringLiteral value: String) {
-        guard let uuid = BluetoothUUID(value) else { preconditionFailure("not a Bluetooth UUID: \(value)") }
+        guard let uuid = BluetoothUUID(parsing: value) else { preconditionFailure("not a Bluetooth UUID: \(value)") }
         self = uuid
     }
 

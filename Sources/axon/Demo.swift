@@ -54,7 +54,14 @@ extension Axon {
             }
         }
 
+        @Option(help: "A Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, instead of a recording (runs --seconds).")
+        var device: String?
+
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        var bus: String?
+
         func run() async throws {
+            if let device { return try await runHeadset(selector: try BluetoothOptions.selector(device)) }
             if let testSequence { try await runTestSequence(frequency: testSequence) } else { try await runRecording() }
         }
 
@@ -111,6 +118,39 @@ extension Axon {
             statusTask.cancel()
             if let statistics = headset.statistics { printSummary(statistics) }
             print("  battery \(headset.batteryLevel.map { "\($0)%" } ?? "unknown")")
+        }
+
+        /// A real headset: discover, connect and stream through BlueZ, with the SDK's status messages as they come.
+        private func runHeadset(selector: String) async throws {
+            let configuration = EEGEngine.Configuration(baselineDuration: baseline, indicatorPeriod: indicator)
+            let headset = EEGHeadset(configuration: configuration)
+            let transport = try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus)
+            print("axon demo: Brainiac headset \(selector) through BlueZ on \(transport.central.bus.address), "
+                + "\(fmt(seconds, 0)) s; baseline \(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s")
+            try headset.start(transport: transport)
+            headset.startBaseline()
+            let statusTask = Task {
+                for await event in headset.status {
+                    switch event {
+                    case .status(let status): print("  status: \(status.vendorName) — \(status.message)")
+                    case .battery(let level): print("  battery: \(level)%")
+                    case .rejected(let error): print("  ! rejected notification: \(error)")
+                    }
+                }
+            }
+            let stopTask = Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                headset.stop()
+            }
+            await printLive(spectra: headset.spectra, indicators: headset.indicators, printer: EEGPrinter(configuration: configuration))
+            stopTask.cancel()
+            headset.stop()
+            statusTask.cancel()
+            if let statistics = headset.statistics {
+                printSummary(statistics)
+                if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
+            }
+            transport.central.close()
         }
 
         private func printLive(session: EEGSession, printer: EEGPrinter) async {

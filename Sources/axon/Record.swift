@@ -23,7 +23,13 @@ extension Axon {
                 """)
 
         @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
-        var source: String
+        var source: String?
+
+        @Option(help: "A Brainiac headset through BlueZ instead of --source: ble:NAME or ble:ADDRESS.")
+        var device: String?
+
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        var bus: String?
 
         @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+) or .csv.")
         var out: String
@@ -56,6 +62,7 @@ extension Axon {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
                 duration.map({ $0 > 0 }) ?? true
             else { throw ValidationError("need speed, indicator, progress and duration > 0 and baseline ≥ 0") }
+            guard (source == nil) != (device == nil) else { throw ValidationError("give either --source or --device") }
             guard ["edf", "bdf", "csv"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
                 throw ValidationError("--out must end in .edf, .bdf or .csv")
             }
@@ -142,8 +149,10 @@ extension Axon {
                 stop = pipeline.stop
             }
 
+            // A device streams until told to stop: --duration ends it here.
+            let deadline = device != nil ? duration.map { HostClock.now() + $0 } : nil
             var next = HostClock.now()
-            while !done.isSet, !stopRequested.isSet {
+            while !done.isSet, !stopRequested.isSet, deadline.map({ HostClock.now() < $0 }) ?? true {
                 next += progress
                 HostClock.sleep(until: next)
                 let s = statistics()
@@ -169,6 +178,15 @@ extension Axon {
         private func makeSource(headsetEvents: HeadsetEventRelay) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
+            if let device {
+                let selector = try BluetoothOptions.selector(device)
+                let relay = headsetEvents
+                let bus = bus
+                let transport = try runBlocking { try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus) }
+                let headset = BrainiacTransportSource(transport: transport) { relay.forward($0) }
+                return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
+            }
+            guard let source else { throw ValidationError("give either --source or --device") }
             if source == "simulator" {
                 let simulator = SimulatedSource(configuration: .init(
                     duration: duration, realTime: !fast, samplesPerPacket: 5, speed: speed))
@@ -241,6 +259,20 @@ func waitForTask(_ task: Task<Void, Never>) {
         finished.signal()
     }
     finished.wait()
+}
+
+/// Runs async work from synchronous command code and waits for it.
+func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let finished = DispatchSemaphore(value: 0)
+    let result = Mutex<Result<T, any Error>?>(nil)
+    Task.detached {
+        let value: Result<T, any Error>
+        do { value = .success(try await work()) } catch { value = .failure(error) }
+        result.withLock { $0 = value }
+        finished.signal()
+    }
+    finished.wait()
+    return try result.withLock { $0! }.get()
 }
 
 /// Flushes stdout (progress lines reach a pipe at once).

@@ -42,9 +42,9 @@ struct BlueZObjectTree {
                 devices[path] = device
                 devicePath = path
             case BlueZ.gattServiceInterface:
-                if let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init) { services[path] = uuid }
+                if let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init(parsing:)) { services[path] = uuid }
             case BlueZ.characteristicInterface:
-                if let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init) {
+                if let uuid = properties["UUID"]?.stringValue.flatMap(BluetoothUUID.init(parsing:)) {
                     let service = properties["Service"]?.stringValue ?? String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
                     characteristics[path] = Characteristic(
                         path: path, uuid: uuid, servicePath: service, flags: properties["Flags"]?.stringArrayValue ?? [])

@@ -52,7 +52,7 @@ public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
             case "Name": name = value.stringValue
             case "Alias": alias = value.stringValue
             case "RSSI": rssi = value.integerValue
-            case "UUIDs": serviceUUIDs = (value.stringArrayValue ?? []).compactMap(BluetoothUUID.init)
+            case "UUIDs": serviceUUIDs = (value.stringArrayValue ?? []).compactMap(BluetoothUUID.init(parsing:))
             case "Connected": isConnected = value.boolValue ?? false
             case "ServicesResolved": servicesResolved = value.boolValue ?? false
             case "ManufacturerData":

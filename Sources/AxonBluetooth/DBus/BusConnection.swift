@@ -58,6 +58,7 @@ public final class BusConnection: @unchecked Sendable {
     private let ownerCPUNanoseconds = Atomic<UInt64>(0)
     private let signalCount = Atomic<Int>(0)
     private let finished = Mutex(false)
+    private let endingState = Mutex<Ending?>(nil)
     private var thread: WorkerThread?
 
     private struct Inbox {
@@ -119,6 +120,17 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Whether the bus connection has ended (closed by ``shutDown()`` or lost).
     public var isFinished: Bool { finished.withLock { $0 } }
+
+    /// How the connection ended, once it has.
+    public enum Ending: Sendable, Hashable {
+        /// ``shutDown()`` was called.
+        case shutDown
+        /// The bus closed the connection (the daemon went away or dropped this client).
+        case lost
+    }
+
+    /// How the connection ended; `nil` while it runs.
+    public var ending: Ending? { endingState.withLock { $0 } }
 
     /// CPU time the owner thread has used, in seconds (its `CLOCK_THREAD_CPUTIME_ID`, sampled every loop turn).
     public var ownerThreadCPUSeconds: Double { Double(ownerCPUNanoseconds.load(ordering: .relaxed)) / 1e9 }
@@ -232,7 +244,10 @@ public final class BusConnection: @unchecked Sendable {
                 return (inbox.work, inbox.closed)
             }
             for item in work { item() }
-            if closed || dbus_connection_get_is_connected(connection) == 0 { break }
+            if closed || dbus_connection_get_is_connected(connection) == 0 {
+                endingState.withLock { $0 = closed ? .shutDown : .lost }
+                break
+            }
 
             dbus_connection_read_write(connection, 0)
             while let message = dbus_connection_pop_message(connection) {

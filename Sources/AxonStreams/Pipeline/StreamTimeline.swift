@@ -186,6 +186,15 @@ public final class StreamTimeline {
                 }
                 // A wrapping counter cannot show a loss of a whole modulus; the ring's own count is exact.
                 while delta < overflowMissing + 1 { delta += modulus }
+                // A wide counter (16 bits or more) that jumps more than half its range went backwards (serial-number
+                // arithmetic, RFC 1982): a restart, not months of lost samples.
+                if modulus >= 65_536, delta > modulus / 2, delta > overflowMissing + 1 { delta = -1 }
+            }
+            // A counter that restarted (a rebooted device, a reset link) reads as a huge wrapped step or as going
+            // backwards. When the device also stamps time, its clock says how many samples really passed.
+            if !deviceTime.isNaN, let previousTime = lastDeviceTime, rate > 0 {
+                let byTime = ((deviceTime - previousTime) * rate).rounded()
+                if abs(delta - byTime) > rate, byTime >= 1 { return max(overflowMissing + 1, byTime) }
             }
             // A counter that went backwards or repeated means the device restarted it: no loss can be inferred.
             return delta >= 1 ? delta : overflowMissing + 1

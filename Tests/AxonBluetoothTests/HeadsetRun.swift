@@ -1,0 +1,124 @@
+import AxonBluetooth
+import AxonBrainiac
+import AxonDevices
+import AxonEEG
+import AxonRecording
+import AxonStreams
+import Foundation
+import Synchronization
+
+/// One Brainiac headset run over BlueZ (the test bed's mock) into the EEG engine and an EDF+ file, with
+/// everything a test checks collected on the way.
+final class HeadsetRun: @unchecked Sendable {
+    // Sendable invariant: collections are Mutexes; the rest is immutable after init.
+    let central: BluetoothCentral
+    let transport: BlueZTransport
+    let source: BrainiacTransportSource
+    let session: EEGSession
+    let edfPath: String
+    let gaps = GapCollector()
+    let statuses = Locked<[BrainiacStatus]>([])
+    let linkEvents = Locked<[(Double, LinkEvent)]>([])
+    let rejected = Locked<[BrainiacPacketError]>([])
+    let dominantAlpha = Locked<[Double]>([])
+    private var spectraTask: Task<Void, Never>?
+
+    init(bed: BlueZTestBed, edfPath: String, openTimeout: Double = 15) async throws {
+        self.edfPath = edfPath
+        central = try await BluetoothCentral.open(bus: .address(bed.address))
+        let profile = BrainiacGATTProfile()
+        transport = BlueZTransport(
+            central: central,
+            configuration: .init(
+                device: BlueZTestBed.brainiacName, discovery: DiscoveryFilter(serviceUUIDs: [profile.service]),
+                connectTimeout: 5, openTimeout: openTimeout))
+        let statuses = statuses
+        let rejected = rejected
+        let linkEvents = linkEvents
+        source = BrainiacTransportSource(
+            transport: transport, profile: profile,
+            eventHandler: { event in
+                switch event {
+                case .status(let status): statuses.withLock { $0.append(status) }
+                case .rejected(let error): rejected.withLock { $0.append(error) }
+                case .battery: break
+                }
+            },
+            linkEventHandler: { event in linkEvents.withLock { $0.append((HostClock.now(), event)) } })
+        let sink = EDFSink(path: edfPath, options: .init(format: .edfPlus))
+        session = try EEGSession(
+            source: source, sinks: [sink, gaps],
+            options: .init(publishSamples: false, pipeline: .init(timeline: BrainiacHeadset.timelineConfiguration)))
+        let spectra = session.spectra
+        let dominantAlpha = dominantAlpha
+        spectraTask = Task.detached {
+            for await frame in spectra {
+                let alpha = frame.channels.map { $0.bands[1].dominantFrequency }
+                dominantAlpha.withLock { $0.append(contentsOf: alpha) }
+            }
+        }
+    }
+
+    func start() throws { try session.start() }
+
+    func stop() async {
+        session.stop()
+        await spectraTask?.value
+        central.close()
+    }
+
+    /// The time of the first link event matching `predicate` after `time`.
+    func firstEvent(after time: Double, where predicate: (LinkEvent) -> Bool) -> Double? {
+        linkEvents.withLock { events in events.first { $0.0 > time && predicate($0.1) }?.0 }
+    }
+}
+
+/// Keeps every gap record a stream delivers.
+final class GapCollector: SampleSink, @unchecked Sendable {
+    // Sendable invariant: `gaps` is a Mutex; the sink methods run on the consumer thread.
+    let name = "gaps"
+    let gaps = Mutex<[GapRecord]>([])
+    let frames = Mutex(0)
+    func open(_ descriptor: StreamDescriptor) throws {}
+    func write(_ block: SampleBlock) throws {
+        let found = block.gaps.map(\.gap)
+        if !found.isEmpty { gaps.withLock { $0.append(contentsOf: found) } }
+        frames.withLock { $0 += block.frameCount }
+    }
+    func close() throws {}
+}
+
+/// pyedflib (from `.venv-peers`, made by `make test`) reading an EDF+ file: sample count of the first signal and
+/// the annotation texts.
+enum PyEDFLib {
+    static let python = BlueZTestBed.root.appendingPathComponent(".venv-peers/bin/python").path
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: python) }
+
+    static func read(_ path: String) throws -> (labels: [String], samples: Int, annotations: [String]) {
+        let script = """
+            import json, sys, pyedflib
+            f = pyedflib.EdfReader(sys.argv[1])
+            print(json.dumps({"labels": f.getSignalLabels(), "samples": int(f.getNSamples()[0]),
+                              "annotations": [str(t) for t in f.readAnnotations()[2]]}))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", script, path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        struct Result: Decodable { var labels: [String]; var samples: Int; var annotations: [String] }
+        let result = try JSONDecoder().decode(Result.self, from: data)
+        return (result.labels, result.samples, result.annotations)
+    }
+}
+
+/// A value behind a mutex, shareable by reference between the test and the threads that report into it.
+final class Locked<Value>: @unchecked Sendable {
+    // Sendable invariant: every access goes through the mutex.
+    private let mutex: Mutex<Value>
+    init(_ value: sending Value) { mutex = Mutex(value) }
+    func withLock<R>(_ body: (inout sending Value) -> sending R) -> sending R { mutex.withLock(body) }
+}
