@@ -1014,6 +1014,28 @@ class HeartRate(AirDevice):
 KINDS = {cls.KIND: cls for cls in (Brainiac, HeartRate)}
 
 
+def load_kind_modules():
+    """Adds the device kinds of kinds/*.py, so each adapter's simulated device lives in a file of its own.
+
+    Each module sees this one as the global `mock` (AirDevice, NotificationPacer, uuid16, add_battery_service,
+    BluezError, ...) and lists its AirDevice subclasses in DEVICE_KINDS.
+    """
+    import glob
+    import importlib.util
+    folder = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kinds")
+    for path in sorted(glob.glob(os.path.join(folder, "*.py"))):
+        name = "mock_kind_" + os.path.splitext(os.path.basename(path))[0]
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        module.mock = sys.modules[__name__]
+        spec.loader.exec_module(module)
+        for cls in getattr(module, "DEVICE_KINDS", ()):
+            KINDS[cls.KIND] = cls
+
+
+load_kind_modules()
+
+
 # ---------------------------------------------------------------------------------------------------
 # Discovery
 
