@@ -58,8 +58,12 @@ let package = Package(
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
+        // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
+        .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
         .testTarget(
             name: "AxonBluetoothTests",
-            dependencies: ["AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams"]),
+            dependencies: [
+                "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
+            ]),
     ]
 )

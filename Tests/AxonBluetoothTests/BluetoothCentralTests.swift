@@ -1,5 +1,6 @@
 import AxonBluetooth
 import AxonDevices
+import BlueZTestSupport
 import Foundation
 import Testing
 

@@ -2,6 +2,7 @@ import AxonBluetooth
 import AxonBrainiac
 import AxonDevices
 import AxonStreams
+import BlueZTestSupport
 import Foundation
 import Testing
 

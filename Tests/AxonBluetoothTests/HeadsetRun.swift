@@ -4,6 +4,7 @@ import AxonDevices
 import AxonEEG
 import AxonRecording
 import AxonStreams
+import BlueZTestSupport
 import Foundation
 import Synchronization
 

@@ -8,20 +8,20 @@ import Foundation
 /// A private `dbus-daemon` and the mock bluetoothd (`scripts/bluez-mock`) for one test: the real libdbus client
 /// against BlueZ 5.66's D-Bus API, without a radio. Both processes die with the test process even if it is
 /// killed (PR_SET_PDEATHSIG in the scripts); ``stop()`` ends them normally.
-final class BlueZTestBed: @unchecked Sendable {
+public final class BlueZTestBed: @unchecked Sendable {
     // Sendable invariant: used by one test at a time; `mock` changes only in kill/restart calls of that test.
-    static let root: URL = {
+    public static let root: URL = {
         var root = URL(fileURLWithPath: #filePath)
         while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
             root.deleteLastPathComponent()
         }
         return root
     }()
-    static let python = "/usr/bin/python3"
-    static let scripts = root.appendingPathComponent("scripts/bluez-mock")
+    public static let python = "/usr/bin/python3"
+    public static let scripts = root.appendingPathComponent("scripts/bluez-mock")
 
     /// Whether the machine has what the test bed needs (`make deps` installs it).
-    static let available: Bool = {
+    public static let available: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"),
             FileManager.default.isExecutableFile(atPath: python)
         else { return false }
@@ -34,18 +34,18 @@ final class BlueZTestBed: @unchecked Sendable {
         return probe.terminationStatus == 0
     }()
 
-    static let brainiacAddress = "C0:FF:EE:00:00:01"
-    static let brainiacName = "Brainiac-0001"
+    public static let brainiacAddress = "C0:FF:EE:00:00:01"
+    public static let brainiacName = "Brainiac-0001"
 
-    let directory: URL
-    let address: String
+    public let directory: URL
+    public let address: String
     private let bus: Process
     private var mock: Process?
     private let devices: [String]
     private var control: BusConnection?
 
     /// Starts the bus and the mock with `devices` (`KIND,ADDRESS,NAME[,key=value…]`, the mock's `--device`).
-    init(devices: [String] = ["brainiac,\(BlueZTestBed.brainiacAddress),\(BlueZTestBed.brainiacName)"]) throws {
+    public init(devices: [String] = ["brainiac,\(BlueZTestBed.brainiacAddress),\(BlueZTestBed.brainiacName)"]) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("axon-bluez-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.devices = devices
@@ -58,7 +58,7 @@ final class BlueZTestBed: @unchecked Sendable {
     deinit { stop() }
 
     /// Starts (or restarts) the mock bluetoothd and waits until it owns `org.bluez`.
-    func startMock() throws {
+    public func startMock() throws {
         var arguments = ["mock_bluetoothd.py", "--bus", address]
         for device in devices { arguments += ["--device", device] }
         let (process, output) = try Self.launch(arguments)
@@ -68,7 +68,7 @@ final class BlueZTestBed: @unchecked Sendable {
     }
 
     /// SIGKILLs the mock bluetoothd (bluetoothd crashing): its objects vanish without InterfacesRemoved.
-    func killMock() {
+    public func killMock() {
         guard let mock else { return }
         kill(mock.processIdentifier, SIGKILL)
         Self.waitForExit(mock, seconds: 5)
@@ -79,7 +79,7 @@ final class BlueZTestBed: @unchecked Sendable {
 
     /// Calls a method of the mock's control interface (`org.axon.MockBluez1` on `/org/axon/mock`).
     @discardableResult
-    func control(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
+    public func control(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {
         if control == nil || control?.isFinished == true {
             if let ending = control?.ending { print("test bed: control connection had ended (\(ending)); reconnecting") }
             control = try BusConnection(address: .address(address))
@@ -90,11 +90,11 @@ final class BlueZTestBed: @unchecked Sendable {
     }
 
     /// The mock's counters for a device (`GetStats`): sent, counter, connected, sessions, connectCalls…
-    func stats(_ address: String = BlueZTestBed.brainiacAddress) async throws -> [String: DBusValue] {
+    public func stats(_ address: String = BlueZTestBed.brainiacAddress) async throws -> [String: DBusValue] {
         try await control("GetStats", [.string(address)]).first?.stringKeyedDictionary ?? [:]
     }
 
-    func stop() {
+    public func stop() {
         control?.shutDown()
         control = nil
         for process in [mock, bus].compactMap({ $0 }) { Self.end(process) }
@@ -120,7 +120,7 @@ final class BlueZTestBed: @unchecked Sendable {
         return !process.isRunning
     }
 
-    enum TestBedError: Error { case notReady(String), noOutput }
+    public enum TestBedError: Error { case notReady(String), noOutput }
 
     private static func launch(_ arguments: [String]) throws -> (Process, FileHandle) {
         let process = Process()
