@@ -29,9 +29,10 @@ unit-tests: peers
 # TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
 # The simulated Brainiac headset is included: its state crosses threads through a mutex and an event handler.
 # So is the EDF sink (annotations cross from submitting threads to the consumer through its inbox) and the EDF
-# reader (EDFlib is not thread-safe, so concurrent reads go through one process-wide lock).
+# reader (EDFlib is not thread-safe, so concurrent reads go through one process-wide lock). And the Bluetooth client:
+# its D-Bus owner thread takes work from any thread and hands notifications to the stream's ring.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests'
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

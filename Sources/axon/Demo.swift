@@ -150,6 +150,9 @@ extension Axon {
                 printSummary(statistics)
                 if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
             }
+            let cpu = transport.central.bus.ownerThreadCPUSeconds
+            print("  Bluetooth client: \(transport.central.bus.signalsReceived) D-Bus signals; its thread used "
+                + "\(fmt(cpu, 3)) s of CPU in \(fmt(seconds, 0)) s (\(fmt(100 * cpu / seconds, 2)) % of one core)")
             transport.central.close()
         }
 
