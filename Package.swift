@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
         .library(name: "AxonRecording", targets: ["AxonRecording"]),
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
+        .library(name: "AxonBench", targets: ["AxonBench"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -40,10 +41,16 @@ let package = Package(
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),
+        // `axon bench`: the core measurements on the user's machine. The C target interposes malloc & co. to count
+        // allocations, so it reaches only the programs that link AxonBench (the executable and its tests); the
+        // nested Benchmarks package keeps ordo-one's own counter and must not depend on it.
+        .target(name: "CAllocationCounter"),
+        .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
 
         // MARK: - Command line
         .executableTarget(
-            name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", argumentParser]),
+            name: "axon",
+            dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonBench", argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
@@ -51,5 +58,6 @@ let package = Package(
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
+        .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
     ]
 )
