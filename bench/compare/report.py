@@ -81,9 +81,11 @@ def rings(results, tag):
     return [merge(group) for group in groups.values()]
 
 
-def overlaps(a, b):
-    """Whether two (min, max) ranges overlap: the difference is within this run's noise."""
-    return a[0] <= b[1] and b[0] <= a[1]
+def overlap(a, b, scale, decimals):
+    """The two (min, max) ranges as text when they overlap (the rounds cannot tell the systems apart), else None."""
+    if a[0] <= b[1] and b[0] <= a[1] and a != b:
+        return tuple(f"{x / scale:,.{decimals}f}–{y / scale:,.{decimals}f}" for x, y in (a, b))
+    return None
 
 
 def spread(record, key, scale=1.0, decimals=0):
@@ -121,7 +123,7 @@ def main():
 
     head = data["4ch-250hz"]
     axon = head["axon"]
-    slower = []  # (what, peer key, whether the rounds' ranges overlap) where Axon ÷ peer < 1
+    slower = []  # (what, peer key, the two rounds' ranges if they overlap, else None) where Axon ÷ peer < 1
     out = []
     w = out.append
     w("# Benchmarks")
@@ -190,8 +192,8 @@ def main():
             w(f"| {PEER_NAMES[peer]} | {p['hopNanoseconds'] / 1000:.2f} | {fmt(p['deviceSecondsPerSecond'])}"
               f"{spread(p, 'deviceSecondsPerSecond')} | {ratio(engine, p['deviceSecondsPerSecond'])} |")
             if engine < p["deviceSecondsPerSecond"]:
-                slower.append(("hop", peer, overlaps(axon["ranges"]["engineDeviceSecondsPerSecond"],
-                                                     p["ranges"]["deviceSecondsPerSecond"])))
+                slower.append(("hop", peer, overlap(axon["ranges"]["engineDeviceSecondsPerSecond"],
+                                                    p["ranges"]["deviceSecondsPerSecond"], 1, 0)))
     w("")
     w(f"Devices per core: one core serves **{fmt(axon['devicesPerCore'])}** 4-channel 250 Hz devices through ring "
       f"and engine (`deviceSecondsPerSecond`), {fmt(engine)} counting the engine alone.")
@@ -211,7 +213,7 @@ def main():
         w(f"| C + FFTW (same plan flags) | {c['fftNanoseconds']:.1f}{spread(c, 'fftNanoseconds', 1, 1)} "
           f"| {ratio(c['fftNanoseconds'], axon['fftNanoseconds'])} |")
         if axon["fftNanoseconds"] > c["fftNanoseconds"]:
-            slower.append(("fft", "c", overlaps(axon["ranges"]["fftNanoseconds"], c["ranges"]["fftNanoseconds"])))
+            slower.append(("fft", "c", overlap(axon["ranges"]["fftNanoseconds"], c["ranges"]["fftNanoseconds"], 1, 1)))
     w("")
 
     # --- Ring ------------------------------------------------------------------------------------------------------
@@ -226,8 +228,8 @@ def main():
             w(f"| {r['system']} | 1 | {r['itemsPerSecond'] / 1e6:.1f}{spread(r, 'itemsPerSecond', 1e6, 1)} "
               f"| {ratio(axon['ringSingleItemsPerSecond'], r['itemsPerSecond'])} |")
             if axon["ringSingleItemsPerSecond"] < r["itemsPerSecond"]:
-                slower.append(("ring-single", r["system"], overlaps(axon["ranges"]["ringSingleItemsPerSecond"],
-                                                                    r["ranges"]["itemsPerSecond"])))
+                slower.append(("ring-single", r["system"], overlap(axon["ranges"]["ringSingleItemsPerSecond"],
+                                                                   r["ranges"]["itemsPerSecond"], 1e6, 1)))
     w(f"| Axon `SPSCRing` | {axon['ringBatch']} | {axon['ringItemsPerSecond'] / 1e6:.1f}"
       f"{spread(axon, 'ringItemsPerSecond', 1e6, 1)} | 1.00× |")
     for r in head["rings"]:
@@ -235,8 +237,8 @@ def main():
             w(f"| {r['system']} | {r['batch']} | {r['itemsPerSecond'] / 1e6:.1f}{spread(r, 'itemsPerSecond', 1e6, 1)} "
               f"| {ratio(axon['ringItemsPerSecond'], r['itemsPerSecond'])} |")
             if axon["ringItemsPerSecond"] < r["itemsPerSecond"]:
-                slower.append(("ring-batch", r["system"], overlaps(axon["ranges"]["ringItemsPerSecond"],
-                                                                   r["ranges"]["itemsPerSecond"])))
+                slower.append(("ring-batch", r["system"], overlap(axon["ranges"]["ringItemsPerSecond"],
+                                                                  r["ranges"]["itemsPerSecond"], 1e6, 1)))
     w("")
     w("moodycamel's `ReaderWriterQueue` has no bulk operations, so it appears only one frame at a time. All queues "
       "hold 8192 frames; both sides busy-wait and yield after 4096 empty rounds.")
@@ -294,17 +296,26 @@ def main():
     w("")
     if not slower:
         w("In this run Axon is at least as fast as every peer on every measurement above.")
-    seen = set()
-    for what, peer, within_noise in slower:
+    groups = {}  # (what, note key) -> [(peer, ranges)], one bullet per note
+    for what, peer, ranges in slower:
         key = peer if what in ("hop", "fft") else what
-        if (what, key) in seen:
-            continue
-        seen.add((what, key))
+        groups.setdefault((what, key), []).append((peer, ranges))
+    for (what, key), members in groups.items():
         text = FFT_NOTE if what == "fft" else WHY_SLOWER.get(key, "")
-        if within_noise:
-            text = ("The rounds' ranges overlap, so in this run the difference is within the machine's noise. " + text)
+        noise = [f"{PEER_NAMES.get(peer, peer)}: Axon {r[0]}, peer {r[1]}" for peer, r in members if r]
+        if noise:
+            text = ("The rounds overlap (" + "; ".join(noise) + "), so this run does not separate them reliably; "
+                    "the medians differ as shown. " + text)
+        if what == "hop":
+            scaled = [f"{ch} ch {r} Hz" for ch, r in WORKLOADS[1:]
+                      if data[f"{ch}ch-{r}hz"]["axon"] and data[f"{ch}ch-{r}hz"][key]
+                      and data[f"{ch}ch-{r}hz"]["axon"]["engineDeviceSecondsPerSecond"]
+                      < data[f"{ch}ch-{r}hz"][key]["deviceSecondsPerSecond"]]
+            if scaled:
+                text += f" The same holds in the scaling table at {', '.join(scaled)}."
         label = {"hop": "hop", "fft": "FFT", "ring-single": "ring, one frame", "ring-batch": "ring, batched"}[what]
-        w(f"- **{label} vs {PEER_NAMES.get(peer, peer)}**: {text}")
+        names = " and ".join(PEER_NAMES.get(peer, peer) for peer, _ in members)
+        w(f"- **{label} vs {names}**: {text}")
     w("")
     args.markdown.write_text("\n".join(out) + "\n")
 
