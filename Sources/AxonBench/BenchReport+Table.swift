@@ -65,8 +65,8 @@ extension BenchReport {
             row.0.padding(toLength: first, withPad: " ", startingAt: 0) + "  "
                 + String(repeating: " ", count: second - row.1.count) + row.1 + "  " + row.2
         }
-        return (["Axon bench: \(device), window \(windowSize), hop \(hop), \(Self.number(elapsedSeconds, 1)) s"]
-            + lines).joined(separator: "\n")
+        let title = "Axon bench: \(device), window \(windowSize), hop \(hop), \(Self.number(elapsedSeconds, 1)) s"
+        return ([title] + lines).joined(separator: "\n")
     }
 
     /// The report as one JSON object (sorted keys, pretty-printed).
