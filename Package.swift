@@ -16,7 +16,6 @@ let package = Package(
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
         .library(name: "AxonRecording", targets: ["AxonRecording"]),
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
-        .library(name: "AxonBench", targets: ["AxonBench"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -42,8 +41,8 @@ let package = Package(
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),
         // `axon bench`: the core measurements on the user's machine. The C target interposes malloc & co. to count
-        // allocations, so it reaches only the programs that link AxonBench (the executable and its tests); the
-        // nested Benchmarks package keeps ordo-one's own counter and must not depend on it.
+        // allocations, so it must reach only the programs that link AxonBench (the executable and its tests): no
+        // library product exposes it, and the nested Benchmarks package keeps ordo-one's own counter.
         .target(name: "CAllocationCounter"),
         .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
 

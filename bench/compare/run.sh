@@ -9,7 +9,7 @@
 # Everyone uses axon bench's signal (same formula and seed) and the same workloads: the Brainiac headset
 # (4 channels, 250 Hz), then 8, 32 and 64 channels and 500 Hz. Installs what it needs, idempotently: Debian
 # packages (apt-get, as root or through sudo) and a virtual environment in bench/compare/.venv (brainflow, numpy,
-# scipy, matplotlib from PyPI). Takes about five minutes; run it on an otherwise idle machine.
+# scipy, matplotlib from PyPI). Takes about three minutes once axon is built; run it on an otherwise idle machine.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
