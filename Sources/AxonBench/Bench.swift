@@ -69,7 +69,7 @@ public enum Bench {
             hop: workload.hop,
             fftSize: fft.size, fftNanoseconds: fft.nanoseconds, allocationsPerFFT: fft.allocations,
             hopNanoseconds: hop.nanoseconds, engineDeviceSecondsPerSecond: 1e9 / hop.nanoseconds,
-            allocationsPerHop: hop.allocations,
+            allocationsPerHop: hop.allocations, tenthHopDominantFrequencies: hop.tenthHopDominantFrequencies,
             replayDeviceSeconds: replay.deviceSeconds, replayMilliseconds: replay.milliseconds,
             deviceSecondsPerSecond: replay.deviceSecondsPerSecond, devicesPerCore: replay.deviceSecondsPerSecond,
             allocationsPerReplayHop: replay.allocationsPerHop,

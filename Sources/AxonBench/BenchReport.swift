@@ -30,6 +30,9 @@ public struct BenchReport: Codable, Sendable, Hashable {
     public var engineDeviceSecondsPerSecond: Double
     /// Allocations per engine hop in the steady state.
     public var allocationsPerHop: Double?
+    /// Dominant frequency per band (Hz; 3–7, 7–13, 14–24 Hz) of the last channel at the tenth hop, a check that the
+    /// hop did the real work: `make compare`'s peers print the same numbers for the same signal.
+    public var tenthHopDominantFrequencies: [Double]
 
     /// Seconds of device data per replay (3600 = one hour).
     public var replayDeviceSeconds: Int

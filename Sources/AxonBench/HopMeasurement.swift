@@ -20,6 +20,9 @@ public final class HopMeasurement {
         public var allocations: Double?
         /// Spectra the engine made during the allocation count, one per hop (a check that hops were whole).
         public var spectraPerHop: Double
+        /// Dominant frequency per band (Hz) of the last channel at the tenth hop: a check that the work was the real
+        /// one, comparable with other programs fed the same signal.
+        public var tenthHopDominantFrequencies: [Double]
     }
 
     let engine: EEGEngine
@@ -64,6 +67,10 @@ public final class HopMeasurement {
     public func run(timing: RepeatedTiming) -> Result {
         var spectra = 0
         for _ in 0..<10 { spectra += hop() }  // warm: caches, branch predictors, first-use paths
+        let lastChannel = workload.channels - 1
+        let check = (0..<engine.configuration.bands.count).map {
+            engine.spectrum.dominantFrequency(channel: lastChannel, band: $0)
+        }
         let timed = timing.measure { count in
             for _ in 0..<count { spectra &+= self.hop() }
         }
@@ -74,6 +81,6 @@ public final class HopMeasurement {
         }
         return Result(
             nanoseconds: timed.medianNanoseconds, allocations: allocations,
-            spectraPerHop: Double(counted) / Double(hops))
+            spectraPerHop: Double(counted) / Double(hops), tenthHopDominantFrequencies: check)
     }
 }

@@ -154,9 +154,11 @@ def main():
     w("One **hop** = one second of one device: for every channel, the last window of samples (256 at 250 Hz, 512 at "
       "500 Hz), mean removed, Hann window, real FFT, power spectrum, dominant frequency in 3–7, 7–13 and 14–24 Hz "
       "(largest bin, log-parabolic refinement). The signal is `axon bench`'s: 10.3, 5.1 and 19.7 Hz tones, noise "
-      "from a fixed-seed 64-bit LCG and a 1000 µV offset, the same formula in every program. Every peer reports the "
+      "from a fixed-seed 64-bit LCG and a 1000 µV offset, the same formula in every program. Every system reports the "
       "dominant frequencies of the last channel at the tenth hop as a check that it did the real work:")
     w("")
+    if "tenthHopDominantFrequencies" in axon:
+        w(f"- Axon engine: {', '.join(f'{v:.3f}' for v in axon['tenthHopDominantFrequencies'])} Hz")
     for peer in PEERS:
         if head[peer]:
             w(f"- {PEER_NAMES[peer]}: {', '.join(f'{v:.3f}' for v in head[peer]['dominantFrequencies'])} Hz")
