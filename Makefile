@@ -43,7 +43,7 @@ bench-check: deps
 
 ## Axon against C + FFTW, BrainFlow, NumPy/SciPy, boost and moodycamel queues in one run; rewrites BENCHMARKS.md and
 ## bench/compare/device-seconds.png. Installs its own needs (apt packages, bench/compare/.venv). Not part of `test`.
-compare:
+compare: deps
 	./bench/compare/run.sh
 
 clean:
