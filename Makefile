@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test deps peers build unit-tests tsan-tests bench bench-check clean
+.PHONY: demo test deps peers build unit-tests tsan-tests bench bench-check compare clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
@@ -42,5 +42,10 @@ bench: deps
 bench-check: deps
 	cd Benchmarks && $(SWIFT) package benchmark thresholds check
 
+## Axon against C + FFTW, BrainFlow, NumPy/SciPy, boost and moodycamel queues in one run; rewrites BENCHMARKS.md and
+## bench/compare/device-seconds.png. Installs its own needs (apt packages, bench/compare/.venv). Not part of `test`.
+compare: deps
+	./bench/compare/run.sh
+
 clean:
-	rm -rf .build $(TSAN_SCRATCH) Benchmarks/.build
+	rm -rf .build $(TSAN_SCRATCH) Benchmarks/.build bench/compare/build

@@ -46,11 +46,19 @@ let package = Package(
         .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
         // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
         .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
+        // `axon bench`: the core measurements on the user's machine. The C target interposes malloc & co. to count
+        // allocations, so it must reach only the programs that link AxonBench (the executable and its tests): no
+        // library product exposes it, and the nested Benchmarks package keeps ordo-one's own counter.
+        .target(name: "CAllocationCounter"),
+        .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
 
         // MARK: - Command line
         .executableTarget(
-            name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth",
-                           argumentParser]),
+            name: "axon",
+            dependencies: [
+                "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
+                argumentParser,
+            ]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
@@ -65,5 +73,6 @@ let package = Package(
             dependencies: [
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
+        .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
     ]
 )

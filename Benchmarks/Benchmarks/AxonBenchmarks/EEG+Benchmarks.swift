@@ -8,22 +8,24 @@ import Benchmark
     import Darwin
 #endif
 
-/// One minute of 4-channel 250 Hz EEG-like data (alpha, theta and beta tones plus deterministic noise), frame-major,
-/// replayed in a loop by the EEG benchmarks.
+/// One minute of EEG-like data (alpha, theta and beta tones plus deterministic noise), frame-major, replayed in a loop
+/// by the EEG benchmarks: 4 channels at 250 Hz unless told otherwise.
 final class EEGSignal {
-    static let channels = 4
-    static let frames = 250 * 60
+    let channels: Int
+    let frames: Int
     let values: UnsafeMutableBufferPointer<Double>
 
-    init() {
-        values = .allocate(capacity: Self.frames * Self.channels)
+    init(channels: Int = 4, rate: Int = 250) {
+        self.channels = channels
+        frames = rate * 60
+        values = .allocate(capacity: frames * channels)
         var state: UInt64 = 12345
-        for frame in 0..<Self.frames {
-            let t = Double(frame) / 250
-            for channel in 0..<Self.channels {
+        for frame in 0..<frames {
+            let t = Double(frame) / Double(rate)
+            for channel in 0..<channels {
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 let noise = Double(state >> 11) * 0x1p-53 - 0.5
-                values[frame * Self.channels + channel] =
+                values[frame * channels + channel] =
                     20 * sin(2 * .pi * 10.3 * t + Double(channel)) + 6 * sin(2 * .pi * 5.1 * t)
                     + 4 * sin(2 * .pi * 19.7 * t) + 8 * noise + 1000
             }
@@ -34,40 +36,51 @@ final class EEGSignal {
 
     /// The frame at a running sample index.
     @inline(__always) func frame(_ index: Int) -> UnsafeBufferPointer<Double> {
-        let start = (index % Self.frames) * Self.channels
-        return UnsafeBufferPointer(rebasing: values[start..<(start + Self.channels)])
+        let start = (index % frames) * channels
+        return UnsafeBufferPointer(rebasing: values[start..<(start + channels)])
     }
 }
 
-/// The engine with a baseline that never completes, so every hop also accumulates baseline statistics.
+/// The engine with a baseline that never completes, so every hop also accumulates baseline statistics. The default is
+/// the Brainiac headset (4 channels, 250 Hz, 256-sample windows every 250 samples); other shapes hop once per second
+/// with the power-of-two window that holds a second (512 at 500 Hz), as `axon bench` scales them.
 final class EngineFixture {
     let engine: EEGEngine
-    let signal = EEGSignal()
+    let signal: EEGSignal
+    let hopLength: Int
     var sample = 0
 
-    init() throws {
-        engine = try EEGEngine(.init(baselineDuration: 1e7))
+    init(channels: Int = 4, rate: Int = 250) throws {
+        signal = EEGSignal(channels: channels, rate: rate)
+        let labels = channels == 4 ? ["T3", "O1", "T4", "O2"] : (1...channels).map { "ch\($0)" }
+        let window = rate == 250 ? 256 : SPSCRing<Double>.powerOfTwo(atLeast: rate)
+        hopLength = rate
+        engine = try EEGEngine(
+            .init(
+                sampleRate: Double(rate), channelLabels: labels, windowSize: window, hop: rate, baselineDuration: 1e7))
         engine.startBaseline()
         // Fill the first window up to one hop before its end, so every measured hop ends with one spectrum.
         for _ in 0..<(engine.configuration.windowSize - engine.configuration.hop) {
-            engine.ingest(signal.frame(sample), time: Double(sample) / 250)
+            engine.ingest(signal.frame(sample), time: Double(sample) / Double(rate))
             sample += 1
         }
     }
 
-    /// One hop: 250 frames through the engine's row ingestion (the path `EEGProcessor` uses on pipeline blocks).
-    /// The signal is 15,000 frames long, a multiple of 250, so a hop never straddles its end.
+    /// One hop: `hop` frames through the engine's row ingestion (the path `EEGProcessor` uses on pipeline blocks).
+    /// The signal is a minute long, a multiple of the hop, so a hop never straddles its end.
     @inline(__always) func hop() -> Int {
         var spectra = 0
-        var remaining = 250
+        var remaining = hopLength
+        let channels = signal.channels
+        let rate = Double(hopLength)
         while remaining > 0 {
-            let start = (sample % EEGSignal.frames) * EEGSignal.channels
-            let available = min(remaining, EEGSignal.frames - sample % EEGSignal.frames)
-            let rows = UnsafeBufferPointer(rebasing: signal.values[start..<(start + available * EEGSignal.channels)])
+            let start = (sample % signal.frames) * channels
+            let available = min(remaining, signal.frames - sample % signal.frames)
+            let rows = UnsafeBufferPointer(rebasing: signal.values[start..<(start + available * channels)])
             let first = sample
             let (consumed, events) = engine.ingest(
-                rows: rows, stride: EEGSignal.channels, valueOffset: 0, frameCount: available,
-                time: { Double(first + $0) / 250 })
+                rows: rows, stride: channels, valueOffset: 0, frameCount: available,
+                time: { Double(first + $0) / rate })
             if events.contains(.spectrum) { spectra += 1 }
             sample += consumed
             remaining -= consumed
@@ -172,6 +185,25 @@ func registerEEGBenchmarks() {
         blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
     } setup: {
         try EngineFixture()
+    }
+
+    // How the hop's cost grows with the work: 8, 32 and 64 channels at 250 Hz, and 4 channels at 500 Hz (512-point
+    // windows, 500 samples per hop). One iteration = one device-second, as for `EEG.window4ch`.
+    for (name, channels, rate) in [
+        ("EEG.window8ch", 8, 250), ("EEG.window32ch", 32, 250), ("EEG.window64ch", 64, 250),
+        ("EEG.window4ch.500Hz", 4, 500),
+    ] {
+        Benchmark(
+            name,
+            configuration: .init(scalingFactor: channels >= 32 ? .one : .kilo)
+        ) { (benchmark: Benchmark, fixture: EngineFixture) in
+            var spectra = 0
+            for _ in benchmark.scaledIterations { spectra += fixture.hop() }
+            blackHole(spectra)
+            blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
+        } setup: {
+            try EngineFixture(channels: channels, rate: rate)
+        }
     }
 
     // One iteration = one hour of 4-channel 250 Hz EEG through the ring and the engine, with the baseline and the

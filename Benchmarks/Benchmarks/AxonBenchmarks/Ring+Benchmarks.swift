@@ -171,4 +171,8 @@ func registerRingBenchmarks() {
     ringBenchmark("Ring.pushPop.batch256.Frame4", capacity: 8192, width: frameWidth, batch: 256) {
         $0.pushBatches($1)
     }
+    // A 64-channel frame (69 doubles): the batch hand-off at the widest device `axon bench` scales to.
+    ringBenchmark(
+        "Ring.pushPop.batch256.Frame64", capacity: 8192, width: FrameLayout(channelCount: 64).width, batch: 256
+    ) { $0.pushBatches($1) }
 }

@@ -1,0 +1,87 @@
+// AxonBench — runs every measurement of `axon bench` in turn and assembles the report.
+
+import AxonStreams
+
+/// The core measurements of Axon on the machine it runs on: FFT, engine hop, replay through ring and engine,
+/// ring throughput, end-to-end latency and steady-state allocations, for one simulated device.
+///
+/// Measurements run one after the other, each within its share of ``BenchOptions/seconds``; the machine should
+/// otherwise be idle (two threads are busy at a time for the ring, replay and latency measurements).
+///
+///     let report = try Bench.run(BenchOptions(workload: try BenchWorkload(channels: 4, sampleRate: 250)))
+///     print(report.table())
+///
+/// Threading: call from one thread; it starts and joins its own threads.
+public enum Bench {
+    /// Shares of the time budget per measurement.
+    static let shares = (
+        fft: 0.06, hop: 0.14, replay: 0.25, ringSingle: 0.10, ringBatch: 0.10, latency: 0.25, polling: 0.10
+    )
+    /// Frames per batch in the batched ring measurement.
+    public static let ringBatch = 256
+
+    /// Runs every measurement and returns the report; `progress` gets one line before each measurement.
+    ///
+    /// - Throws: ``BenchError`` if a plan, the engine or a thread cannot be set up.
+    public static func run(_ options: BenchOptions, progress: (String) -> Void = { _ in }) throws(BenchError)
+        -> BenchReport
+    {
+        let started = HostClock.now()
+        let workload = options.workload
+        let budget = options.seconds
+        func timing(_ share: Double, minimum: Int = 5) -> RepeatedTiming {
+            RepeatedTiming(budget: budget * share, minimumRepetitions: minimum)
+        }
+
+        progress("FFT of a \(workload.windowSize)-point window")
+        let fft = try FFTMeasurement.run(workload, timing: timing(shares.fft))
+
+        progress("engine hop, \(workload.channels) channels at \(workload.sampleRate) Hz")
+        let hop = try HopMeasurement(workload).run(timing: timing(shares.hop))
+
+        progress("replay of \(options.replaySeconds) s through ring and engine")
+        let replayer = try ReplayMeasurement(workload)
+        let replay = replayer.run(seconds: options.replaySeconds, timing: timing(shares.replay, minimum: 3))
+        replayer.stop()
+
+        progress("ring, one frame per push")
+        let singleRing = try RingMeasurement(workload, batch: 1)
+        let single = singleRing.run(timing: timing(shares.ringSingle))
+        singleRing.stop()
+
+        progress("ring, \(ringBatch) frames per push")
+        let batchRing = try RingMeasurement(workload, batch: ringBatch)
+        let batched = batchRing.run(timing: timing(shares.ringBatch))
+        batchRing.stop()
+
+        progress("latency, ring entry to spectrum out (session idle strategy)")
+        let napping = try LatencyMeasurement(workload, idle: IdleStrategy(), settle: 0.001)
+        let latency = napping.run(budget: budget * shares.latency)
+        napping.stop()
+
+        progress("latency, polling consumer")
+        let polling = try LatencyMeasurement(workload, idle: IdleStrategy(spins: 1_000_000, park: 0), settle: 0.0001)
+        let pollingLatency = polling.run(budget: budget * shares.polling)
+        polling.stop()
+
+        return BenchReport(
+            channels: workload.channels, sampleRate: workload.sampleRate, windowSize: workload.windowSize,
+            hop: workload.hop,
+            fftSize: fft.size, fftNanoseconds: fft.nanoseconds, allocationsPerFFT: fft.allocations,
+            hopNanoseconds: hop.nanoseconds, engineDeviceSecondsPerSecond: 1e9 / hop.nanoseconds,
+            allocationsPerHop: hop.allocations, tenthHopDominantFrequencies: hop.tenthHopDominantFrequencies,
+            replayDeviceSeconds: replay.deviceSeconds, replayMilliseconds: replay.milliseconds,
+            deviceSecondsPerSecond: replay.deviceSecondsPerSecond, devicesPerCore: replay.deviceSecondsPerSecond,
+            allocationsPerReplayHop: replay.allocationsPerHop,
+            ringItemsPerSecond: batched.itemsPerSecond, ringBatch: ringBatch,
+            ringSingleItemsPerSecond: single.itemsPerSecond, allocationsPerRingBatch: batched.allocationsPerBatch,
+            allocationsPerRingItem: single.allocationsPerBatch,
+            latencyP50Microseconds: latency.p50Microseconds, latencyP99Microseconds: latency.p99Microseconds,
+            latencyMaxMicroseconds: latency.maxMicroseconds, latencyHops: latency.hops,
+            pollingLatencyP50Microseconds: pollingLatency.p50Microseconds,
+            pollingLatencyP99Microseconds: pollingLatency.p99Microseconds,
+            pollingLatencyMaxMicroseconds: pollingLatency.maxMicroseconds,
+            latencyUnmatchedSpectra: latency.mismatchedSpectra + pollingLatency.mismatchedSpectra,
+            allocationCounting: AllocationCounter.isEnabled, elapsedSeconds: HostClock.now() - started)
+    }
+}

@@ -1,0 +1,86 @@
+// AxonBench — one hop of the EEG engine for one device, on the calling thread.
+
+import AxonEEG
+
+/// Times one engine hop: one second of frames (`hop` rows) through `EEGEngine.ingest(rows:…)`, the path the
+/// pipeline's consumer runs, ending in one analysis: every channel's window copied out, mean removed, Hann
+/// tapered, transformed, its power spectrum, three band peaks and powers, and the baseline accumulation (a
+/// baseline that never completes, so every hop does it).
+///
+/// No ring and no second thread: this is the engine's own cost. Device-seconds per wall-second on one core, for
+/// the engine alone, is 10⁹ ÷ the hop's nanoseconds.
+///
+/// Threading: use on one thread.
+public final class HopMeasurement {
+    /// The measured figures.
+    public struct Result: Sendable, Hashable {
+        /// Median nanoseconds per hop.
+        public var nanoseconds: Double
+        /// Heap allocations per hop in the steady state (`nil` when counting is off).
+        public var allocations: Double?
+        /// Spectra the engine made during the allocation count, one per hop (a check that hops were whole).
+        public var spectraPerHop: Double
+        /// Dominant frequency per band (Hz) of the last channel at the tenth hop: a check that the work was the real
+        /// one, comparable with other programs fed the same signal.
+        public var tenthHopDominantFrequencies: [Double]
+    }
+
+    let engine: EEGEngine
+    let signal: BenchSignal
+    let workload: BenchWorkload
+    private var sample = 0
+
+    /// Builds the engine (FFTW plans included) and fills its first window up to one hop before its end, so every
+    /// hop from then on ends with exactly one spectrum.
+    public init(_ workload: BenchWorkload) throws(BenchError) {
+        self.workload = workload
+        do { engine = try EEGEngine(workload.engineConfiguration(baselineDuration: 1e7)) } catch {
+            throw .setupFailed("EEG engine: \(error)")
+        }
+        signal = BenchSignal(workload)
+        engine.startBaseline()
+        for _ in 0..<(workload.windowSize - workload.hop) {
+            _ = engine.ingest(signal.frame(sample), time: Double(sample) / Double(workload.sampleRate))
+            sample += 1
+        }
+    }
+
+    /// One hop: `hop` frames; returns the spectra made (1).
+    @inline(__always) public func hop() -> Int {
+        var spectra = 0
+        var remaining = workload.hop
+        let rate = Double(workload.sampleRate)
+        while remaining > 0 {
+            let available = min(remaining, signal.frames - sample % signal.frames)
+            let first = sample
+            let (consumed, events) = engine.ingest(
+                rows: signal.rows(from: sample, count: available), stride: workload.channels, valueOffset: 0,
+                frameCount: available, time: { Double(first + $0) / rate })
+            if events.contains(.spectrum) { spectra += 1 }
+            sample += consumed
+            remaining -= consumed
+        }
+        return spectra
+    }
+
+    /// Times hops within `timing`'s budget, then counts the allocations of 1000 more.
+    public func run(timing: RepeatedTiming) -> Result {
+        var spectra = 0
+        for _ in 0..<10 { spectra += hop() }  // warm: caches, branch predictors, first-use paths
+        let lastChannel = workload.channels - 1
+        let check = (0..<engine.configuration.bands.count).map {
+            engine.spectrum.dominantFrequency(channel: lastChannel, band: $0)
+        }
+        let timed = timing.measure { count in
+            for _ in 0..<count { spectra &+= self.hop() }
+        }
+        let hops = 1000
+        var counted = 0
+        let allocations = AllocationCounter.perUnit(hops) {
+            for _ in 0..<hops { counted += hop() }
+        }
+        return Result(
+            nanoseconds: timed.medianNanoseconds, allocations: allocations,
+            spectraPerHop: Double(counted) / Double(hops), tenthHopDominantFrequencies: check)
+    }
+}

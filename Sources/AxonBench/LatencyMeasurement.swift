@@ -1,0 +1,124 @@
+// AxonBench — end-to-end latency: a sample entering the ring to the spectrum of its window leaving the engine.
+
+import AxonEEG
+import AxonStreams
+
+/// Measures, hop after hop, the time from the write of a window's last sample into the pipeline's ring to the
+/// moment that window's spectrum row is popped from the ``EEGProcessor``'s spectra ring, the hand-off an
+/// application reads from. Both instants are read on the calling thread with the monotonic clock; in between,
+/// the frame crosses to the pipeline's consumer thread, goes through the timeline and the engine (copy, detrend,
+/// taper, FFT, band peaks and powers per channel, baseline) and its spectrum crosses back through a second ring.
+///
+/// Each hop writes all frames but the window's last, waits until the consumer has taken them and `settle`
+/// seconds more (a device's next sample is 1/rate away, so the consumer has gone idle, as it has in use), then
+/// writes the last one and spins on the spectra ring. With the pipeline's default ``IdleStrategy`` (64 yields,
+/// then 0.5 ms naps) this is the latency a live session has; with a polling consumer it is the processing and
+/// hand-off cost alone.
+///
+/// Threading: the calling thread is the producer and the spectra consumer; the pipeline's thread runs the engine.
+public final class LatencyMeasurement {
+    /// The measured figures, in microseconds.
+    public struct Result: Sendable, Hashable {
+        /// Median latency.
+        public var p50Microseconds: Double
+        /// 99th percentile (nearest rank).
+        public var p99Microseconds: Double
+        /// Largest latency seen.
+        public var maxMicroseconds: Double
+        /// Hops measured.
+        public var hops: Int
+        /// Spectra whose window did not end at the sample just written (0 unless the engine skipped a hop).
+        public var mismatchedSpectra: Int
+    }
+
+    let workload: BenchWorkload
+    let signal: BenchSignal
+    let processor: EEGProcessor
+    let pipeline: StreamPipeline
+    let writer: FrameWriter
+    let settle: Double
+    private let ringCapacity: Int
+    private let row: UnsafeMutableBufferPointer<Double>
+    private var sample = 0
+    private var stopped = false
+
+    /// Builds the processor and a pipeline with the given consumer idle strategy and starts it.
+    ///
+    /// - Parameters:
+    ///   - idle: how the pipeline's consumer waits (`IdleStrategy()` is what sessions use).
+    ///   - settle: seconds to wait after the consumer has taken a hop's earlier frames.
+    public init(_ workload: BenchWorkload, idle: IdleStrategy, settle: Double) throws(BenchError) {
+        self.workload = workload
+        self.settle = settle
+        signal = BenchSignal(workload)
+        do {
+            processor = try EEGProcessor(configuration: workload.engineConfiguration())
+        } catch { throw .setupFailed("EEG processor: \(error)") }
+        processor.requestBaseline()
+        ringCapacity = SPSCRing<Double>.powerOfTwo(atLeast: max(4096, 2 * workload.windowSize))
+        pipeline = StreamPipeline(
+            descriptor: workload.descriptor, processors: [processor], sinks: [],
+            configuration: .init(ringCapacity: ringCapacity, idle: idle))
+        do {
+            writer = try pipeline.makeWriter()
+            try pipeline.start()
+        } catch { throw .setupFailed("pipeline: \(error)") }
+        row = .allocate(capacity: processor.engine.spectrumLayout.width)
+        row.initialize(repeating: 0)
+    }
+
+    deinit {
+        stop()
+        row.deallocate()
+    }
+
+    /// One hop; returns the latency in seconds and whether the spectrum was the one of the sample written last.
+    private func hop() -> (latency: Double, matched: Bool) {
+        // Up to the window's last sample: the first window needs windowSize samples, later ones hop.
+        let leading = (sample == 0 ? workload.windowSize : workload.hop) - 1
+        for _ in 0..<leading {
+            writer.write(signal.frame(sample))
+            sample += 1
+        }
+        while writer.freeCapacity < ringCapacity {}
+        HostClock.sleep(until: HostClock.now() + settle)
+        let lastIndex = sample
+        let start = HostClock.now()
+        writer.write(signal.frame(sample), arrivalTime: start)
+        sample += 1
+        while processor.spectra.pop(into: row) == 0 {}
+        let latency = HostClock.now() - start
+        let index = row[processor.engine.spectrumLayout.lane(.sampleIndex)]
+        return (latency, index == Double(lastIndex))
+    }
+
+    /// Measures hops until `budget` seconds have passed (at least `minimumHops`, at most `maximumHops`).
+    public func run(budget: Double, minimumHops: Int = 20, maximumHops: Int = 100_000) -> Result {
+        _ = hop()  // the first window, and the consumer's first-use costs
+        var latencies: [Double] = []
+        latencies.reserveCapacity(min(maximumHops, 1 << 16))
+        var mismatched = 0
+        let end = HostClock.now() + budget
+        repeat {
+            let (latency, matched) = hop()
+            latencies.append(latency)
+            if !matched { mismatched += 1 }
+        } while latencies.count < minimumHops || (HostClock.now() < end && latencies.count < maximumHops)
+        latencies.sort()
+        func percentile(_ fraction: Double) -> Double {
+            let rank = Int((fraction * Double(latencies.count)).rounded(.up)) - 1
+            return latencies[min(max(rank, 0), latencies.count - 1)] * 1e6
+        }
+        return Result(
+            p50Microseconds: percentile(0.5), p99Microseconds: percentile(0.99), maxMicroseconds: percentile(1),
+            hops: latencies.count, mismatchedSpectra: mismatched)
+    }
+
+    /// Ends the stream and joins the consumer thread. Calling it again does nothing.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        writer.finish()
+        pipeline.waitUntilFinished()
+    }
+}

@@ -1,0 +1,130 @@
+// AxonBench — recorded data replayed at full speed through the ring and the engine on its own thread.
+
+import AxonEEG
+import AxonStreams
+
+/// Times a replay of `seconds` of the device's data through a ``StreamPipeline`` (ring → timeline → an
+/// ``EEGProcessor`` running the engine with its 60 s baseline and 10 s indicators) on the pipeline's consumer
+/// thread, as `axon replay` runs a file at full speed.
+///
+/// The calling thread is the producer: it writes frames through the pipeline's `FrameWriter` into free ring
+/// slots only (a file replay loses nothing) and, at the end, waits for the spectrum of the last full hop to come
+/// out of the processor's spectra ring. The consumer thread is the one core doing the engine's work, so
+/// device-seconds per wall-second (`seconds` ÷ wall time) is what one core serves; the producer runs on another.
+///
+/// Threading: `run` and `stop` on one thread; the pipeline's consumer thread runs the engine.
+public final class ReplayMeasurement {
+    /// The measured figures.
+    public struct Result: Sendable, Hashable {
+        /// Seconds of device data per replay.
+        public var deviceSeconds: Int
+        /// Median wall-clock milliseconds per replay.
+        public var milliseconds: Double
+        /// Device-seconds per wall-second: `deviceSeconds` ÷ the median replay time.
+        public var deviceSecondsPerSecond: Double
+        /// Heap allocations per hop (per second of data) during one more replay, both threads counted (`nil`
+        /// when counting is off).
+        public var allocationsPerHop: Double?
+        /// Replays timed.
+        public var repetitions: Int
+    }
+
+    let workload: BenchWorkload
+    let signal: BenchSignal
+    let processor: EEGProcessor
+    let pipeline: StreamPipeline
+    let writer: FrameWriter
+    private let row: UnsafeMutableBufferPointer<Double>
+    private var sample = 0
+    private var spectraSeen = 0
+    /// Free ring slots known to the producer (only the producer fills them, so the count can only be too low).
+    private var free = 0
+    private var stopped = false
+
+    /// Builds the processor and the pipeline and starts the consumer thread.
+    public init(_ workload: BenchWorkload) throws(BenchError) {
+        self.workload = workload
+        signal = BenchSignal(workload)
+        do {
+            processor = try EEGProcessor(configuration: workload.engineConfiguration())
+        } catch { throw .setupFailed("EEG processor: \(error)") }
+        processor.requestBaseline()
+        // As a file replay at full speed is configured: virtual arrival times, so no clock estimator; a consumer
+        // that polls rather than parks, since the ring is never empty for long.
+        pipeline = StreamPipeline(
+            descriptor: workload.descriptor, processors: [processor], sinks: [],
+            configuration: .init(
+                ringCapacity: 8192, overflow: .rejectNewest, batchSize: 1024, timeline: .init(clock: nil),
+                idle: IdleStrategy(spins: 1_000_000, park: 0)))
+        do {
+            writer = try pipeline.makeWriter()
+            try pipeline.start()
+        } catch { throw .setupFailed("pipeline: \(error)") }
+        row = .allocate(capacity: processor.engine.spectrumLayout.width)
+        row.initialize(repeating: 0)
+    }
+
+    deinit {
+        stop()
+        row.deallocate()
+    }
+
+    /// Writes `seconds` of frames and waits for the spectrum of the last full hop.
+    public func replay(seconds: Int) {
+        let rate = Double(workload.sampleRate)
+        for _ in 0..<(seconds * workload.sampleRate) {
+            let time = Double(sample) / rate
+            if free == 0 {
+                // Look at the consumer's index only when the room seen last time is used up; while the ring is
+                // full, step aside so the consumer has the core, as a device thread waiting on a packet would.
+                var idle = IdleStrategy(spins: 16, park: 0.00005)
+                free = writer.freeCapacity
+                while free == 0 {
+                    drainSpectra()
+                    idle.idle()
+                    free = writer.freeCapacity
+                }
+            }
+            writer.write(signal.frame(sample), deviceTime: time, arrivalTime: time)
+            sample += 1
+            free -= 1
+        }
+        // Spectra end at samples windowSize − 1, + hop, …: after `sample` frames there are this many.
+        let target = sample < workload.windowSize ? 0 : (sample - workload.windowSize) / workload.hop + 1
+        var idle = IdleStrategy(spins: 16, park: 0.0002)
+        while spectraSeen + processor.spectra.droppedCount < target {
+            drainSpectra()
+            idle.idle()
+        }
+    }
+
+    private func drainSpectra() {
+        while processor.spectra.pop(into: row) == 1 { spectraSeen += 1 }
+    }
+
+    /// Times replays of `seconds` within `timing`'s budget (one untimed replay first), then counts the
+    /// allocations of one more.
+    public func run(seconds: Int, timing: RepeatedTiming) -> Result {
+        replay(seconds: min(seconds, 60))
+        var times: [Double] = []
+        let end = HostClock.now() + timing.budget
+        repeat {
+            let start = HostClock.now()
+            replay(seconds: seconds)
+            times.append(HostClock.now() - start)
+        } while times.count < timing.minimumRepetitions || (HostClock.now() < end && times.count < 1000)
+        let allocations = AllocationCounter.perUnit(seconds) { replay(seconds: seconds) }
+        let median = RepeatedTiming.median(times)
+        return Result(
+            deviceSeconds: seconds, milliseconds: median * 1e3, deviceSecondsPerSecond: Double(seconds) / median,
+            allocationsPerHop: allocations, repetitions: times.count)
+    }
+
+    /// Ends the stream and joins the consumer thread. Calling it again does nothing.
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        writer.finish()
+        pipeline.waitUntilFinished()
+    }
+}

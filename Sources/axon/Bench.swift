@@ -1,0 +1,43 @@
+import ArgumentParser
+import AxonBench
+import Foundation
+
+extension Axon {
+    /// Measures the core on this machine (FFT, engine hop, replay, ring, latency, allocations) and prints a table
+    /// or one JSON object.
+    struct Bench: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Measure the DSP core on this machine: FFT per window, one engine hop, a one-hour replay "
+                + "through ring and engine, ring throughput, ring-to-spectrum latency (p50/p99/max), steady-state "
+                + "allocations, and how many devices one core serves.")
+
+        @Option(help: "Channels of the simulated device.")
+        var channels: Int = 4
+
+        @Option(help: "Sample rate of the simulated device, Hz (the window is the power of two ≥ one second).")
+        var rate: Int = 250
+
+        @Option(help: "Seconds of timed repetitions, shared among the measurements (set-up comes on top).")
+        var seconds: Double = 30
+
+        @Flag(help: "A quick look: a 3 s budget and 10-minute replays (noisier figures).")
+        var quick = false
+
+        @Flag(help: "Print one JSON object instead of the table.")
+        var json = false
+
+        func validate() throws {
+            guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
+        }
+
+        func run() throws {
+            let workload = try BenchWorkload(channels: channels, sampleRate: rate)
+            let options = BenchOptions(
+                workload: workload, seconds: quick ? 3 : seconds, replaySeconds: quick ? 600 : 3600)
+            let report = try AxonBench.Bench.run(options) { step in
+                FileHandle.standardError.write(Data("axon bench: \(step)…\n".utf8))
+            }
+            print(json ? try report.json() : report.table())
+        }
+    }
+}
