@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
         .library(name: "AxonRecording", targets: ["AxonRecording"]),
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
+        .library(name: "AxonOBD", targets: ["AxonOBD"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -40,10 +41,14 @@ let package = Package(
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG"]),
+        // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
+        // (serial line, pty, TCP): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
+        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording"]),
 
         // MARK: - Command line
         .executableTarget(
-            name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", argumentParser]),
+            name: "axon",
+            dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonOBD", argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
@@ -51,5 +56,6 @@ let package = Package(
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
+        .testTarget(name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams"]),
     ]
 )
