@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
-        .testTarget(name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams"]),
+        .testTarget(
+            name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams"], exclude: ["Fixtures"]),
     ]
 )

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Runs elm327-emulator (the `elm` module of .venv-peers) on a TCP port for the OBD tests, and keeps it on a leash.
+
+Usage: obd-emulator.py PORT [SCENARIO]   (scenario defaults to `car`)
+
+Prints `READY PORT` once the emulator accepts connections on 127.0.0.1:PORT. Then reads commands on standard input:
+  kill   SIGKILL the emulator (its whole process group), as if the dongle vanished; prints `KILLED`
+  start  start it again on the same port; prints `READY PORT`
+End of input (the test process closed the pipe or died) or SIGTERM/SIGINT kills the emulator and exits, so no
+emulator outlives the test that started it.
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+port = int(sys.argv[1])
+scenario = sys.argv[2] if len(sys.argv) > 2 else "car"
+emulator = None
+
+
+def start():
+    global emulator
+    # Batch mode (-b) keeps the emulator off the terminal; its log goes to /dev/null. New session: its own group.
+    emulator = subprocess.Popen(
+        [sys.executable, "-m", "elm", "-s", scenario, "-n", str(port), "-b", os.devnull],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if emulator.poll() is not None:
+            print(f"FAILED exit {emulator.returncode}", flush=True)
+            return
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as probe:
+                probe.sendall(b"ATI\r")
+                probe.settimeout(2)
+                answer = b""
+                while not answer.endswith(b">"):
+                    chunk = probe.recv(256)
+                    if not chunk:
+                        break
+                    answer += chunk
+                if b"ELM327" in answer:
+                    print(f"READY {port}", flush=True)
+                    return
+        except OSError:
+            time.sleep(0.1)
+    print("FAILED timeout", flush=True)
+
+
+def kill():
+    global emulator
+    if emulator is not None and emulator.poll() is None:
+        try:
+            os.killpg(emulator.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        emulator.wait()
+    emulator = None
+
+
+def stop(*_):
+    kill()
+    sys.exit(0)
+
+
+signal.signal(signal.SIGTERM, stop)
+signal.signal(signal.SIGINT, stop)
+start()
+for line in sys.stdin:
+    command = line.strip()
+    if command == "kill":
+        kill()
+        print("KILLED", flush=True)
+    elif command == "start":
+        start()
+stop()
