@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 
 port = int(sys.argv[1])
@@ -23,10 +24,12 @@ emulator = None
 
 def start():
     global emulator
-    # Batch mode (-b) keeps the emulator off the terminal; its log goes to /dev/null. New session: its own group.
+    # Batch mode (-b) keeps the emulator off the terminal; its output goes to /dev/null, and it runs in the temporary
+    # folder because it writes elm.log where it starts. New session: its own process group, killed as one.
     emulator = subprocess.Popen(
         [sys.executable, "-m", "elm", "-s", scenario, "-n", str(port), "-b", os.devnull],
-        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        cwd=tempfile.gettempdir())
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if emulator.poll() is not None:

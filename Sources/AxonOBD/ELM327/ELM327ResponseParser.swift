@@ -14,13 +14,14 @@ public enum ELM327ResponseParser {
         "RX ERROR", "ACT ALERT", "LV RESET", "ERR",
     ]
 
-    /// The meaningful lines of an answer: split at CR/LF, trimmed, without the echo of `command`, blank lines and
-    /// progress lines. `?`, `NO DATA`, `UNABLE TO CONNECT` and bus errors throw.
+    /// The meaningful lines of an answer, as sent (case kept): split at CR/LF, trimmed, without the echo of `command`,
+    /// blank lines and progress lines. `?`, `NO DATA`, `UNABLE TO CONNECT` and bus errors throw.
     public static func lines(_ text: String, command: String) throws(OBDResponseError) -> [String] {
         var result: [String] = []
         let echo = command.uppercased().filter { $0 != " " }
         for raw in text.split(whereSeparator: { $0 == "\r" || $0 == "\n" }) {
-            let line = String(raw).trimmingSpaces().uppercased()
+            let original = String(raw).trimmingSpaces()
+            let line = original.uppercased()
             if line.isEmpty || line.filter({ $0 != " " }) == echo { continue }
             if line.hasPrefix("SEARCHING") { continue }
             if line.hasPrefix("BUS INIT") {
@@ -34,7 +35,7 @@ public enum ELM327ResponseParser {
             if busErrorPrefixes.contains(where: { line.hasPrefix($0) }) {
                 throw .busError(command: command, message: line)
             }
-            result.append(line)
+            result.append(original)
         }
         guard !result.isEmpty else { throw .empty(command: command) }
         return result
