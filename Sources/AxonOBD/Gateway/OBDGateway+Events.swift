@@ -78,22 +78,25 @@ extension OBDGateway {
     }
 
     /// Hands the pending batches to ``batches``: with auto-acknowledgement every pending batch, each acknowledged;
-    /// without it the oldest unacknowledged one only. Called on every (re)connection.
-    public func deliverPendingBatches() {
-        guard let eventLog else { return }
+    /// without it the oldest unacknowledged one only. Called on every (re)connection. Returns the batches handed over.
+    @discardableResult
+    public func deliverPendingBatches() -> [OBDEventBatch] {
+        guard let eventLog else { return [] }
+        var delivered: [OBDEventBatch] = []
         let automatic = state.withLock { $0.autoAcknowledge }
         while true {
             let batch: OBDEventBatch?
             do { batch = try eventLog.nextBatch() } catch {
                 statusContinuation.yield(.storeFailed(reason: error.description))
-                return
+                return delivered
             }
-            guard let batch else { return }
+            guard let batch else { return delivered }
             batchContinuation.yield(batch)
-            guard automatic else { return }
+            delivered.append(batch)
+            guard automatic else { return delivered }
             do { try eventLog.acknowledge(batch.acknowledgementID) } catch {
                 statusContinuation.yield(.storeFailed(reason: error.description))
-                return
+                return delivered
             }
         }
     }
