@@ -6,6 +6,8 @@ struct Axon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axon",
         abstract: "Axon: a real-time EEG signal-processing engine with pluggable device adapters.",
-        subcommands: [Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self],
+        subcommands: [
+            Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, OBD.self,
+        ],
         defaultSubcommand: Demo.self)
 }
