@@ -45,9 +45,10 @@ struct OBDConnectionOptions: ParsableArguments {
 
 /// How the command line authenticates with the gateway (a local key list, the default validator).
 struct OBDAccessOptions: ParsableArguments {
-    @Option(help: ArgumentHelp(
-        "A local key list (lines `KEY APPLICATION`); with it --key (or AXON_OBD_KEY) must be in the list. "
-            + "Without it the command line is the only holder of its own key.", valueName: "FILE"))
+    @Option(
+        help: ArgumentHelp(
+            "A local key list (lines `KEY APPLICATION`); with it --key (or AXON_OBD_KEY) must be in the list. "
+                + "Without it the command line is the only holder of its own key.", valueName: "FILE"))
     var keys: String?
 
     @Option(help: "The API key to authenticate with (default: AXON_OBD_KEY).")

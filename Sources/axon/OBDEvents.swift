@@ -57,10 +57,11 @@ extension Axon.OBD {
                 print("\(batch.acknowledgementID) (\(ack ? "acknowledged now" : "not acknowledged")):")
                 for stored in batch.events {
                     let event = stored.event
-                    print("  \(stored.id)\t\(event.kind)\t\(fmt(event.startSpeedKmh, 0)) → \(fmt(event.endSpeedKmh, 0)) "
-                        + "km/h (\(fmt(event.startSpeedMph, 1)) → \(fmt(event.endSpeedMph, 1)) mph)\tpeak "
-                        + "\(fmt(event.peakRateMphPerSecond, 2)) mph/s\t\(fmt(event.endTime - event.startTime, 1)) s"
-                        + (event.position.map { "\t\($0.latitude),\($0.longitude)" } ?? ""))
+                    print(
+                        "  \(stored.id)\t\(event.kind)\t\(fmt(event.startSpeedKmh, 0)) → \(fmt(event.endSpeedKmh, 0)) "
+                            + "km/h (\(fmt(event.startSpeedMph, 1)) → \(fmt(event.endSpeedMph, 1)) mph)\tpeak "
+                            + "\(fmt(event.peakRateMphPerSecond, 2)) mph/s\t\(fmt(event.endTime - event.startTime, 1)) s"
+                            + (event.position.map { "\t\($0.latitude),\($0.longitude)" } ?? ""))
                 }
                 guard ack else { break }
                 try log.acknowledge(batch.acknowledgementID)

@@ -65,10 +65,11 @@ extension Axon.OBD {
             }
             let registration = try gateway.registerDataPIDs(requestID: 1, pids: numbers, rate: rate, sinks: sinks)
             if eventLog != nil { try gateway.registerEvents([.hardBraking, .hardAcceleration]) }
-            print("axon obd watch: \(device.name) at \(device.identifier); "
-                + registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
-                + " at \(fmt(rate, 1)) Hz" + (out.map { " → \($0)" } ?? "")
-                + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
+            print(
+                "axon obd watch: \(device.name) at \(device.identifier); "
+                    + registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
+                    + " at \(fmt(rate, 1)) Hz" + (out.map { " → \($0)" } ?? "")
+                    + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
             flushStandardOutput()
             let statusTask = Task.detached {
                 for await status in gateway.status {
@@ -78,8 +79,9 @@ extension Axon.OBD {
             }
             let eventTask = Task.detached {
                 for await event in gateway.events {
-                    print("event: \(event.kind) \(fmt(event.startSpeedMph, 1)) → \(fmt(event.endSpeedMph, 1)) mph, "
-                        + "peak \(fmt(event.peakRateMphPerSecond, 2)) mph/s")
+                    print(
+                        "event: \(event.kind) \(fmt(event.startSpeedMph, 1)) → \(fmt(event.endSpeedMph, 1)) mph, "
+                            + "peak \(fmt(event.peakRateMphPerSecond, 2)) mph/s")
                     flushStandardOutput()
                 }
             }
@@ -100,8 +102,9 @@ extension Axon.OBD {
             gateway.disconnect()
             statusTask.cancel()
             eventTask.cancel()
-            print("axon obd watch: \(registration.frameCount) rows, \(registration.missedTicks) polls missed, "
-                + "\(statistics.gapRecords) gap records")
+            print(
+                "axon obd watch: \(registration.frameCount) rows, \(registration.missedTicks) polls missed, "
+                    + "\(statistics.gapRecords) gap records")
             for failure in statistics.failures { print("sink failure: \(failure)") }
         }
     }

@@ -5,95 +5,99 @@ import Synchronization
 import Testing
 
 /// Acceptance 2 and 4: continuous updates through the stream framework, and a dongle that vanishes mid-stream.
-@Suite("OBD continuous updates against elm327-emulator", .serialized, .enabled(if: EmulatorPeer.available))
-struct ContinuousUpdateTests {
-    @Test("speed and RPM at 5 Hz for 30 s: ≥ 140 samples per PID, increasing timestamps; unregistering stops them")
-    func thirtySeconds() throws {
-        let peer = try EmulatorPeer()
-        defer { peer.stop() }
-        let gateway = authenticatedGateway()
-        try gateway.connect(peer.endpoint)
-        let sink = CollectingSink()
-        let registration = try gateway.registerDataPIDs(requestID: 1, pids: [0x0D, 0x0C], rate: 5, sinks: [sink])
-        #expect(registration.descriptor.channels.map(\.unit) == ["km/h", "rpm"])
-        Thread.sleep(forTimeInterval: 30)
-        try gateway.unregisterDataPIDs(requestID: 1)
-        let collected = sink.snapshot
-        let frames = collected.timestamps.count
-        Thread.sleep(forTimeInterval: 1)
-        let increasing = zip(collected.timestamps, collected.timestamps.dropFirst()).allSatisfy { $0 < $1 }
-        print(
-            "OBD 5 Hz for 30 s: \(frames) frames × 2 PIDs (speed, RPM), \(collected.gaps.count) gaps, "
-                + "span \(String(format: "%.2f", (collected.timestamps.last ?? 0) - (collected.timestamps.first ?? 0))) s")
-        #expect(frames >= 140)
-        #expect(collected.values.allSatisfy { $0.count == 2 && $0[0] >= 0 && $0[1] >= 0 })
-        #expect(increasing)
-        #expect(collected.closed)
-        #expect(sink.snapshot.timestamps.count == frames)  // nothing after unregistering
-        #expect(registration.frameCount == frames)
-        // The gateway answers basic reads while and after streaming.
-        #expect(try gateway.readBasic(pid: 0x0D).value != nil)
-    }
+extension EmulatorSuites {
+    @Suite("OBD continuous updates, link loss and reconnection")
+    struct ContinuousUpdateTests {
+        @Test("speed and RPM at 5 Hz for 30 s: ≥ 140 samples per PID, increasing timestamps; unregistering stops them")
+        func thirtySeconds() throws {
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            let gateway = authenticatedGateway()
+            try gateway.connect(peer.endpoint)
+            let sink = CollectingSink()
+            let registration = try gateway.registerDataPIDs(requestID: 1, pids: [0x0D, 0x0C], rate: 5, sinks: [sink])
+            #expect(registration.descriptor.channels.map(\.unit) == ["km/h", "rpm"])
+            Thread.sleep(forTimeInterval: 30)
+            try gateway.unregisterDataPIDs(requestID: 1)
+            let collected = sink.snapshot
+            let frames = collected.timestamps.count
+            Thread.sleep(forTimeInterval: 1)
+            let increasing = zip(collected.timestamps, collected.timestamps.dropFirst()).allSatisfy { $0 < $1 }
+            print(
+                "OBD 5 Hz for 30 s: \(frames) frames × 2 PIDs (speed, RPM), \(collected.gaps.count) gaps, "
+                    + "span \(String(format: "%.2f", (collected.timestamps.last ?? 0) - (collected.timestamps.first ?? 0))) s"
+            )
+            #expect(frames >= 140)
+            #expect(collected.values.allSatisfy { $0.count == 2 && $0[0] >= 0 && $0[1] >= 0 })
+            #expect(increasing)
+            #expect(collected.closed)
+            #expect(sink.snapshot.timestamps.count == frames)  // nothing after unregistering
+            #expect(registration.frameCount == frames)
+            // The gateway answers basic reads while and after streaming.
+            #expect(try gateway.readBasic(pid: 0x0D).value != nil)
+        }
 
-    @Test("emulator killed mid-stream: status events, a gap record, automatic reconnection to the favourite")
-    func killedMidStream() async throws {
-        let peer = try EmulatorPeer()
-        defer { peer.stop() }
-        let gateway = authenticatedGateway(configuration: .init(requestTimeout: 1, initialBackoff: 0.25, maximumBackoff: 2))
-        let device = try gateway.connect(peer.endpoint)
-        gateway.setFavorite(device)
-        let statuses = Mutex<[OBDGatewayStatus]>([])
-        let watcher = Task {
-            for await status in gateway.status { statuses.withLock { $0.append(status) } }
-        }
-        defer { watcher.cancel() }
-        let sink = CollectingSink()
-        try gateway.registerDataPIDs(requestID: 7, pids: [0x0D, 0x0C], rate: 5, sinks: [sink])
-        while sink.snapshot.timestamps.count < 10 { try await Task.sleep(for: .milliseconds(50)) }
+        @Test("emulator killed mid-stream: status events, a gap record, automatic reconnection to the favourite")
+        func killedMidStream() async throws {
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            let gateway = authenticatedGateway(
+                configuration: .init(requestTimeout: 1, initialBackoff: 0.25, maximumBackoff: 2))
+            let device = try gateway.connect(peer.endpoint)
+            gateway.setFavorite(device)
+            let statuses = Mutex<[OBDGatewayStatus]>([])
+            let watcher = Task {
+                for await status in gateway.status { statuses.withLock { $0.append(status) } }
+            }
+            defer { watcher.cancel() }
+            let sink = CollectingSink()
+            try gateway.registerDataPIDs(requestID: 7, pids: [0x0D, 0x0C], rate: 5, sinks: [sink])
+            while sink.snapshot.timestamps.count < 10 { try await Task.sleep(for: .milliseconds(50)) }
 
-        try peer.kill()
-        let killedAt = HostClock.now()
-        // Wait (bounded) until the gateway has noticed.
-        while !statuses.withLock({ $0.contains { if case .linkLost = $0 { true } else { false } } }),
-            HostClock.now() - killedAt < 20
-        {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        let framesAtLoss = sink.snapshot.timestamps.count
-        try await Task.sleep(for: .seconds(3))
-        #expect(sink.snapshot.timestamps.count <= framesAtLoss + 1)
-        try peer.start()
-        let restartedAt = HostClock.now()
-        while gateway.connectionCount < 2, HostClock.now() - restartedAt < 30 {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        let reconnectSeconds = HostClock.now() - restartedAt
-        let framesAtReconnect = sink.snapshot.timestamps.count
-        while sink.snapshot.timestamps.count < framesAtReconnect + 10, HostClock.now() - restartedAt < 30 {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        try gateway.unregisterDataPIDs(requestID: 7)
+            try peer.kill()
+            let killedAt = HostClock.now()
+            // Wait (bounded) until the gateway has noticed.
+            while !statuses.withLock({ $0.contains { if case .linkLost = $0 { true } else { false } } }),
+                HostClock.now() - killedAt < 20
+            {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let framesAtLoss = sink.snapshot.timestamps.count
+            try await Task.sleep(for: .seconds(3))
+            #expect(sink.snapshot.timestamps.count <= framesAtLoss + 1)
+            try peer.start()
+            let restartedAt = HostClock.now()
+            while gateway.connectionCount < 2, HostClock.now() - restartedAt < 30 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let reconnectSeconds = HostClock.now() - restartedAt
+            let framesAtReconnect = sink.snapshot.timestamps.count
+            while sink.snapshot.timestamps.count < framesAtReconnect + 10, HostClock.now() - restartedAt < 30 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try gateway.unregisterDataPIDs(requestID: 7)
 
-        let collected = sink.snapshot
-        let seen = statuses.withLock { $0 }
-        let connectedCount = seen.filter { if case .connected = $0 { true } else { false } }.count
-        let lost = seen.contains { if case .linkLost = $0 { true } else { false } }
-        let attempts = seen.filter { if case .reconnecting = $0 { true } else { false } }.count
-        let missing = collected.gaps.map(\.missingCount).reduce(0, +)
-        print(
-            "OBD kill mid-stream: \(collected.timestamps.count) frames, gaps \(collected.gaps.map(\.missingCount)) "
-                + "(\(missing) missing samples at 5 Hz), \(attempts) failed reconnection attempts, reconnected "
-                + String(format: "%.2f", reconnectSeconds) + " s after the emulator answered again; statuses: "
-                + seen.map(\.description).joined(separator: " | "))
-        #expect(lost)
-        #expect(connectedCount == 2)  // the status stream buffers: the first connection and the reconnection
-        #expect(gateway.connectionCount == 2)
-        #expect(gateway.connectedDevice?.identifier == device.identifier)
-        #expect(attempts >= 1)
-        #expect(collected.gaps.count >= 1)
-        #expect(missing >= 15)  // ≥ 3 s of outage at 5 Hz
-        #expect(collected.timestamps.count >= framesAtReconnect + 10)
-        let increasing = zip(collected.timestamps, collected.timestamps.dropFirst()).allSatisfy { $0 < $1 }
-        #expect(increasing)
+            let collected = sink.snapshot
+            let seen = statuses.withLock { $0 }
+            let connectedCount = seen.filter { if case .connected = $0 { true } else { false } }.count
+            let lost = seen.contains { if case .linkLost = $0 { true } else { false } }
+            let attempts = seen.filter { if case .reconnecting = $0 { true } else { false } }.count
+            let missing = collected.gaps.map(\.missingCount).reduce(0, +)
+            print(
+                "OBD kill mid-stream: \(collected.timestamps.count) frames, gaps \(collected.gaps.map(\.missingCount)) "
+                    + "(\(missing) missing samples at 5 Hz), \(attempts) failed reconnection attempts, reconnected "
+                    + String(format: "%.2f", reconnectSeconds) + " s after the emulator answered again; statuses: "
+                    + seen.map(\.description).joined(separator: " | "))
+            #expect(lost)
+            #expect(connectedCount == 2)  // the status stream buffers: the first connection and the reconnection
+            #expect(gateway.connectionCount == 2)
+            #expect(gateway.connectedDevice?.identifier == device.identifier)
+            #expect(attempts >= 1)
+            #expect(collected.gaps.count >= 1)
+            #expect(missing >= 15)  // ≥ 3 s of outage at 5 Hz
+            #expect(collected.timestamps.count >= framesAtReconnect + 10)
+            let increasing = zip(collected.timestamps, collected.timestamps.dropFirst()).allSatisfy { $0 < $1 }
+            #expect(increasing)
+        }
     }
 }

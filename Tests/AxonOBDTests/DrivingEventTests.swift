@@ -14,9 +14,10 @@ struct DrivingEventTests {
         for event in events {
             print(
                 "OBD event \(event.kind): \(event.startSpeedKmh) → \(event.endSpeedKmh) km/h "
-                    + String(format: "(%.1f → %.1f mph), peak %.2f mph/s, %.1f–%.1f s", event.startSpeedMph,
-                             event.endSpeedMph, event.peakRateMphPerSecond, event.startTime - SpeedTrace.epoch,
-                             event.endTime - SpeedTrace.epoch))
+                    + String(
+                        format: "(%.1f → %.1f mph), peak %.2f mph/s, %.1f–%.1f s", event.startSpeedMph,
+                        event.endSpeedMph, event.peakRateMphPerSecond, event.startTime - SpeedTrace.epoch,
+                        event.endTime - SpeedTrace.epoch))
         }
         try #require(events.count == 2)
         #expect(events.allSatisfy { $0.kind == .hardBraking })
@@ -55,9 +56,11 @@ struct DrivingEventTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-obd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = try OBDEventLog(store: EventStore(path: folder.appendingPathComponent("events.sqlite").path), sourceID: "car")
+        let log = try OBDEventLog(
+            store: EventStore(path: folder.appendingPathComponent("events.sqlite").path), sourceID: "car")
         let first = OBDDrivingEvent(
-            kind: .hardBraking, startTime: 100, endTime: 103, startSpeedKmh: 80, endSpeedKmh: 0, peakRateMphPerSecond: 12)
+            kind: .hardBraking, startTime: 100, endTime: 103, startSpeedKmh: 80, endSpeedKmh: 0,
+            peakRateMphPerSecond: 12)
         let second = OBDDrivingEvent(
             kind: .hardAcceleration, startTime: 200, endTime: 202, startSpeedKmh: 0, endSpeedKmh: 40,
             peakRateMphPerSecond: 8)
@@ -69,7 +72,8 @@ struct DrivingEventTests {
         #expect(batch.events.map(\.event) == [first, second])
         #expect(try log.nextBatch() == batch)  // not acknowledged: delivered again, same id
         let third = OBDDrivingEvent(
-            kind: .hardBraking, startTime: 300, endTime: 301, startSpeedKmh: 50, endSpeedKmh: 10, peakRateMphPerSecond: 9)
+            kind: .hardBraking, startTime: 300, endTime: 301, startSpeedKmh: 50, endSpeedKmh: 10,
+            peakRateMphPerSecond: 9)
         try log.record(third)
         #expect(try log.nextBatch() == batch)  // the open batch first
         try log.acknowledge("batch-1")
@@ -88,7 +92,8 @@ struct DrivingEventTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-obd-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let log = try OBDEventLog(store: EventStore(path: folder.appendingPathComponent("events.sqlite").path), sourceID: "car")
+        let log = try OBDEventLog(
+            store: EventStore(path: folder.appendingPathComponent("events.sqlite").path), sourceID: "car")
         var detector = DrivingEventDetector()
         for sample in try SpeedTrace.load() {
             for event in detector.add(time: sample.time, speedKmh: sample.kmh) { try log.record(event) }

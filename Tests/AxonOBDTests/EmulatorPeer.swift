@@ -27,22 +27,26 @@ final class EmulatorPeer {
         return check.terminationStatus == 0
     }
 
+    /// The TCP port (0 in pty mode).
     let port: UInt16
+    /// The emulator's pseudo-terminal in pty mode.
+    private(set) var ptyPath: String?
     private let process = Process()
     private let input = Pipe()
     private let output = Pipe()
     private var pending = Data()
 
-    /// Starts the emulator in `scenario` and waits until it answers.
-    init(scenario: String = "car") throws {
-        port = try Self.freePort()
+    /// Starts the emulator in `scenario` on a TCP port (or on its own pty) and waits until it is ready.
+    init(scenario: String = "car", pty: Bool = false) throws {
+        port = pty ? 0 : try Self.freePort()
         process.executableURL = URL(fileURLWithPath: Self.python)
-        process.arguments = [Self.script, String(port), scenario]
+        process.arguments = [Self.script, pty ? "pty" : String(port), scenario]
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try expect("READY")
+        let ready = try expect("READY")
+        if pty { ptyPath = String(ready.dropFirst("READY ".count)) }
     }
 
     deinit { stop() }
@@ -73,13 +77,14 @@ final class EmulatorPeer {
         try input.fileHandleForWriting.write(contentsOf: Data((command + "\n").utf8))
     }
 
-    /// Reads lines from the keeper until one starts with `prefix`; fails on FAILED or end of output.
-    private func expect(_ prefix: String) throws {
+    /// Reads lines from the keeper until one starts with `prefix` and returns it; fails on FAILED or end of output.
+    @discardableResult
+    private func expect(_ prefix: String) throws -> String {
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
                 pending.removeSubrange(pending.startIndex...newline)
-                if line.hasPrefix(prefix) { return }
+                if line.hasPrefix(prefix) { return line }
                 if line.hasPrefix("FAILED") { throw PeerError.failed(line) }
                 continue
             }

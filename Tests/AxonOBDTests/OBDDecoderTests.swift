@@ -3,23 +3,25 @@ import Testing
 
 @Suite("SAE J1979 decoding: formulas, supported-PID bitmaps, trouble codes")
 struct OBDDecoderTests {
-    @Test("each standard PID's formula", arguments: [
-        (OBDStandardPID.engineLoad, [0xFF], 100.0),
-        (.engineLoad, [0x80], 128 * 100 / 255.0),
-        (.coolantTemperature, [0x5F], 55),
-        (.coolantTemperature, [0x00], -40),
-        (.manifoldPressure, [0x26], 38),
-        (.engineSpeed, [0x1A, 0xF8], 1726),
-        (.engineSpeed, [0x14, 0x5F], (256 * 0x14 + 0x5F) / 4.0),
-        (.vehicleSpeed, [0x37], 55),
-        (.intakeTemperature, [0x39], 17),
-        (.massAirFlow, [0x18, 0x1F], (256 * 0x18 + 0x1F) / 100.0),
-        (.throttlePosition, [0x2B], 43 * 100 / 255.0),
-        (.runTime, [0x00, 0x75], 117),
-        (.fuelLevel, [0xAA], 170 * 100 / 255.0),
-        (.ambientTemperature, [0x43], 27),
-        (.oilTemperature, [0x7B], 83),
-    ] as [(OBDStandardPID, [UInt8], Double)])
+    @Test(
+        "each standard PID's formula",
+        arguments: [
+            (OBDStandardPID.engineLoad, [0xFF], 100.0),
+            (.engineLoad, [0x80], 128 * 100 / 255.0),
+            (.coolantTemperature, [0x5F], 55),
+            (.coolantTemperature, [0x00], -40),
+            (.manifoldPressure, [0x26], 38),
+            (.engineSpeed, [0x1A, 0xF8], 1726),
+            (.engineSpeed, [0x14, 0x5F], (256 * 0x14 + 0x5F) / 4.0),
+            (.vehicleSpeed, [0x37], 55),
+            (.intakeTemperature, [0x39], 17),
+            (.massAirFlow, [0x18, 0x1F], (256 * 0x18 + 0x1F) / 100.0),
+            (.throttlePosition, [0x2B], 43 * 100 / 255.0),
+            (.runTime, [0x00, 0x75], 117),
+            (.fuelLevel, [0xAA], 170 * 100 / 255.0),
+            (.ambientTemperature, [0x43], 27),
+            (.oilTemperature, [0x7B], 83),
+        ] as [(OBDStandardPID, [UInt8], Double)])
     func formula(pid: OBDStandardPID, data: [UInt8], expected: Double) {
         #expect(abs(pid.decode(data) - expected) < 1e-9)
     }
@@ -28,8 +30,11 @@ struct OBDDecoderTests {
     func bitmap() {
         // The emulator's car answers 41 00 BE 3F A8 13.
         let pids = OBDDecoder.supportedPIDs(base: 0x00, data: [0xBE, 0x3F, 0xA8, 0x13])
-        #expect(pids == [0x01, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x13, 0x15,
-                         0x1C, 0x1F, 0x20])
+        #expect(
+            pids == [
+                0x01, 0x03, 0x04, 0x05, 0x06, 0x07, 0x0B, 0x0C, 0x0D, 0x0E, 0x0F, 0x10, 0x11, 0x13, 0x15,
+                0x1C, 0x1F, 0x20,
+            ])
         #expect(OBDDecoder.supportedPIDs(base: 0xE0, data: [0, 0, 0, 0x01]).isEmpty)  // 0x100 does not exist
         #expect(OBDDecoder.supportedPIDs(base: 0x40, data: [0, 0, 0, 0x10]) == [0x5C])
     }

@@ -5,7 +5,8 @@ import Testing
 @Suite("ELM327 response parser under random and mutated input")
 struct ResponseParserFuzzTests {
     static let seeds = [
-        "410C1AF8\r\r", "SEARCHING...\r4100BE3FA813\r\r", "014\r0: 490201575030\r1: 5A5A5A39395A54\r2: 53333930303030\r",
+        "410C1AF8\r\r", "SEARCHING...\r4100BE3FA813\r\r",
+        "014\r0: 490201575030\r1: 5A5A5A39395A54\r2: 53333930303030\r",
         "NO DATA\r", "41 0D 37\r", "4300\r", "?\r", "BUS INIT: ...OK\r410D37\r",
     ]
     static let alphabet = Array("0123456789ABCDEFabcdef :\r\n>?.SEARCHINGNODATZ".utf8)
@@ -23,9 +24,13 @@ struct ResponseParserFuzzTests {
             let bytes: [UInt8]
             switch iteration % 3 {
             case 0:
-                bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+                bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                    UInt8.random(in: 0...255, using: &random)
+                }
             case 1:
-                bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in Self.alphabet.randomElement(using: &random)! }
+                bytes = (0..<Int.random(in: 0...40, using: &random)).map { _ in
+                    Self.alphabet.randomElement(using: &random)!
+                }
             default:
                 var seed = Array(Self.seeds.randomElement(using: &random)!.utf8)
                 for _ in 0..<Int.random(in: 1...4, using: &random) where !seed.isEmpty {

@@ -6,9 +6,13 @@
 /// |-----|------|-------|
 /// | 256 | vin | the VIN (mode 09 PID 02), text |
 /// | 257 | dtc_list | stored trouble codes (mode 03), text list ("P0133") |
-/// | 258 | fuel_economy | instantaneous fuel economy in L/100 km from MAF (0x10) and speed (0x0D): fuel flow = MAF ÷ 14.7 (stoichiometric air/fuel ratio of petrol) ÷ 745 g/L (petrol density); L/100 km = fuel flow [L/h] × 100 ÷ speed [km/h]; below 1 km/h there is no distance to divide by, and the read fails with ``OBDGatewayError/noValue(pid:reason:)`` |
+/// | 258 | fuel_economy | instantaneous fuel economy, L/100 km, from MAF (0x10) and speed (0x0D) (below) |
 /// | 259 | adapter_voltage | the supply voltage the adapter measures (`ATRV`), V |
 /// | 260 | supported_pids | every standard PID the vehicle supports (bitmaps 0x00, 0x20, …), as a list |
+///
+/// Fuel economy: fuel flow = MAF ÷ 14.7 (the stoichiometric air/fuel ratio of petrol) ÷ 745 g/L (petrol's
+/// density); L/100 km = fuel flow [L/h] × 100 ÷ speed [km/h]. Below 1 km/h there is no distance to divide by and the
+/// read fails with ``OBDGatewayError/noValue(pid:reason:)``.
 ///
 /// Threading: a value type; share freely.
 public enum OBDCustomPID: Int, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -43,6 +47,7 @@ public enum OBDCustomPID: Int, Sendable, Hashable, CaseIterable, CustomStringCon
         }
     }
 
+    /// "fuel_economy (custom PID 258)".
     public var description: String { "\(name) (custom PID \(rawValue))" }
 
     /// Grams of air per gram of petrol at the stoichiometric ratio.
@@ -79,6 +84,7 @@ public enum OBDPID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The PID for people: "engine_speed (PID 0x0C)", "vin (custom PID 256)".
     public var description: String {
         switch self {
         case .standard(let pid): return pid.description

@@ -39,7 +39,8 @@ public enum OBDDecoder {
     ///
     /// CAN answers carry a count byte after `43`: when the byte count after `43` is odd, the first byte is taken as
     /// that count.
-    public static func troubleCodes(_ messages: [[UInt8]], command: String = "03") throws(OBDResponseError) -> [String] {
+    public static func troubleCodes(_ messages: [[UInt8]], command: String = "03") throws(OBDResponseError) -> [String]
+    {
         var codes: [String] = []
         for message in messages {
             guard message.first == 0x43 else {
@@ -60,7 +61,8 @@ public enum OBDDecoder {
     /// three hex digits: `01 33` → "P0133".
     public static func troubleCode(_ a: UInt8, _ b: UInt8) -> String {
         let letter = ["P", "C", "B", "U"][Int(a >> 6)]
-        let digits = String(Int(a >> 4) & 0x3) + OBDResponseError.hex([a & 0x0F]).dropFirst()
+        let digits =
+            String(Int(a >> 4) & 0x3) + OBDResponseError.hex([a & 0x0F]).dropFirst()
             + OBDResponseError.hex([b])
         return letter + digits
     }

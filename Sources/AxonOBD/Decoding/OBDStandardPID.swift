@@ -57,6 +57,7 @@ public struct OBDStandardPID: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// "engine_speed (PID 0x0C)".
     public var description: String { "\(name) (PID 0x\(OBDResponseError.hex([id])))" }
 
     /// Calculated engine load, %.

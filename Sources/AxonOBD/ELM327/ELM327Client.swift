@@ -42,8 +42,9 @@ public final class ELM327Client: Sendable {
         }
         // Some dongles need a carriage return to end whatever a previous session left half-typed.
         let reset = try exchange("ATZ", timeout: slowTimeout)
-        guard let banner = reset.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
-            .map({ String($0).trimmingSpaces() }).first(where: { $0.uppercased().contains("ELM327") })
+        guard
+            let banner = reset.split(whereSeparator: { $0 == "\r" || $0 == "\n" })
+                .map({ String($0).trimmingSpaces() }).first(where: { $0.uppercased().contains("ELM327") })
         else {
             let seen = reset.split(whereSeparator: { $0 == "\r" || $0 == "\n" }).map(String.init)
                 .filter { $0 != "ATZ" }.joined(separator: " | ")
@@ -80,6 +81,12 @@ public final class ELM327Client: Sendable {
     public func exchange(_ command: String, timeout: Double) throws(ELM327Error) -> String {
         try link.withLock { (link: inout any OBDByteLink) throws(ELM327Error) -> String in
             let deadline = HostClock.now() + timeout
+            // An answer that came after an earlier command timed out would be taken for this one's: drop it.
+            while true {
+                do throws(OBDLinkError) { _ = try link.read(deadline: 0) } catch .timeout { break } catch {
+                    throw .link(error)
+                }
+            }
             do throws(OBDLinkError) {
                 try link.write(Array((command + "\r").utf8), deadline: deadline)
             } catch { throw .link(error) }

@@ -50,6 +50,7 @@ public struct LocalKeyValidator: OBDAccessValidator {
         self.keys = keys
     }
 
+    /// 200 for a listed key issued to `issuedTo` or to any application, 403 for a key issued to another, 401 else.
     public func validate(apiKey: String, issuedTo: String) -> OBDAuthenticationResult {
         guard let owner = keys[apiKey] else {
             return OBDAuthenticationResult(code: 401, message: "unknown API key")

@@ -57,7 +57,9 @@ extension OBDGateway {
     /// Stores an event and publishes it when its kind is registered.
     func handle(_ event: OBDDrivingEvent) {
         if let eventLog {
-            do { try eventLog.record(event) } catch { statusContinuation.yield(.storeFailed(reason: error.description)) }
+            do { try eventLog.record(event) } catch {
+                statusContinuation.yield(.storeFailed(reason: error.description))
+            }
         }
         if state.withLock({ $0.eventKinds.contains(event.kind) }) { eventContinuation.yield(event) }
     }

@@ -20,7 +20,8 @@ extension OBDGateway {
             guard let message = messages.first(where: { $0.starts(with: [0x41, id]) }) else {
                 throw .adapter(
                     .response(
-                        .wrongEcho(command: command, expected: [0x41, id], received: Array((messages.first ?? []).prefix(2)))))
+                        .wrongEcho(
+                            command: command, expected: [0x41, id], received: Array((messages.first ?? []).prefix(2)))))
             }
             let raw = Array(message.dropFirst(2))
             return OBDReading(
@@ -111,9 +112,11 @@ extension OBDGateway {
     /// One OBD request; a link loss is reported to the reconnection logic before it is thrown.
     func request(_ command: String, client: ELM327Client, timeout: Double? = nil) throws(OBDGatewayError) -> [[UInt8]] {
         do {
-            return try client.request(command, timeout: timeout)
+            let messages = try client.request(command, timeout: timeout)
+            answered(client)
+            return messages
         } catch {
-            if error.isLinkLoss { linkLost(client, reason: error.description) }
+            failed(client, error)
             throw .adapter(error)
         }
     }
@@ -121,11 +124,34 @@ extension OBDGateway {
     /// One raw exchange; a link loss is reported like ``request(_:client:timeout:)``'s.
     func exchange(_ command: String, client: ELM327Client) throws(OBDGatewayError) -> String {
         do {
-            return try client.exchange(command, timeout: configuration.requestTimeout)
+            let answer = try client.exchange(command, timeout: configuration.requestTimeout)
+            answered(client)
+            return answer
         } catch {
-            if error.isLinkLoss { linkLost(client, reason: error.description) }
+            failed(client, error)
             throw .adapter(error)
         }
+    }
+
+    /// The dongle answered: its silent streak ends.
+    func answered(_ client: ELM327Client) {
+        state.withLock { if $0.client === client { $0.consecutiveTimeouts = 0 } }
+    }
+
+    /// A lost link, or ``OBDGateway/maximumConsecutiveTimeouts`` timeouts in a row (a dongle that hung with its
+    /// socket or port still open), drop the connection and start reconnecting.
+    func failed(_ client: ELM327Client, _ error: ELM327Error) {
+        if error.isLinkLoss {
+            linkLost(client, reason: error.description)
+            return
+        }
+        guard case .link(.timeout) = error else { return }
+        let hung = state.withLock { state -> Bool in
+            guard state.client === client else { return false }
+            state.consecutiveTimeouts += 1
+            return state.consecutiveTimeouts >= Self.maximumConsecutiveTimeouts
+        }
+        if hung { linkLost(client, reason: "\(Self.maximumConsecutiveTimeouts) requests in a row timed out") }
     }
 
     /// Reads the supported-PID bitmaps: 0x00, then 0x20, 0x40, … while the last bit of the previous one is set.

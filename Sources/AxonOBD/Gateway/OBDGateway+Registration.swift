@@ -48,7 +48,9 @@ extension OBDGateway {
             name: "OBD request \(requestID)", contentType: .obd,
             channels: pids.map { ChannelInfo(label: $0.name, unit: $0.unit, range: $0.range) }, nominalRate: rate,
             format: .float32, sourceID: "obd:\(device.identifier)",
-            metadata: ["device": device.name, "pids": pids.map { "0x" + OBDResponseError.hex([$0.id]) }.joined(separator: ",")])
+            metadata: [
+                "device": device.name, "pids": pids.map { "0x" + OBDResponseError.hex([$0.id]) }.joined(separator: ","),
+            ])
         let pipeline = StreamPipeline(
             descriptor: descriptor, sinks: sinks,
             configuration: .init(ringCapacity: 1024, overflow: .dropOldest, timeline: .init(clock: nil)))

@@ -1,10 +1,11 @@
+import AxonStreams
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import AxonStreams
-import Synchronization
 
 /// The Danlaw SmartConnect gateway's semantics over an ELM327 dongle: access validation, scan and connect by name,
 /// a favourite device reconnected automatically, basic PID reads, continuous updates of up to 5 standard PIDs per
@@ -69,6 +70,8 @@ public final class OBDGateway: Sendable {
     public static let maximumRegisteredPIDs = 5
     /// The most event kinds registered at once (the seed's limit).
     public static let maximumRegisteredEvents = 5
+    /// Requests in a row that may time out before the dongle is taken for lost and reconnected.
+    public static let maximumConsecutiveTimeouts = 3
     /// The fastest poll rate accepted, Hz.
     public static let maximumRate = 50.0
 
@@ -94,7 +97,8 @@ public final class OBDGateway: Sendable {
     /// - Parameters:
     ///   - validator: decides on access (``LocalKeyValidator`` by default in the command line).
     ///   - eventLog: where driving events are stored and batches kept; `nil`: events are published live only.
-    public init(validator: any OBDAccessValidator, eventLog: OBDEventLog? = nil, configuration: Configuration = .init()) {
+    public init(validator: any OBDAccessValidator, eventLog: OBDEventLog? = nil, configuration: Configuration = .init())
+    {
         self.validator = validator
         self.eventLog = eventLog
         self.configuration = configuration
@@ -221,6 +225,7 @@ public final class OBDGateway: Sendable {
             state.device = device
             state.supported = supported
             state.connectionCount += 1
+            state.consecutiveTimeouts = 0
         }
         statusContinuation.yield(.connected(device))
         deliverPendingBatches()
@@ -284,6 +289,7 @@ struct GatewayState {
     /// Bumped by connect, disconnect and forget: a reconnection loop started under another value stops.
     var generation = 0
     var connectionCount = 0
+    var consecutiveTimeouts = 0
     var autoAcknowledge = true
 }
 

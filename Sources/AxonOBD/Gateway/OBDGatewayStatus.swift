@@ -14,6 +14,7 @@ public enum OBDGatewayStatus: Sendable, Hashable, CustomStringConvertible {
     /// The event log could not store an event or a batch state (the reason); the event stays in memory only.
     case storeFailed(reason: String)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .connected(let device): return "connected to \(device.name) at \(device.identifier)"

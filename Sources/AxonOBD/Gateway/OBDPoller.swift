@@ -1,11 +1,18 @@
 import AxonStreams
 import Synchronization
 
-/// A thread that calls `body` at a fixed rate with the tick number (0, 1, 2, … counted on the clock from the start,
-/// so a slow call or an outage skips numbers instead of shifting the schedule).
+/// A thread that calls `body` at a fixed rate with the tick number (0, 1, 2, … counted on the clock from the start).
+///
+/// A tick delayed by a slow call runs late rather than not at all, so a dongle that is slow now and then loses no
+/// sample; once the poller is more than ``maximumLag`` seconds behind (a hung dongle, a long outage) the missed
+/// ticks are skipped, and their numbers with them — the stream shows them as a gap — instead of a burst of catch-up
+/// requests.
 ///
 /// Threading contract: created and stopped from any thread, once each; `body` runs on the poller's own thread.
 final class OBDPoller: Sendable {
+    /// Seconds behind the schedule beyond which ticks are skipped rather than run late.
+    static let maximumLag = 1.0
+
     private final class StopFlag: Sendable {
         let requested = Atomic<Bool>(false)
     }
@@ -26,9 +33,10 @@ final class OBDPoller: Sendable {
                     HostClock.sleep(until: start + Double(tick) * period)
                     if flag.requested.load(ordering: .acquiring) { break }
                     body(tick)
-                    // The next tick on the schedule that is still ahead; the ones missed are skipped.
-                    let due = UInt64(max(0, (HostClock.now() - start) / period).rounded(.down)) + 1
-                    tick = max(tick + 1, due)
+                    tick += 1
+                    // Too far behind: skip to the tick that is due now.
+                    let behind = HostClock.now() - (start + Double(tick) * period)
+                    if behind > OBDPoller.maximumLag { tick += UInt64((behind / period).rounded(.down)) }
                 }
             }
         } catch {

@@ -17,8 +17,8 @@ struct FileDescriptorIO {
     /// Waits until `fd` is ready for `events` or `deadline` passes.
     func wait(_ fd: Int32, for events: Int16, deadline: Double) throws(OBDLinkError) {
         while true {
-            let remaining = deadline - HostClock.now()
-            guard remaining > 0 else { throw .timeout(endpoint: endpoint, seconds: 0) }
+            // A deadline already past still polls once, without waiting: "is anything there now?"
+            let remaining = max(0, deadline - HostClock.now())
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
             let milliseconds = Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up))
             let result = poll(&descriptor, 1, milliseconds)
@@ -26,7 +26,10 @@ struct FileDescriptorIO {
                 if errno == EINTR { continue }
                 throw .io(endpoint: endpoint, operation: "poll", code: errno)
             }
-            if result == 0 { continue }  // the loop rechecks the deadline
+            if result == 0 {
+                if remaining <= 0 || HostClock.now() >= deadline { throw .timeout(endpoint: endpoint, seconds: 0) }
+                continue
+            }
             if descriptor.revents & Int16(POLLNVAL) != 0 { throw .notOpen(endpoint: endpoint) }
             if descriptor.revents & (events | Int16(POLLHUP) | Int16(POLLERR)) != 0 { return }
         }

@@ -14,6 +14,7 @@ public final class SerialLink: OBDByteLink {
     public let path: String
     /// The line speed (termios `B…` constant chosen from this number; ELM327 clones default to 38400).
     public let baudRate: Int
+    /// The device path.
     public var endpoint: String { path }
     private var fd: Int32 = -1
     private var io: FileDescriptorIO { FileDescriptorIO(endpoint: path) }
@@ -26,6 +27,7 @@ public final class SerialLink: OBDByteLink {
 
     deinit { close() }
 
+    /// Opens the link (see ``OBDByteLink/open()``); an open link is closed first.
     public func open() throws(OBDLinkError) {
         close()
         let descriptor = Glibc.open(path, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
@@ -54,16 +56,19 @@ public final class SerialLink: OBDByteLink {
         fd = descriptor
     }
 
+    /// Writes all of `bytes` by `deadline` (see ``OBDByteLink/write(_:deadline:)``).
     public func write(_ bytes: [UInt8], deadline: Double) throws(OBDLinkError) {
         guard fd >= 0 else { throw .notOpen(endpoint: path) }
         try io.write(fd, bytes, deadline: deadline)
     }
 
+    /// The bytes available, waiting until `deadline` (see ``OBDByteLink/read(deadline:)``).
     public func read(deadline: Double) throws(OBDLinkError) -> [UInt8] {
         guard fd >= 0 else { throw .notOpen(endpoint: path) }
         return try io.read(fd, deadline: deadline)
     }
 
+    /// Closes the descriptor; idempotent.
     public func close() {
         if fd >= 0 { _ = Glibc.close(fd) }
         fd = -1

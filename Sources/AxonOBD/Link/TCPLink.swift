@@ -1,9 +1,10 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
-import AxonStreams
 
 /// An ELM327 dongle behind a TCP socket: Wi-Fi dongles (usually 192.168.0.10:35000) and the emulator. The
 /// connection is made non-blocking with a deadline, and Nagle's algorithm is off (commands are a few bytes).
@@ -16,6 +17,7 @@ public final class TCPLink: OBDByteLink {
     public let port: UInt16
     /// Seconds ``open()`` waits for the connection.
     public let connectTimeout: Double
+    /// `tcp:HOST:PORT`.
     public var endpoint: String { "tcp:\(host):\(port)" }
     private var fd: Int32 = -1
     private var io: FileDescriptorIO { FileDescriptorIO(endpoint: endpoint, isSocket: true) }
@@ -29,6 +31,7 @@ public final class TCPLink: OBDByteLink {
 
     deinit { close() }
 
+    /// Opens the link (see ``OBDByteLink/open()``); an open link is closed first.
     public func open() throws(OBDLinkError) {
         close()
         var hints = addrinfo()
@@ -46,7 +49,8 @@ public final class TCPLink: OBDByteLink {
         while let address = entry {
             entry = address.pointee.ai_next
             let socketFD = socket(
-                address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue)
+                address.pointee.ai_family,
+                address.pointee.ai_socktype | Int32(SOCK_NONBLOCK.rawValue)
                     | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
             guard socketFD >= 0 else {
                 lastError = .cannotOpen(endpoint: endpoint, code: errno, reason: "socket failed")
@@ -87,16 +91,19 @@ public final class TCPLink: OBDByteLink {
         }
     }
 
+    /// Writes all of `bytes` by `deadline` (see ``OBDByteLink/write(_:deadline:)``).
     public func write(_ bytes: [UInt8], deadline: Double) throws(OBDLinkError) {
         guard fd >= 0 else { throw .notOpen(endpoint: endpoint) }
         try io.write(fd, bytes, deadline: deadline)
     }
 
+    /// The bytes available, waiting until `deadline` (see ``OBDByteLink/read(deadline:)``).
     public func read(deadline: Double) throws(OBDLinkError) -> [UInt8] {
         guard fd >= 0 else { throw .notOpen(endpoint: endpoint) }
         return try io.read(fd, deadline: deadline)
     }
 
+    /// Closes the descriptor; idempotent.
     public func close() {
         if fd >= 0 { _ = Glibc.close(fd) }
         fd = -1
