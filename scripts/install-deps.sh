@@ -5,7 +5,9 @@ set -euo pipefail
 
 # python3-venv: scripts/python-peers.sh builds the EDF readers the interop tests check against (pyedflib, MNE).
 # libsqlite3-dev: the event store's SQLite (GRDB). libedf-dev: EDFlib, the reference EDF/BDF reader.
-packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv)
+# gpsd, gpsd-clients: gpsfake replays an NMEA log through a real gpsd for the OBD events' position header tests.
+packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
+    gpsd gpsd-clients)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -55,7 +55,7 @@ struct OBDAccessOptions: ParsableArguments {
     var key: String?
 
     /// An authenticated gateway; throws the validator's code and message when refused.
-    func gateway(eventLog: OBDEventLog? = nil) throws -> OBDGateway {
+    func gateway(eventLog: OBDEventLog? = nil, positionSource: (any OBDPositionSource)? = nil) throws -> OBDGateway {
         let ownKey = "axon-command-line"
         let validator: LocalKeyValidator
         if let keys {
@@ -63,7 +63,7 @@ struct OBDAccessOptions: ParsableArguments {
         } else {
             validator = LocalKeyValidator(keys: [ownKey: "axon"])
         }
-        let gateway = OBDGateway(validator: validator, eventLog: eventLog)
+        let gateway = OBDGateway(validator: validator, eventLog: eventLog, positionSource: positionSource)
         let apiKey = key ?? ProcessInfo.processInfo.environment["AXON_OBD_KEY"] ?? ownKey
         let result = gateway.authenticate(apiKey: apiKey, issuedTo: "axon")
         guard result.isSuccess else { throw OBDGatewayError.accessDenied(code: result.code, message: result.message) }

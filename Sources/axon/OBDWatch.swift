@@ -16,7 +16,9 @@ extension Axon.OBD {
                 request at a time; each poll is one row. The dongle is the favourite: when its link is lost the \
                 status is printed, the missing polls become a gap, and the gateway reconnects with back-off. With \
                 --store, hard braking and hard acceleration are detected from vehicle speed and stored in that event \
-                store (see `axon obd events`). Runs until --duration or SIGINT/SIGTERM, which close the file cleanly.
+                store (see `axon obd events`, which acknowledges them: watch never does), stamped with gpsd's \
+                latest fix when --gpsd is given. Runs until --duration or SIGINT/SIGTERM, which close the file \
+                cleanly.
                 """)
 
         @Argument(help: "Up to 5 standard PIDs: names, 0xHEX or numbers 0–255.")
@@ -40,10 +42,14 @@ extension Axon.OBD {
         @Option(help: "The event log's source id in the store.")
         var source: String = "obd"
 
+        @Option(help: ArgumentHelp("Stamp events with the fix of this gpsd (JSON protocol).", valueName: "HOST:PORT"))
+        var gpsd: String?
+
         func validate() throws {
             guard rate.isFinite, rate > 0, duration.map({ $0 > 0 }) ?? true else {
                 throw ValidationError("need --rate and --duration > 0")
             }
+            if let gpsd, OBDEndpoint.tcp(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT") }
             if let out, !["csv", "edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
                 throw ValidationError("--out must end in .csv, .edf or .bdf")
             }
@@ -52,7 +58,14 @@ extension Axon.OBD {
         func run() throws {
             let numbers = try parsePIDs(pids).map(\.number)
             let eventLog = try store.map { try OBDEventLog(store: EventStore(path: $0), sourceID: source) }
-            let gateway = try access.gateway(eventLog: eventLog)
+            var gps: GPSDClient?
+            if let gpsd, case .tcp(let host, let port)? = OBDEndpoint.tcp(gpsd) {
+                gps = try GPSDClient(host: host, port: port)
+            }
+            defer { gps?.stop() }
+            let gateway = try access.gateway(eventLog: eventLog, positionSource: gps)
+            // Batches stay unacknowledged until `axon obd events --ack`: watching is not reading them.
+            gateway.setAutoAcknowledgement(false)
             let device = try gateway.connect(connection.endpoint)
             gateway.setFavorite(device)
             var sinks: [any SampleSink] = [OBDTableSink()]
@@ -81,7 +94,8 @@ extension Axon.OBD {
                 for await event in gateway.events {
                     print(
                         "event: \(event.kind) \(fmt(event.startSpeedMph, 1)) → \(fmt(event.endSpeedMph, 1)) mph, "
-                            + "peak \(fmt(event.peakRateMphPerSecond, 2)) mph/s")
+                            + "peak \(fmt(event.peakRateMphPerSecond, 2)) mph/s"
+                            + (event.position.map { " at \($0.latitude), \($0.longitude)" } ?? ""))
                     flushStandardOutput()
                 }
             }

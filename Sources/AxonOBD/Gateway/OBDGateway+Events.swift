@@ -54,8 +54,10 @@ extension OBDGateway {
     /// The registered event kinds.
     public var registeredEvents: Set<OBDEventKind> { state.withLock { $0.eventKinds } }
 
-    /// Stores an event and publishes it when its kind is registered.
-    func handle(_ event: OBDDrivingEvent) {
+    /// Stamps an event with the position source's fix, stores it and publishes it when its kind is registered.
+    func handle(_ detected: OBDDrivingEvent) {
+        var event = detected
+        if event.position == nil { event.position = positionSource?.latestPosition }
         if let eventLog {
             do { try eventLog.record(event) } catch {
                 statusContinuation.yield(.storeFailed(reason: error.description))

@@ -85,6 +85,8 @@ public final class OBDGateway: Sendable {
     public let batches: AsyncStream<OBDEventBatch>
     /// The durable event log, when one was given.
     public let eventLog: OBDEventLog?
+    /// Where events get their position header, when one was given (``GPSDClient``).
+    public let positionSource: (any OBDPositionSource)?
 
     let validator: any OBDAccessValidator
     let state: Mutex<GatewayState>
@@ -97,10 +99,14 @@ public final class OBDGateway: Sendable {
     /// - Parameters:
     ///   - validator: decides on access (``LocalKeyValidator`` by default in the command line).
     ///   - eventLog: where driving events are stored and batches kept; `nil`: events are published live only.
-    public init(validator: any OBDAccessValidator, eventLog: OBDEventLog? = nil, configuration: Configuration = .init())
-    {
+    ///   - positionSource: the GPS fix events are stamped with; `nil`: events have no position header.
+    public init(
+        validator: any OBDAccessValidator, eventLog: OBDEventLog? = nil,
+        positionSource: (any OBDPositionSource)? = nil, configuration: Configuration = .init()
+    ) {
         self.validator = validator
         self.eventLog = eventLog
+        self.positionSource = positionSource
         self.configuration = configuration
         (status, statusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
