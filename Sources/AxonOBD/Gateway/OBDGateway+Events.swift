@@ -13,7 +13,7 @@ extension OBDGateway {
         try requireAuthentication()
         guard Set(kinds).count == kinds.count else { throw .invalidRegistration(reason: "an event appears twice") }
         let (count, supported, connected) = state.withLock {
-            ($0.eventKinds.union(kinds).count + max(0, kinds.count - Set(kinds).count), $0.supported, $0.client != nil)
+            ($0.eventKinds.union(kinds).count, $0.supported, $0.client != nil)
         }
         guard count <= Self.maximumRegisteredEvents else {
             throw .tooManyEvents(count: count, limit: Self.maximumRegisteredEvents)
