@@ -8,6 +8,8 @@ Prints `READY PORT` once the emulator accepts connections on 127.0.0.1:PORT (`RE
 emulator has named its pty). Then reads commands on standard input:
   kill   SIGKILL the emulator (its whole process group), as if the dongle vanished; prints `KILLED`
   start  start it again on the same port; prints `READY PORT`
+  pause  SIGSTOP it: the port stays open but nothing answers, like a hung dongle; prints `PAUSED`
+  resume SIGCONT it; prints `RESUMED`
 End of input (the test process closed the pipe or died) or SIGTERM/SIGINT kills the emulator and exits, so no
 emulator outlives the test that started it.
 """
@@ -86,6 +88,7 @@ def kill():
     global emulator
     if emulator is not None and emulator.poll() is None:
         try:
+            os.killpg(emulator.pid, signal.SIGCONT)  # a paused emulator dies all the same; this just tidies up
             os.killpg(emulator.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
@@ -108,4 +111,7 @@ for line in sys.stdin:
         print("KILLED", flush=True)
     elif command == "start":
         start()
+    elif command in ("pause", "resume") and emulator is not None and emulator.poll() is None:
+        os.killpg(emulator.pid, signal.SIGSTOP if command == "pause" else signal.SIGCONT)
+        print("PAUSED" if command == "pause" else "RESUMED", flush=True)
 stop()

@@ -99,5 +99,48 @@ extension EmulatorSuites {
             let increasing = zip(collected.timestamps, collected.timestamps.dropFirst()).allSatisfy { $0 < $1 }
             #expect(increasing)
         }
+
+        @Test("a hung dongle (port open, no answers): 3 timeouts in a row count as a lost link; it is reconnected")
+        func hungDongle() async throws {
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            let gateway = authenticatedGateway(
+                configuration: .init(requestTimeout: 0.5, connectTimeout: 2, initialBackoff: 0.25, maximumBackoff: 1))
+            let device = try gateway.connect(peer.endpoint)
+            gateway.setFavorite(device)
+            let sink = CollectingSink()
+            try gateway.registerDataPIDs(requestID: 3, pids: [0x0D], rate: 5, sinks: [sink])
+            while sink.snapshot.timestamps.count < 5 { try await Task.sleep(for: .milliseconds(50)) }
+            try peer.pause()
+            let pausedAt = HostClock.now()
+            var statuses = gateway.status.makeAsyncIterator()
+            var reason = ""
+            while let status = await statuses.next() {
+                if case .linkLost(let why) = status {
+                    reason = why
+                    break
+                }
+            }
+            let lostAfter = HostClock.now() - pausedAt
+            try peer.resume()
+            let resumedAt = HostClock.now()
+            while gateway.connectionCount < 2, HostClock.now() - resumedAt < 30 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let framesAtReconnect = sink.snapshot.timestamps.count
+            while sink.snapshot.timestamps.count < framesAtReconnect + 5, HostClock.now() - resumedAt < 30 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try gateway.unregisterDataPIDs(requestID: 3)
+            let collected = sink.snapshot
+            print(
+                "OBD hung dongle: link declared lost \(String(format: "%.2f", lostAfter)) s after the pause (\(reason)); "
+                    + "reconnected \(String(format: "%.2f", HostClock.now() - resumedAt)) s after resuming; gaps "
+                    + "\(collected.gaps.map(\.missingCount))")
+            #expect(reason == "3 requests in a row timed out")
+            #expect(gateway.connectionCount == 2)
+            #expect(collected.gaps.count >= 1)
+            #expect(collected.timestamps.count >= framesAtReconnect + 5)
+        }
     }
 }

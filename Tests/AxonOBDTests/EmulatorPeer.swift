@@ -66,6 +66,18 @@ final class EmulatorPeer {
         try expect("READY")
     }
 
+    /// SIGSTOPs the emulator: its port stays open and nothing answers (a hung dongle).
+    func pause() throws {
+        try send("pause")
+        try expect("PAUSED")
+    }
+
+    /// SIGCONTs a paused emulator.
+    func resume() throws {
+        try send("resume")
+        try expect("RESUMED")
+    }
+
     /// Stops the emulator and its keeper. Idempotent.
     func stop() {
         guard process.isRunning else { return }
