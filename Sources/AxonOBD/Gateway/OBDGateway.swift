@@ -35,6 +35,10 @@ import Synchronization
 /// registration's polls, the event poller — goes through one ``ELM327Client``, one request in flight at a time.
 /// Continuous registrations and the event poller run on threads of their own; reconnection runs on another.
 /// ``status``, ``events`` and ``batches`` are async sequences with one consumer each.
+///
+/// Lifetime: call ``disconnect()`` when done — it stops the poller threads and closes the registrations' sinks (a file
+/// sink writes its end). A reconnection loop in progress keeps the gateway alive until ``disconnect()`` or
+/// ``forgetDevice()``.
 public final class OBDGateway: Sendable {
     /// Settings of a gateway.
     public struct Configuration: Sendable {
