@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
         .library(name: "AxonDevices", targets: ["AxonDevices"]),
         .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
+        .library(name: "AxonOBD", targets: ["AxonOBD"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -51,12 +52,16 @@ let package = Package(
         // library product exposes it, and the nested Benchmarks package keeps ordo-one's own counter.
         .target(name: "CAllocationCounter"),
         .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
+        // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
+        // (serial line, pty, TCP): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
+        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
+                "AxonOBD",
                 argumentParser,
             ]),
 
@@ -74,5 +79,7 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
+        .testTarget(
+            name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams"], exclude: ["Fixtures"]),
     ]
 )

@@ -7,8 +7,9 @@ set -euo pipefail
 # libsqlite3-dev: the event store's SQLite (GRDB). libedf-dev: EDFlib, the reference EDF/BDF reader.
 # dbus-daemon python3-dbus python3-gi: scripts/bluez-mock, the private bus and mock bluetoothd the BLE tests
 # run against (these kernels have no Bluetooth).
+# gpsd, gpsd-clients: gpsfake replays an NMEA log through a real gpsd for the OBD events' position header tests.
 packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
-          dbus-daemon python3-dbus python3-gi)
+          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients)
 
 missing=()
 for p in "${packages[@]}"; do

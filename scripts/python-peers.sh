@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Creates .venv-peers (python3 -m venv) with the real EDF readers the interop tests check our files against:
-# pyedflib and MNE. Idempotent and quiet: installs only what is missing, prints one line when it installs.
-# The Swift interop tests run the checker only when .venv-peers/bin/python exists.
+# Creates .venv-peers (python3 -m venv) with the real peers the interop tests talk to: the EDF readers pyedflib
+# and MNE, which check the files we write, and elm327-emulator (module `elm`), the ELM327 OBD-II dongle the OBD
+# tests connect to. Idempotent and quiet: installs only what is missing, prints one line when it installs.
+# The Swift interop tests run only when .venv-peers/bin/python exists.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -11,9 +12,10 @@ python="$venv/bin/python"
 # python3 and python3-venv come from scripts/install-deps.sh (make deps).
 [ -x "$python" ] || python3 -m venv "$venv"
 
+# module:package pairs (the import name and the PyPI name differ for the emulator).
 missing=()
-for module in pyedflib mne; do
-    "$python" -c "import $module" 2>/dev/null || missing+=("$module")
+for pair in pyedflib:pyedflib mne:mne elm:elm327-emulator; do
+    "$python" -c "import ${pair%%:*}" 2>/dev/null || missing+=("${pair#*:}")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 

@@ -1,0 +1,118 @@
+import AxonRecording
+import AxonStreams
+import Synchronization
+
+/// The durable log of driving events and of their delivery in acknowledged batches (the seed's UDP events), in an
+/// ``AxonRecording/EventStore``.
+///
+/// Three streams of one source id (the vehicle or adapter) hold it, so nothing but the store's own API is needed:
+/// - **OBD events**: every event, written (and `fsync`ed) when it is detected, keyed by ``OBDDrivingEvent/recordID``;
+/// - **OBD event batches**: each batch once it is first delivered — its acknowledgement id and its events' ids;
+/// - **OBD event acknowledgements**: one record per acknowledged batch.
+///
+/// Delivery: ``nextBatch()`` returns the oldest batch that was delivered but not acknowledged — the same id and
+/// events again, however often the process was killed in between — or else makes a new batch of the events in no
+/// batch yet. Once ``acknowledge(_:)`` has stored the acknowledgement, that batch is never returned again, and its
+/// events are in no other batch. So an event is never lost, and never delivered again once acknowledged.
+///
+/// Threading: `Sendable`; any thread. Making a batch is serialised by a lock so two callers cannot number two
+/// batches alike; each call blocks until SQLite is done.
+public final class OBDEventLog: Sendable {
+    /// The store.
+    public let store: EventStore
+    let events: StreamHandle
+    let batches: StreamHandle
+    let acknowledgements: StreamHandle
+    private let batchLock = Mutex(())
+
+    struct BatchRecord: Codable, Sendable, Equatable {
+        var eventIDs: [String]
+    }
+
+    struct AcknowledgementRecord: Codable, Sendable, Equatable {
+        var acknowledgementID: String
+    }
+
+    /// Opens (registering its streams when new) the event log of `sourceID` in `store`.
+    public init(store: EventStore, sourceID: String) throws(EventStoreError) {
+        self.store = store
+        func stream(_ name: String) throws(EventStoreError) -> StreamHandle {
+            try store.register(
+                StreamDescriptor(
+                    name: name, contentType: .obd, channels: [ChannelInfo(label: "payload", unit: "")],
+                    nominalRate: 0, format: .event, sourceID: sourceID))
+        }
+        events = try stream("OBD events")
+        batches = try stream("OBD event batches")
+        acknowledgements = try stream("OBD event acknowledgements")
+    }
+
+    /// Stores an event durably (idempotent on its record id) and returns whether it was new.
+    @discardableResult
+    public func record(_ event: OBDDrivingEvent) throws(EventStoreError) -> InsertOutcome {
+        try store.insert(events, deviceRecordID: event.recordID, deviceTime: event.startTime, payload: event)
+    }
+
+    /// Every stored event, oldest first.
+    public func allEvents() throws(EventStoreError) -> [OBDStoredDrivingEvent] {
+        try store.events(in: events, as: OBDDrivingEvent.self).map {
+            OBDStoredDrivingEvent(id: $0.deviceRecordID, event: $0.payload)
+        }
+    }
+
+    /// The batch to deliver now: the oldest unacknowledged one, else a new one of the events in no batch, else
+    /// `nil`. A new batch is stored before it is returned.
+    public func nextBatch() throws(EventStoreError) -> OBDEventBatch? {
+        try batchLock.withLock { (_: inout ()) throws(EventStoreError) -> OBDEventBatch? in
+            let stored = try store.events(in: batches, as: BatchRecord.self)
+            let acknowledged = Set(try store.deviceRecordIDs(in: acknowledgements))
+            let all = try allEvents()
+            let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            // Batch ids are "batch-N": ordered by N, not by text (batch-10 after batch-9).
+            let ordered = stored.sorted { Self.number($0.deviceRecordID) < Self.number($1.deviceRecordID) }
+            if let open = ordered.first(where: { !acknowledged.contains($0.deviceRecordID) }) {
+                return OBDEventBatch(
+                    acknowledgementID: open.deviceRecordID, events: open.payload.eventIDs.compactMap { byID[$0] })
+            }
+            let batched = Set(stored.flatMap(\.payload.eventIDs))
+            let fresh = all.filter { !batched.contains($0.id) }
+            guard !fresh.isEmpty else { return nil }
+            let id = "batch-\((ordered.last.map { Self.number($0.deviceRecordID) } ?? 0) + 1)"
+            try store.insert(
+                batches, deviceRecordID: id, deviceTime: nil, payload: BatchRecord(eventIDs: fresh.map(\.id)))
+            return OBDEventBatch(acknowledgementID: id, events: fresh)
+        }
+    }
+
+    /// Stores the acknowledgement of a delivered batch; acknowledging twice is harmless.
+    ///
+    /// - Throws: ``OBDGatewayError/unknownBatch(_:)`` when no batch has this id; ``OBDGatewayError/store(_:)``.
+    public func acknowledge(_ acknowledgementID: String) throws(OBDGatewayError) {
+        let known: Bool
+        do { known = try store.contains(acknowledgementID, in: batches) } catch { throw .store(error) }
+        guard known else { throw .unknownBatch(acknowledgementID) }
+        do {
+            try store.insert(
+                acknowledgements, deviceRecordID: acknowledgementID,
+                payload: AcknowledgementRecord(acknowledgementID: acknowledgementID))
+        } catch { throw .store(error) }
+    }
+
+    /// Every delivered batch with its acknowledgement state, oldest first.
+    public func deliveredBatches() throws(EventStoreError) -> [OBDEventBatchState] {
+        let stored = try store.events(in: batches, as: BatchRecord.self)
+            .sorted { Self.number($0.deviceRecordID) < Self.number($1.deviceRecordID) }
+        let acknowledged = Set(try store.deviceRecordIDs(in: acknowledgements))
+        let byID = Dictionary(try allEvents().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        return stored.map {
+            OBDEventBatchState(
+                batch: OBDEventBatch(
+                    acknowledgementID: $0.deviceRecordID, events: $0.payload.eventIDs.compactMap { byID[$0] }),
+                acknowledged: acknowledged.contains($0.deviceRecordID))
+        }
+    }
+
+    static func number(_ batchID: String) -> Int {
+        Int(batchID.split(separator: "-").last ?? "") ?? 0
+    }
+}

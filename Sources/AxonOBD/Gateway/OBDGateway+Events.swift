@@ -1,0 +1,115 @@
+import AxonStreams
+
+extension OBDGateway {
+    /// Registers driving events (the seed's `registerEventPid`; at most 5 at once): while any is registered, the
+    /// gateway reads vehicle speed at ``Configuration/eventPollRate`` and runs ``DrivingEventDetector`` on it. Every
+    /// detected event is stored in the event log (when there is one) and, for registered kinds, published on
+    /// ``events``.
+    ///
+    /// - Throws: ``OBDGatewayError/tooManyEvents(count:limit:)``, ``OBDGatewayError/invalidRegistration(reason:)``
+    ///   for a kind listed twice, ``OBDGatewayError/unsupportedPID(pid:name:)`` when the vehicle does not report
+    ///   speed, ``OBDGatewayError/notConnected``.
+    public func registerEvents(_ kinds: [OBDEventKind]) throws(OBDGatewayError) {
+        try requireAuthentication()
+        guard Set(kinds).count == kinds.count else { throw .invalidRegistration(reason: "an event appears twice") }
+        let (count, supported, connected) = state.withLock {
+            ($0.eventKinds.union(kinds).count, $0.supported, $0.client != nil)
+        }
+        guard count <= Self.maximumRegisteredEvents else {
+            throw .tooManyEvents(count: count, limit: Self.maximumRegisteredEvents)
+        }
+        guard connected else { throw .notConnected }
+        guard supported.contains(OBDStandardPID.vehicleSpeed.id) else {
+            throw .unsupportedPID(pid: 0x0D, name: OBDStandardPID.vehicleSpeed.name)
+        }
+        let needsPoller = state.withLock { state -> Bool in
+            state.eventKinds.formUnion(kinds)
+            return state.eventPoller == nil && !state.eventKinds.isEmpty
+        }
+        guard needsPoller else { return }
+        let detector = DetectorBox(DrivingEventDetector(configuration: configuration.detector))
+        let poller = try OBDPoller(name: "axon-obd-events", rate: configuration.eventPollRate) { [weak self] _ in
+            guard let self, let values = self.poll([.vehicleSpeed]) else { return }
+            for event in detector.add(time: HostClock.unixNow(), speedKmh: values[0]) { self.handle(event) }
+        }
+        let installed = state.withLock { state -> Bool in
+            guard state.eventPoller == nil else { return false }
+            state.eventPoller = poller
+            return true
+        }
+        if !installed { poller.stop() }
+    }
+
+    /// Stops the given events; the speed poller stops with the last one.
+    public func unregisterEvents(_ kinds: [OBDEventKind]) {
+        let poller = state.withLock { state -> OBDPoller? in
+            state.eventKinds.subtract(kinds)
+            guard state.eventKinds.isEmpty else { return nil }
+            defer { state.eventPoller = nil }
+            return state.eventPoller
+        }
+        poller?.stop()
+    }
+
+    /// The registered event kinds.
+    public var registeredEvents: Set<OBDEventKind> { state.withLock { $0.eventKinds } }
+
+    /// Stamps an event with the position source's fix, stores it and publishes it when its kind is registered.
+    func handle(_ detected: OBDDrivingEvent) {
+        var event = detected
+        if event.position == nil { event.position = positionSource?.latestPosition }
+        if let eventLog {
+            do { try eventLog.record(event) } catch {
+                statusContinuation.yield(.storeFailed(reason: error.description))
+            }
+        }
+        if state.withLock({ $0.eventKinds.contains(event.kind) }) { eventContinuation.yield(event) }
+    }
+
+    // MARK: - Batches
+
+    /// With `true` (the default) each delivered batch is acknowledged as soon as it is handed to ``batches``; with
+    /// `false` the application calls ``acknowledge(_:)``, and a batch not acknowledged is delivered again on the next
+    /// connection — after a crash too, since the log is durable.
+    public func setAutoAcknowledgement(_ on: Bool) {
+        state.withLock { $0.autoAcknowledge = on }
+    }
+
+    /// Acknowledges a delivered batch (the seed's `udpPacketReceivedAcknowledgement`): it is never delivered again.
+    public func acknowledge(_ acknowledgementID: String) throws(OBDGatewayError) {
+        guard let eventLog else { throw .unknownBatch(acknowledgementID) }
+        try eventLog.acknowledge(acknowledgementID)
+    }
+
+    /// Hands the pending batches to ``batches``: with auto-acknowledgement every pending batch, each acknowledged;
+    /// without it the oldest unacknowledged one only. Called on every (re)connection. Returns the batches handed over.
+    @discardableResult
+    public func deliverPendingBatches() -> [OBDEventBatch] {
+        guard let eventLog else { return [] }
+        var delivered: [OBDEventBatch] = []
+        let automatic = state.withLock { $0.autoAcknowledge }
+        while true {
+            let batch: OBDEventBatch?
+            do { batch = try eventLog.nextBatch() } catch {
+                statusContinuation.yield(.storeFailed(reason: error.description))
+                return delivered
+            }
+            guard let batch else { return delivered }
+            batchContinuation.yield(batch)
+            delivered.append(batch)
+            guard automatic else { return delivered }
+            do { try eventLog.acknowledge(batch.acknowledgementID) } catch {
+                statusContinuation.yield(.storeFailed(reason: error.description))
+                return delivered
+            }
+        }
+    }
+}
+
+/// The event poller's detector: used only on the poller's thread.
+final class DetectorBox: @unchecked Sendable {
+    // Sendable invariant: only the one poller thread calls `add`.
+    private var detector: DrivingEventDetector
+    init(_ detector: DrivingEventDetector) { self.detector = detector }
+    func add(time: Double, speedKmh: Double) -> [OBDDrivingEvent] { detector.add(time: time, speedKmh: speedKmh) }
+}

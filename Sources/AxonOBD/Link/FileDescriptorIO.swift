@@ -1,0 +1,74 @@
+import AxonStreams
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// poll(2)-bounded reads and writes on a non-blocking file descriptor, shared by the serial and TCP links.
+///
+/// Threading: a value type holding a descriptor; its owner (one link) calls it from one thread at a time.
+struct FileDescriptorIO {
+    let endpoint: String
+    /// Sockets are written with `send(MSG_NOSIGNAL)`: a peer that went away must be an error, not SIGPIPE.
+    var isSocket = false
+
+    /// Waits until `fd` is ready for `events` or `deadline` passes.
+    func wait(_ fd: Int32, for events: Int16, deadline: Double) throws(OBDLinkError) {
+        while true {
+            // A deadline already past still polls once, without waiting: "is anything there now?"
+            let remaining = max(0, deadline - HostClock.now())
+            var descriptor = pollfd(fd: fd, events: events, revents: 0)
+            let milliseconds = Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up))
+            let result = poll(&descriptor, 1, milliseconds)
+            if result < 0 {
+                if errno == EINTR { continue }
+                throw .io(endpoint: endpoint, operation: "poll", code: errno)
+            }
+            if result == 0 {
+                if remaining <= 0 || HostClock.now() >= deadline { throw .timeout(endpoint: endpoint, seconds: 0) }
+                continue
+            }
+            if descriptor.revents & Int16(POLLNVAL) != 0 { throw .notOpen(endpoint: endpoint) }
+            if descriptor.revents & (events | Int16(POLLHUP) | Int16(POLLERR)) != 0 { return }
+        }
+    }
+
+    func write(_ fd: Int32, _ bytes: [UInt8], deadline: Double) throws(OBDLinkError) {
+        var offset = 0
+        while offset < bytes.count {
+            try wait(fd, for: Int16(POLLOUT), deadline: deadline)
+            let written = bytes.withUnsafeBytes { raw in
+                isSocket
+                    ? send(fd, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                    : Glibc.write(fd, raw.baseAddress! + offset, bytes.count - offset)
+            }
+            if written < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                if errno == EPIPE || errno == ECONNRESET || errno == EIO { throw .closed(endpoint: endpoint) }
+                throw .io(endpoint: endpoint, operation: "write", code: errno)
+            }
+            offset += written
+        }
+    }
+
+    func read(_ fd: Int32, deadline: Double) throws(OBDLinkError) -> [UInt8] {
+        let start = HostClock.now()
+        var buffer = [UInt8](repeating: 0, count: 512)
+        while true {
+            do {
+                try wait(fd, for: Int16(POLLIN), deadline: deadline)
+            } catch .timeout {
+                throw .timeout(endpoint: endpoint, seconds: max(0, deadline - start))
+            }
+            let count = buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress!, raw.count) }
+            if count > 0 { return Array(buffer[0..<count]) }
+            if count == 0 { throw .closed(endpoint: endpoint) }
+            if errno == EAGAIN || errno == EINTR { continue }
+            // A pty whose other side has gone away reads EIO.
+            if errno == EIO || errno == ECONNRESET { throw .closed(endpoint: endpoint) }
+            throw .io(endpoint: endpoint, operation: "read", code: errno)
+        }
+    }
+}

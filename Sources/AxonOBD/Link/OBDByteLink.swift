@@ -1,0 +1,22 @@
+/// The bytes between Axon and an ELM327 dongle: a serial line (a USB adapter, an rfcomm port, a pty), a TCP socket
+/// (Wi-Fi dongles, the emulator) or, through a Bluetooth module, the dongle's serial-over-GATT service. The ELM327
+/// client (``ELM327Client``) talks only through this protocol, so a new transport is one more conformance.
+///
+/// The Bluetooth LE seam: a BLE link conforms by writing to the dongle's write characteristic (0xFFF2 or 0xFFE1)
+/// and returning notification bytes (0xFFF1 or 0xFFE1) from ``read(deadline:)``; nothing else in AxonOBD changes.
+///
+/// Threading contract: a link is not thread-safe; one owner at a time calls it (``ELM327Client`` calls it under its
+/// own lock, one command in flight). `close()` may be called from the owner only.
+public protocol OBDByteLink: AnyObject {
+    /// A human-readable name of the endpoint ("/dev/ttyUSB0", "tcp:127.0.0.1:35000").
+    var endpoint: String { get }
+    /// Opens the link. Calling it on an open link reopens it.
+    func open() throws(OBDLinkError)
+    /// Writes all of `bytes`, waiting at most until `deadline` (``AxonStreams/HostClock`` seconds).
+    func write(_ bytes: [UInt8], deadline: Double) throws(OBDLinkError)
+    /// Returns the bytes available now, waiting until at least one arrives or `deadline` passes
+    /// (``OBDLinkError/timeout(endpoint:seconds:)``). Never returns an empty array.
+    func read(deadline: Double) throws(OBDLinkError) -> [UInt8]
+    /// Closes the link; idempotent.
+    func close()
+}

@@ -1,0 +1,156 @@
+import ArgumentParser
+import AxonOBD
+import AxonRecording
+import AxonStreams
+import Dispatch
+import Foundation
+
+extension Axon.OBD {
+    /// `axon obd watch PID…`: continuous updates as a live table, optionally recorded to CSV or EDF+/BDF+.
+    struct OBDWatch: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "watch",
+            abstract: "Poll up to 5 standard PIDs continuously: a live table, and a CSV, EDF+ or BDF+ file with --out.",
+            discussion: """
+                The PIDs are registered for continuous updates (request id 1) and polled --rate times a second, one \
+                request at a time; each poll is one row. The dongle is the favourite: when its link is lost the \
+                status is printed, the missing polls become a gap, and the gateway reconnects with back-off. With \
+                --store, hard braking and hard acceleration are detected from vehicle speed and stored in that event \
+                store (see `axon obd events`, which acknowledges them: watch never does), stamped with gpsd's \
+                latest fix when --gpsd is given. Runs until --duration or SIGINT/SIGTERM, which close the file \
+                cleanly.
+                """)
+
+        @Argument(help: "Up to 5 standard PIDs: names, 0xHEX or numbers 0–255.")
+        var pids: [String]
+
+        @OptionGroup var connection: OBDConnectionOptions
+        @OptionGroup var access: OBDAccessOptions
+
+        @Option(help: "Polls per second.")
+        var rate: Double = 5
+
+        @Option(help: "Record to this file: .csv, .edf (EDF+) or .bdf (BDF+).")
+        var out: String?
+
+        @Option(help: "Seconds to watch (default: until SIGINT/SIGTERM).")
+        var duration: Double?
+
+        @Option(help: ArgumentHelp("Detect driving events into this event store (SQLite).", valueName: "FILE"))
+        var store: String?
+
+        @Option(help: "The event log's source id in the store.")
+        var source: String = "obd"
+
+        @Option(help: ArgumentHelp("Stamp events with the fix of this gpsd (JSON protocol).", valueName: "HOST:PORT"))
+        var gpsd: String?
+
+        func validate() throws {
+            guard rate.isFinite, rate > 0, duration.map({ $0 > 0 }) ?? true else {
+                throw ValidationError("need --rate and --duration > 0")
+            }
+            if let gpsd, OBDEndpoint.tcp(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT") }
+            if let out, !["csv", "edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
+                throw ValidationError("--out must end in .csv, .edf or .bdf")
+            }
+        }
+
+        func run() throws {
+            let numbers = try parsePIDs(pids).map(\.number)
+            let eventLog = try store.map { try OBDEventLog(store: EventStore(path: $0), sourceID: source) }
+            var gps: GPSDClient?
+            if let gpsd, case .tcp(let host, let port)? = OBDEndpoint.tcp(gpsd) {
+                gps = try GPSDClient(host: host, port: port)
+            }
+            defer { gps?.stop() }
+            let gateway = try access.gateway(eventLog: eventLog, positionSource: gps)
+            // Batches stay unacknowledged until `axon obd events --ack`: watching is not reading them.
+            gateway.setAutoAcknowledgement(false)
+            let device = try gateway.connect(connection.endpoint)
+            gateway.setFavorite(device)
+            var sinks: [any SampleSink] = [OBDTableSink()]
+            if let out {
+                switch URL(fileURLWithPath: out).pathExtension.lowercased() {
+                case "csv": sinks.append(CSVSink(path: out))
+                case "bdf": sinks.append(EDFSink(path: out, options: .init(format: .bdfPlus)))
+                default: sinks.append(EDFSink(path: out, options: .init(format: .edfPlus)))
+                }
+            }
+            let registration = try gateway.registerDataPIDs(requestID: 1, pids: numbers, rate: rate, sinks: sinks)
+            if eventLog != nil { try gateway.registerEvents([.hardBraking, .hardAcceleration]) }
+            print(
+                "axon obd watch: \(device.name) at \(device.identifier); "
+                    + registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
+                    + " at \(fmt(rate, 1)) Hz" + (out.map { " → \($0)" } ?? "")
+                    + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
+            flushStandardOutput()
+            let statusTask = Task.detached {
+                for await status in gateway.status {
+                    print("status: \(status)")
+                    flushStandardOutput()
+                }
+            }
+            let eventTask = Task.detached {
+                for await event in gateway.events {
+                    print(
+                        "event: \(event.kind) \(fmt(event.startSpeedMph, 1)) → \(fmt(event.endSpeedMph, 1)) mph, "
+                            + "peak \(fmt(event.peakRateMphPerSecond, 2)) mph/s"
+                            + (event.position.map { " at \($0.latitude), \($0.longitude)" } ?? ""))
+                    flushStandardOutput()
+                }
+            }
+            let stopRequested = CompletionFlag()
+            let signalSources = [SIGINT, SIGTERM].map { number in
+                signal(number, SIG_IGN)
+                let signalSource = DispatchSource.makeSignalSource(signal: number, queue: .global())
+                signalSource.setEventHandler { stopRequested.set() }
+                signalSource.resume()
+                return signalSource
+            }
+            defer { for signalSource in signalSources { signalSource.cancel() } }
+            let end = duration.map { HostClock.now() + $0 } ?? .infinity
+            while !stopRequested.isSet, HostClock.now() < end {
+                HostClock.sleep(until: min(end, HostClock.now() + 0.1))
+            }
+            let statistics = registration.statistics()
+            gateway.disconnect()
+            statusTask.cancel()
+            eventTask.cancel()
+            print(
+                "axon obd watch: \(registration.frameCount) rows, \(registration.missedTicks) polls missed, "
+                    + "\(statistics.gapRecords) gap records")
+            for failure in statistics.failures { print("sink failure: \(failure)") }
+        }
+    }
+}
+
+/// Prints each row of the stream: time since the first row, then every channel with its unit; gaps on their own line.
+final class OBDTableSink: SampleSink {
+    let name = "table"
+    private var labels: [String] = []
+    private var first: Double?
+
+    func open(_ descriptor: StreamDescriptor) throws {
+        labels = descriptor.channels.map { "\($0.label) %.2f \($0.unit)" }
+    }
+
+    func write(_ block: SampleBlock) throws {
+        var gapIndex = 0
+        let gaps = block.gaps
+        for frame in 0..<block.frameCount {
+            while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
+                print("gap: \(gaps[gapIndex].gap.missingCount) polls missing (\(gaps[gapIndex].gap.cause))")
+                gapIndex += 1
+            }
+            let time = block.timestamp(ofFrame: frame)
+            let start = first ?? time
+            first = start
+            let values = block.values(ofFrame: frame)
+            let cells = labels.enumerated().map { String(format: $0.element, values[$0.offset]) }
+            print(fmt(time - start, 2) + " s\t" + cells.joined(separator: "\t"))
+        }
+        flushStandardOutput()
+    }
+
+    func close() throws {}
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// gpsd replaying `Fixtures/drive.nmea` through gpsfake (Debian's gpsd-clients) on a free loopback port, run through
+/// `scripts/gps-replay.py`, which stops it when the test ends or this process dies (its standard input closes).
+final class GPSReplayPeer {
+    static let script = EmulatorPeer.root.appendingPathComponent("scripts/gps-replay.py").path
+    static let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/drive.nmea").path
+
+    /// Whether gpsfake and gpsd are installed (`make deps` installs them).
+    static var available: Bool {
+        ["/usr/bin/gpsfake", "/usr/sbin/gpsd"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    let port: UInt16
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+
+    /// Starts the replay and waits until gpsd accepts connections.
+    init() throws {
+        port = try EmulatorPeer.freePort()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [Self.script, String(port), Self.log]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var pending = Data()
+        while !String(decoding: pending, as: UTF8.self).contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw EmulatorPeer.PeerError.failed("gps-replay exited") }
+            pending.append(chunk)
+        }
+        let line = String(decoding: pending, as: UTF8.self)
+        guard line.hasPrefix("READY") else { throw EmulatorPeer.PeerError.failed(line) }
+    }
+
+    deinit { stop() }
+
+    /// Stops gpsfake and its gpsd. Idempotent.
+    func stop() {
+        guard process.isRunning else { return }
+        try? input.fileHandleForWriting.close()
+        process.waitUntilExit()
+    }
+}

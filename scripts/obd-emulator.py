@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Runs elm327-emulator (the `elm` module of .venv-peers) on a TCP port for the OBD tests, and keeps it on a leash.
+
+Usage: obd-emulator.py PORT [SCENARIO]   (scenario defaults to `car`)
+       obd-emulator.py pty [SCENARIO]    (the emulator's own pseudo-terminal instead of TCP)
+
+Prints `READY PORT` once the emulator accepts connections on 127.0.0.1:PORT (`READY /dev/pts/N` in pty mode, once the
+emulator has named its pty). Then reads commands on standard input:
+  kill   SIGKILL the emulator (its whole process group), as if the dongle vanished; prints `KILLED`
+  start  start it again on the same port; prints `READY PORT`
+  pause  SIGSTOP it: the port stays open but nothing answers, like a hung dongle; prints `PAUSED`
+  resume SIGCONT it; prints `RESUMED`
+End of input (the test process closed the pipe or died) or SIGTERM/SIGINT kills the emulator and exits, so no
+emulator outlives the test that started it.
+"""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+pty = sys.argv[1] == "pty"
+port = 0 if pty else int(sys.argv[1])
+scenario = sys.argv[2] if len(sys.argv) > 2 else "car"
+emulator = None
+
+
+def start_pty():
+    global emulator
+    # In batch mode the emulator writes the path of its pty as the first line of the batch file.
+    batch = tempfile.NamedTemporaryFile(prefix="axon-elm-", suffix=".out", delete=False)
+    batch.close()
+    emulator = subprocess.Popen(
+        [sys.executable, "-m", "elm", "-s", scenario, "-b", batch.name],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        cwd=tempfile.gettempdir())
+    deadline = time.monotonic() + 30
+    try:
+        while time.monotonic() < deadline and emulator.poll() is None:
+            with open(batch.name) as output:
+                first = output.readline().strip()
+            if first.startswith("/dev/") and os.path.exists(first):
+                print(f"READY {first}", flush=True)
+                return
+            time.sleep(0.1)
+    finally:
+        os.unlink(batch.name)
+    print("FAILED no pty", flush=True)
+
+
+def start():
+    global emulator
+    if pty:
+        start_pty()
+        return
+    # Batch mode (-b) keeps the emulator off the terminal; its output goes to /dev/null, and it runs in the temporary
+    # folder because it writes elm.log where it starts. New session: its own process group, killed as one.
+    emulator = subprocess.Popen(
+        [sys.executable, "-m", "elm", "-s", scenario, "-n", str(port), "-b", os.devnull],
+        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        cwd=tempfile.gettempdir())
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if emulator.poll() is not None:
+            print(f"FAILED exit {emulator.returncode}", flush=True)
+            return
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as probe:
+                probe.sendall(b"ATI\r")
+                probe.settimeout(2)
+                answer = b""
+                while not answer.endswith(b">"):
+                    chunk = probe.recv(256)
+                    if not chunk:
+                        break
+                    answer += chunk
+                if b"ELM327" in answer:
+                    print(f"READY {port}", flush=True)
+                    return
+        except OSError:
+            time.sleep(0.1)
+    print("FAILED timeout", flush=True)
+
+
+def kill():
+    global emulator
+    if emulator is not None and emulator.poll() is None:
+        try:
+            os.killpg(emulator.pid, signal.SIGCONT)  # a paused emulator dies all the same; this just tidies up
+            os.killpg(emulator.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        emulator.wait()
+    emulator = None
+
+
+def stop(*_):
+    kill()
+    sys.exit(0)
+
+
+signal.signal(signal.SIGTERM, stop)
+signal.signal(signal.SIGINT, stop)
+start()
+for line in sys.stdin:
+    command = line.strip()
+    if command == "kill":
+        kill()
+        print("KILLED", flush=True)
+    elif command == "start":
+        start()
+    elif command in ("pause", "resume") and emulator is not None and emulator.poll() is None:
+        os.killpg(emulator.pid, signal.SIGSTOP if command == "pause" else signal.SIGCONT)
+        print("PAUSED" if command == "pause" else "RESUMED", flush=True)
+stop()
