@@ -94,6 +94,7 @@ extension EmulatorSuites {
             #expect(gateway.connectedDevice?.identifier == device.identifier)
             #expect(attempts >= 1)
             #expect(collected.gaps.count >= 1)
+            #expect(collected.gaps.contains { $0.cause == .linkLoss })
             #expect(missing >= 15)  // ≥ 3 s of outage at 5 Hz
             #expect(collected.timestamps.count >= framesAtReconnect + 10)
             let increasing = zip(collected.timestamps, collected.timestamps.dropFirst()).allSatisfy { $0 < $1 }

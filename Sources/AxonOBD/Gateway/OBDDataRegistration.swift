@@ -22,6 +22,7 @@ public final class OBDDataRegistration: Sendable {
     private let poller: Mutex<OBDPoller?> = Mutex(nil)
     private let framesWritten = Atomic<Int>(0)
     private let ticksMissed = Atomic<Int>(0)
+    private let linkLost = Atomic<Bool>(false)
 
     init(
         requestID: Int, pids: [OBDStandardPID], rate: Double, descriptor: StreamDescriptor, pipeline: StreamPipeline
@@ -45,6 +46,8 @@ public final class OBDDataRegistration: Sendable {
         let pids = self.pids
         let poller = try OBDPoller(name: "axon-obd-\(requestID)", rate: rate) { [self] tick in
             if let values = read(pids) {
+                // Poller thread: the stream's producer, so the mark goes on the next frame it writes.
+                if linkLost.exchange(false, ordering: .relaxed) { writer.noteLinkLoss() }
                 writer.write(values, counter: tick)
                 framesWritten.add(1, ordering: .relaxed)
             } else {
@@ -53,6 +56,10 @@ public final class OBDDataRegistration: Sendable {
         }
         self.poller.withLock { $0 = poller }
     }
+
+    /// Marks the stream: the link was lost, so the ticks missed until the next frame are one `.linkLoss` gap.
+    /// Any thread.
+    func noteLinkLoss() { linkLost.store(true, ordering: .relaxed) }
 
     /// Frames published so far.
     public var frameCount: Int { framesWritten.load(ordering: .relaxed) }

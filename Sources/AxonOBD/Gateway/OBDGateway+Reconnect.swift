@@ -8,6 +8,8 @@ extension OBDGateway {
         let (wasCurrent, favorite, generation) = state.withLock { state -> (Bool, OBDDevice?, Int) in
             guard state.client === client else { return (false, nil, 0) }
             state.client = nil
+            // The polls missed until the dongle is back are one outage in each stream, not lost counter values.
+            for registration in state.registrations.values { registration.noteLinkLoss() }
             guard let favorite = state.favorite, !state.reconnecting else { return (true, nil, 0) }
             state.reconnecting = true
             return (true, favorite, state.generation)
