@@ -53,8 +53,8 @@ let package = Package(
         .target(name: "CAllocationCounter"),
         .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
         // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
-        // (serial line, pty, TCP): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
-        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording"]),
+        // (serial line, pty, TCP, Bluetooth LE): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
+        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording", "AxonDevices", "AxonBluetooth"]),
 
         // MARK: - Command line
         .executableTarget(
@@ -80,6 +80,7 @@ let package = Package(
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
         .testTarget(
-            name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams"], exclude: ["Fixtures"]),
+            name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
+            exclude: ["Fixtures"]),
     ]
 )

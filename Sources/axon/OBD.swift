@@ -8,7 +8,7 @@ extension Axon {
     struct OBD: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "obd",
-            abstract: "Read an OBD-II vehicle through an ELM327 dongle (serial port, pty or TCP).",
+            abstract: "Read an OBD-II vehicle through an ELM327 dongle (serial port, pty, TCP or Bluetooth LE).",
             discussion: """
                 The gateway has the Danlaw SmartConnect SDK's semantics: access validated before any service, basic \
                 PID reads, continuous updates of up to 5 standard PIDs, hard-braking/acceleration events and event \
@@ -31,14 +31,23 @@ struct OBDConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A TCP dongle or emulator.", valueName: "HOST:PORT"))
     var tcp: String?
 
+    @Option(help: ArgumentHelp("A Bluetooth LE dongle through BlueZ, by name or address.", valueName: "NAME"))
+    var ble: String?
+
+    @Option(help: "D-Bus address of the bus bluetoothd is on, for --ble (default: the system bus).")
+    var bus: String?
+
     func validate() throws {
-        guard (port == nil) != (tcp == nil) else { throw ValidationError("give one of --port DEV or --tcp HOST:PORT") }
+        guard [port, tcp, ble].compactMap({ $0 }).count == 1 else {
+            throw ValidationError("give one of --port DEV, --tcp HOST:PORT or --ble NAME")
+        }
         if let tcp, OBDEndpoint.tcp(tcp) == nil { throw ValidationError("--tcp must be HOST:PORT") }
     }
 
     /// The endpoint given.
     var endpoint: OBDEndpoint {
         if let port { return .serial(path: port, baudRate: baud) }
+        if let ble { return .ble(device: ble, bus: bus) }
         return OBDEndpoint.tcp(tcp ?? "")!
     }
 }

@@ -505,6 +505,7 @@ class GattCharacteristic(Exported):
         if allowed[write_type] not in self.flags:
             raise BluezError("NotSupported", "Operation is not supported")
         self.writes.append((bytes(value), write_type))
+        self.air.written(self, bytes(value), write_type)
 
     @dbus.service.method(CHAR_IFACE, in_signature="", out_signature="", sender_keyword="sender")
     def StartNotify(self, sender=None):
@@ -608,6 +609,9 @@ class AirDevice:
         self.services = []
         self.gatt_exported = False
         self.streaming_changed()
+
+    def written(self, characteristic, value, write_type):
+        """A central wrote `value` to `characteristic`; kinds that answer commands override this."""
 
     def add_service(self, handle, uuid):
         service = GattService(self.mock, self.device.path, handle, uuid)

@@ -1,4 +1,4 @@
-/// Where an ELM327 dongle is reached: a serial device (USB, rfcomm, pty) or a TCP address.
+/// Where an ELM327 dongle is reached: a serial device (USB, rfcomm, pty), a TCP address or Bluetooth LE.
 ///
 /// Threading: a value type; share freely.
 public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
@@ -6,6 +6,8 @@ public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
     case serial(path: String, baudRate: Int)
     /// A TCP host and port.
     case tcp(host: String, port: UInt16)
+    /// A Bluetooth LE dongle by name or address, through BlueZ on the system bus or the bus at `bus`.
+    case ble(device: String, bus: String?)
 
     /// Parses `HOST:PORT` (for `--tcp`).
     public static func tcp(_ text: String) -> OBDEndpoint? {
@@ -21,6 +23,7 @@ public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .serial(let path, let baudRate): return SerialLink(path: path, baudRate: baudRate)
         case .tcp(let host, let port): return TCPLink(host: host, port: port)
+        case .ble(let device, let bus): return BLESerialLink(device: device, bus: bus)
         }
     }
 
@@ -29,6 +32,7 @@ public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
         switch self {
         case .serial(let path, _): return path
         case .tcp(let host, let port): return "tcp:\(host):\(port)"
+        case .ble(let device, _): return "ble:\(device)"
         }
     }
 }

@@ -1,0 +1,188 @@
+import AxonBluetooth
+import AxonDevices
+import AxonStreams
+import Dispatch
+import Synchronization
+
+/// An ELM327 dongle on Bluetooth LE, through BlueZ: the serial-over-GATT service that BLE OBD dongles expose.
+/// Commands are written to the write characteristic without response; the dongle's output arrives as
+/// notifications, in chunks (20 bytes with the default ATT MTU), and is handed out by ``read(deadline:)``.
+///
+/// The dongle is found by name or address, discovering by the known serial services when BlueZ does not know it
+/// yet (``Profile/known``: 0xFFF0 with 0xFFF1/0xFFF2, the HM-10 style 0xFFE0 with 0xFFE1 for both, and 0x18F0 with
+/// 0x2AF0/0x2AF1). A link loss ends the link (``OBDLinkError/closed(endpoint:)`` from the next read or write), so the
+/// gateway's own reconnection takes over, as it does for a vanished serial port.
+///
+/// Threading contract: see ``OBDByteLink`` — one owner at a time. Notifications arrive on the Bluetooth client's
+/// thread and wait in a buffer under a mutex.
+public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
+    // Sendable invariant: `transport` and `profile` are touched by the owner only; `inbox` is a Mutex.
+
+    /// Where a dongle's serial port sits in its GATT database.
+    public struct Profile: Sendable, Hashable {
+        public var service: BluetoothUUID
+        public var notify: BluetoothUUID
+        public var write: BluetoothUUID
+
+        public init(service: BluetoothUUID, notify: BluetoothUUID, write: BluetoothUUID) {
+            self.service = service
+            self.notify = notify
+            self.write = write
+        }
+
+        /// The serial services BLE OBD dongles use, most common first.
+        public static let known: [Profile] = [
+            Profile(service: "fff0", notify: "fff1", write: "fff2"),
+            Profile(service: "ffe0", notify: "ffe1", write: "ffe1"),
+            Profile(service: "18f0", notify: "2af0", write: "2af1"),
+        ]
+    }
+
+    /// The dongle's name or address.
+    public let device: String
+    /// The D-Bus address of bluetoothd's bus; `nil` = the system bus.
+    public let bus: String?
+    /// Seconds ``open()`` waits for discovery, connection and notifications.
+    public let openTimeout: Double
+    public var endpoint: String { "ble:\(device)" }
+
+    private var transport: BlueZTransport?
+    private var profile: Profile?
+    private let inbox = Mutex(Inbox())
+    private let arrived = DispatchSemaphore(value: 0)
+
+    private struct Inbox {
+        var bytes: [UInt8] = []
+        var lost = false
+    }
+
+    /// Describes the link; nothing is opened until ``open()``.
+    public init(device: String, bus: String? = nil, openTimeout: Double = 15) {
+        self.device = device
+        self.bus = bus
+        self.openTimeout = openTimeout
+    }
+
+    deinit { close() }
+
+    public func open() throws(OBDLinkError) {
+        close()
+        inbox.withLock { $0 = Inbox() }
+        let device = device
+        let bus = bus
+        let timeout = openTimeout
+        let receiver = Receiver(link: self)
+        let opened: Result<(BlueZTransport, Profile), OBDLinkError> = Self.wait {
+            let central: BluetoothCentral
+            do throws(BluetoothError) {
+                central = try await BluetoothCentral.open(bus: bus.map { .address($0) } ?? .system)
+            } catch {
+                return .failure(.cannotOpen(endpoint: "ble:\(device)", code: 0, reason: error.description))
+            }
+            let filter = DiscoveryFilter(serviceUUIDs: Profile.known.map(\.service))
+            let transport = BlueZTransport(
+                central: central,
+                configuration: .init(device: device, discovery: filter, connectTimeout: min(10, timeout), openTimeout: timeout))
+            // Which serial service the dongle has: from its advertisement, once BlueZ knows it.
+            _ = try? await central.scan(filter, seconds: 0.5)
+            let known = await central.knownDevices().first {
+                $0.address.uppercased() == device.uppercased() || $0.name == device || $0.alias == device
+            }
+            let profile = Profile.known.first { known?.serviceUUIDs.contains($0.service) == true } ?? Profile.known[0]
+            do throws(TransportError) {
+                try await transport.open(
+                    notifications: [GATTCharacteristicID(service: profile.service, characteristic: profile.notify)],
+                    receiver: receiver)
+            } catch {
+                central.close()
+                return .failure(.cannotOpen(endpoint: "ble:\(device)", code: 0, reason: error.description))
+            }
+            return .success((transport, profile))
+        }
+        let (transport, profile) = try opened.get()
+        self.transport = transport
+        self.profile = profile
+    }
+
+    public func write(_ bytes: [UInt8], deadline: Double) throws(OBDLinkError) {
+        guard let transport, let profile else { throw .notOpen(endpoint: endpoint) }
+        if inbox.withLock({ $0.lost }) { throw .closed(endpoint: endpoint) }
+        let target = GATTCharacteristicID(service: profile.service, characteristic: profile.write)
+        let result: Result<Void, TransportError> = Self.wait {
+            do throws(TransportError) {
+                try await transport.write(bytes, to: target, withResponse: false)
+            } catch {
+                return .failure(error)
+            }
+            return .success(())
+        }
+        if case .failure(let error) = result {
+            if error == .notConnected { throw .closed(endpoint: endpoint) }
+            throw .io(endpoint: endpoint, operation: "write (\(error))", code: 0)
+        }
+    }
+
+    public func read(deadline: Double) throws(OBDLinkError) -> [UInt8] {
+        guard transport != nil else { throw .notOpen(endpoint: endpoint) }
+        while true {
+            let (bytes, lost) = inbox.withLock { inbox in
+                defer { inbox.bytes.removeAll(keepingCapacity: true) }
+                return (inbox.bytes, inbox.lost)
+            }
+            if !bytes.isEmpty { return bytes }
+            if lost { throw .closed(endpoint: endpoint) }
+            let remaining = deadline - HostClock.now()
+            guard remaining > 0 else { throw .timeout(endpoint: endpoint, seconds: max(0, remaining)) }
+            _ = arrived.wait(timeout: .now() + remaining)
+        }
+    }
+
+    public func close() {
+        guard let transport else { return }
+        self.transport = nil
+        self.profile = nil
+        Self.wait { await transport.close() }
+        transport.central.close()
+    }
+
+    fileprivate func deliver(_ value: [UInt8]) {
+        inbox.withLock { $0.bytes += value }
+        arrived.signal()
+    }
+
+    fileprivate func linkLost() {
+        inbox.withLock { $0.lost = true }
+        arrived.signal()
+    }
+
+    /// Runs async work from the link's synchronous owner and waits for it.
+    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let done = DispatchSemaphore(value: 0)
+        let box = Mutex<T?>(nil)
+        Task.detached {
+            let value = await work()
+            box.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return box.withLock { $0! }
+    }
+}
+
+/// Hands notifications and link losses from the Bluetooth client's thread to the link.
+private final class Receiver: TransportReceiver, @unchecked Sendable {
+    // Sendable invariant: `link` is weak and the link's inbox is a Mutex.
+    weak var link: BLESerialLink?
+    init(link: BLESerialLink) { self.link = link }
+
+    func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        link?.deliver(value)
+    }
+
+    func transport(didChange event: LinkEvent) {
+        switch event {
+        case .linkLost, .serviceVanished: link?.linkLost()
+        default: break
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import AxonOBD
+import BlueZTestSupport
+import Foundation
+import Testing
+
+/// The OBD gateway over a Bluetooth LE dongle: BlueZ's D-Bus API (the mock bluetoothd on a private bus) in front
+/// of the real ELM327 emulator, relayed through the dongle's serial-over-GATT service (0xFFF0/0xFFF1/0xFFF2).
+extension EmulatorSuites {
+    @Suite("OBD gateway over Bluetooth LE", .enabled(if: BlueZTestBed.available))
+    struct BluetoothDongleTests {
+        @Test("reads over BLE equal the formulas applied to the answer; the supported-PID bitmap comes through")
+        func readsOverBluetooth() throws {
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            let bed = try BlueZTestBed(devices: ["elm327,C0:FF:EE:00:00:0D,OBDII-BLE,tcp=127.0.0.1:\(peer.port)"])
+            defer { bed.stop() }
+
+            let gateway = authenticatedGateway()
+            let device = try gateway.connect(.ble(device: "OBDII-BLE", bus: bed.address))
+            defer { gateway.disconnect() }
+            #expect(device.banner.hasPrefix("ELM327"))
+            #expect(device.identifier == "ble:OBDII-BLE")
+            let speed = try gateway.readBasic(pid: 0x0D)
+            #expect(speed.unit == "km/h" && speed.value == Double(speed.raw[0]))
+            let rpm = try gateway.readBasic(pid: 0x0C)
+            #expect(rpm.value == (256 * Double(rpm.raw[0]) + Double(rpm.raw[1])) / 4)
+            let vin = try gateway.readBasic(pid: 256)
+            print("OBD over BLE: speed \(speed.value ?? -1) km/h, rpm \(rpm.value ?? -1), VIN \(vin.text ?? "?")")
+            #expect(vin.text?.count == 17)
+            // The multi-frame bitmap answers arrive in 20-byte notifications and are reassembled at the prompt.
+            let supported = try gateway.supportedPIDs()
+            #expect(supported.isSuperset(of: [0x05, 0x0C, 0x0D, 0x2F]))
+        }
+    }
+}
