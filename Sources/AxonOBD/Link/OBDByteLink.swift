@@ -2,8 +2,8 @@
 /// (Wi-Fi dongles, the emulator) or, through a Bluetooth module, the dongle's serial-over-GATT service. The ELM327
 /// client (``ELM327Client``) talks only through this protocol, so a new transport is one more conformance.
 ///
-/// The Bluetooth LE seam: a BLE link conforms by writing to the dongle's write characteristic (0xFFF2 or 0xFFE1)
-/// and returning notification bytes (0xFFF1 or 0xFFE1) from ``read(deadline:)``; nothing else in AxonOBD changes.
+/// Over Bluetooth LE, ``BLESerialLink`` writes to the dongle's write characteristic (0xFFF2, 0xFFE1 or 0x2AF1) and
+/// returns notification bytes (0xFFF1, 0xFFE1 or 0x2AF0) from ``read(deadline:)``; nothing else in AxonOBD differs.
 ///
 /// Threading contract: a link is not thread-safe; one owner at a time calls it (``ELM327Client`` calls it under its
 /// own lock, one command in flight). `close()` may be called from the owner only.
