@@ -33,14 +33,13 @@ public final class LatencyMeasurement {
 
     let workload: BenchWorkload
     let signal: BenchSignal
-    let processor: EEGProcessor
-    let pipeline: StreamPipeline
-    let writer: FrameWriter
+    let rig: EngineRig
+    var processor: EEGProcessor { rig.processor }
+    var writer: FrameWriter { rig.writer }
+    private var row: UnsafeMutableBufferPointer<Double> { rig.row }
     let settle: Double
     private let ringCapacity: Int
-    private let row: UnsafeMutableBufferPointer<Double>
     private var sample = 0
-    private var stopped = false
 
     /// Builds the processor and a pipeline with the given consumer idle strategy and starts it.
     ///
@@ -51,26 +50,11 @@ public final class LatencyMeasurement {
         self.workload = workload
         self.settle = settle
         signal = BenchSignal(workload)
-        do {
-            processor = try EEGProcessor(configuration: workload.engineConfiguration())
-        } catch { throw .setupFailed("EEG processor: \(error)") }
-        processor.requestBaseline()
         ringCapacity = SPSCRing<Double>.powerOfTwo(atLeast: max(4096, 2 * workload.windowSize))
-        pipeline = StreamPipeline(
-            descriptor: workload.descriptor, processors: [processor], sinks: [],
-            configuration: .init(ringCapacity: ringCapacity, idle: idle))
-        do {
-            writer = try pipeline.makeWriter()
-            try pipeline.start()
-        } catch { throw .setupFailed("pipeline: \(error)") }
-        row = .allocate(capacity: processor.engine.spectrumLayout.width)
-        row.initialize(repeating: 0)
+        rig = try EngineRig(workload, configuration: .init(ringCapacity: ringCapacity, idle: idle))
     }
 
-    deinit {
-        stop()
-        row.deallocate()
-    }
+    deinit { stop() }
 
     /// One hop; returns the latency in seconds and whether the spectrum was the one of the sample written last.
     private func hop() -> (latency: Double, matched: Bool) {
@@ -116,9 +100,6 @@ public final class LatencyMeasurement {
 
     /// Ends the stream and joins the consumer thread. Calling it again does nothing.
     public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        writer.finish()
-        pipeline.waitUntilFinished()
+        rig.stop()
     }
 }

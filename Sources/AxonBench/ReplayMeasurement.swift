@@ -31,43 +31,27 @@ public final class ReplayMeasurement {
 
     let workload: BenchWorkload
     let signal: BenchSignal
-    let processor: EEGProcessor
-    let pipeline: StreamPipeline
-    let writer: FrameWriter
-    private let row: UnsafeMutableBufferPointer<Double>
+    let rig: EngineRig
+    var processor: EEGProcessor { rig.processor }
+    var writer: FrameWriter { rig.writer }
+    private var row: UnsafeMutableBufferPointer<Double> { rig.row }
     private var sample = 0
     private var spectraSeen = 0
     /// Free ring slots known to the producer (only the producer fills them, so the count can only be too low).
     private var free = 0
-    private var stopped = false
 
     /// Builds the processor and the pipeline and starts the consumer thread.
     public init(_ workload: BenchWorkload) throws(BenchError) {
         self.workload = workload
         signal = BenchSignal(workload)
-        do {
-            processor = try EEGProcessor(configuration: workload.engineConfiguration())
-        } catch { throw .setupFailed("EEG processor: \(error)") }
-        processor.requestBaseline()
         // As a file replay at full speed is configured: virtual arrival times, so no clock estimator; a consumer
         // that polls rather than parks, since the ring is never empty for long.
-        pipeline = StreamPipeline(
-            descriptor: workload.descriptor, processors: [processor], sinks: [],
-            configuration: .init(
+        rig = try EngineRig(workload, configuration: .init(
                 ringCapacity: 8192, overflow: .rejectNewest, batchSize: 1024, timeline: .init(clock: nil),
                 idle: IdleStrategy(spins: 1_000_000, park: 0)))
-        do {
-            writer = try pipeline.makeWriter()
-            try pipeline.start()
-        } catch { throw .setupFailed("pipeline: \(error)") }
-        row = .allocate(capacity: processor.engine.spectrumLayout.width)
-        row.initialize(repeating: 0)
     }
 
-    deinit {
-        stop()
-        row.deallocate()
-    }
+    deinit { stop() }
 
     /// Writes `seconds` of frames and waits for the spectrum of the last full hop.
     public func replay(seconds: Int) {
@@ -122,9 +106,6 @@ public final class ReplayMeasurement {
 
     /// Ends the stream and joins the consumer thread. Calling it again does nothing.
     public func stop() {
-        guard !stopped else { return }
-        stopped = true
-        writer.finish()
-        pipeline.waitUntilFinished()
+        rig.stop()
     }
 }

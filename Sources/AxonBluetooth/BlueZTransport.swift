@@ -86,6 +86,44 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
         let _: Void = await central.onOwner { _, done in link.close(completion: done) }
     }
 
+    // MARK: - For synchronous callers
+
+    /// ``open(notifications:receiver:)`` for a synchronous caller (a device thread), without Swift's cooperative pool.
+    public func openBlocking(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) throws(TransportError) {
+        let link = link
+        let result: Result<Void, TransportError> = central.onOwnerBlocking { _, done in
+            link.open(notifications: notifications, receiver: receiver, completion: done)
+        }
+        try result.get()
+    }
+
+    /// ``write(_:to:withResponse:)`` for a synchronous caller.
+    public func writeBlocking(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool) throws(TransportError) {
+        let selector = configuration.device
+        let result: Result<Void, BluetoothError> = central.onOwnerBlocking { central, done in
+            central.writeOnOwner(value, to: characteristic, of: selector, withResponse: withResponse, done)
+        }
+        if case .failure(let error) = result { throw TransportError(error) }
+    }
+
+    /// ``read(_:)`` for a synchronous caller.
+    public func readBlocking(_ characteristic: GATTCharacteristicID) throws(TransportError) -> [UInt8] {
+        let selector = configuration.device
+        let result: Result<[UInt8], BluetoothError> = central.onOwnerBlocking { central, done in
+            central.readOnOwner(characteristic, of: selector, done)
+        }
+        switch result {
+        case .success(let bytes): return bytes
+        case .failure(let error): throw TransportError(error)
+        }
+    }
+
+    /// ``close()`` for a synchronous caller.
+    public func closeBlocking() {
+        let link = link
+        let _: Void = central.onOwnerBlocking { _, done in link.close(completion: done) }
+    }
+
     /// How many connection attempts have been made so far (for reports).
     public var connectionAttempts: Int {
         get async {

@@ -1,4 +1,6 @@
 import AxonDevices
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -34,6 +36,20 @@ public final class BluetoothCentral: Sendable {
         do { bus = try BusConnection(address: address) } catch { throw .bus(error) }
         let central = BluetoothCentral(bus: bus)
         let result: Result<Void, DBusFailure> = await central.onOwner { central, done in central.client.start(completion: done) }
+        if case .failure(let error) = result {
+            bus.shutDown()
+            throw BluetoothError(error)
+        }
+        return central
+    }
+
+    /// ``open(bus:)`` for synchronous callers (a device thread): blocks until the central is ready, without needing
+    /// Swift's cooperative thread pool (which blocking code elsewhere may have exhausted).
+    public static func openBlocking(bus address: BusConnection.Address = .system) throws(BluetoothError) -> BluetoothCentral {
+        let bus: BusConnection
+        do { bus = try BusConnection(address: address) } catch { throw .bus(error) }
+        let central = BluetoothCentral(bus: bus)
+        let result: Result<Void, DBusFailure> = central.onOwnerBlocking { central, done in central.client.start(completion: done) }
         if case .failure(let error) = result {
             bus.shutDown()
             throw BluetoothError(error)
@@ -127,21 +143,36 @@ public final class BluetoothCentral: Sendable {
     /// Reads a characteristic of a connected device.
     public func read(_ characteristic: GATTCharacteristicID, of selector: String) async throws(BluetoothError) -> [UInt8] {
         let result: Result<[UInt8], BluetoothError> = await onOwner { central, done in
-            central.withCharacteristic(characteristic, of: selector, done) { path in
-                central.client.readValue(path: path) { done($0.mapError(BluetoothError.init)) }
-            }
+            central.readOnOwner(characteristic, of: selector, done)
         }
         return try result.get()
+    }
+
+    /// The read, on the owner thread.
+    func readOnOwner(
+        _ characteristic: GATTCharacteristicID, of selector: String, _ done: @escaping (Result<[UInt8], BluetoothError>) -> Void
+    ) {
+        withCharacteristic(characteristic, of: selector, done) { path in
+            client.readValue(path: path) { done($0.mapError(BluetoothError.init)) }
+        }
     }
 
     /// Writes a characteristic of a connected device, with a response (`request`) or without (`command`).
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, of selector: String, withResponse: Bool = true) async throws(BluetoothError) {
         let result: Result<Void, BluetoothError> = await onOwner { central, done in
-            central.withCharacteristic(characteristic, of: selector, done) { path in
-                central.client.writeValue(path: path, value: value, withResponse: withResponse) { done($0.mapError(BluetoothError.init)) }
-            }
+            central.writeOnOwner(value, to: characteristic, of: selector, withResponse: withResponse, done)
         }
         try result.get()
+    }
+
+    /// The write, on the owner thread.
+    func writeOnOwner(
+        _ value: [UInt8], to characteristic: GATTCharacteristicID, of selector: String, withResponse: Bool,
+        _ done: @escaping (Result<Void, BluetoothError>) -> Void
+    ) {
+        withCharacteristic(characteristic, of: selector, done) { path in
+            client.writeValue(path: path, value: value, withResponse: withResponse) { done($0.mapError(BluetoothError.init)) }
+        }
     }
 
     /// The Battery Level (0x2A19) of a connected device, in percent.
@@ -177,6 +208,25 @@ public final class BluetoothCentral: Sendable {
                 body(self) { continuation.resume(returning: $0) }
             }
         }
+    }
+
+    /// Runs `body` on the owner thread and blocks the calling thread until it hands a value to `done`. Never call it
+    /// on the owner thread itself.
+    func onOwnerBlocking<T: Sendable>(_ body: @escaping @Sendable (BluetoothCentral, @escaping (T) -> Void) -> Void) -> T {
+        precondition(!bus.isOwnerThread, "a blocking call on the D-Bus thread would wait for itself")
+        let delivered = DispatchSemaphore(value: 0)
+        let box = Mutex<T?>(nil)
+        let done: @Sendable (T) -> Void = { value in
+            box.withLock { $0 = value }
+            delivered.signal()
+        }
+        let accepted = bus.perform { [self] in body(self, done) }
+        if !accepted {
+            while !bus.isFinished { usleep(1000) }
+            body(self, done)
+        }
+        delivered.wait()
+        return box.withLock { $0! }
     }
 
     private func withCharacteristic<T>(

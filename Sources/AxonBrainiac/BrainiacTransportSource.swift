@@ -1,6 +1,5 @@
 import AxonDevices
 import AxonStreams
-import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,7 +19,7 @@ import Synchronization
 /// counting — become one gap record with cause `.linkLoss` when data resumes. Link events are reported as the
 /// SDK's status messages (``BrainiacStatus/messages(for:)``).
 ///
-/// Threading contract: `run` is called on the pipeline's source thread: it opens the transport, reads the battery
+/// Threading contract: `run` is called on the pipeline's source thread: it opens the transport (blocking), reads the battery
 /// level, and waits until the pipeline asks it to stop, then closes the transport. Notifications are decoded on
 /// the transport's delivery thread, which is the stream's single producer from `open` until `close` returns.
 /// The event handler runs on that thread and must not block. ``state()`` from any thread.
@@ -57,20 +56,12 @@ public final class BrainiacTransportSource: SampleSource, Sendable {
         let receiver = Receiver(source: self, writer: writer)
         shared.withLock { $0.isRunning = true }
         defer { shared.withLock { $0.isRunning = false } }
-        let transport = transport
-        let data = profile.dataCharacteristic
-        let opened: Result<Int?, TransportError> = Self.wait {
-            do throws(TransportError) {
-                try await transport.open(notifications: [data], receiver: receiver)
-            } catch {
-                return .failure(error)
-            }
-            let battery = try? await transport.read(.batteryLevel)
-            return .success(battery?.first.map(Int.init))
+        // Blocking forms: this is the pipeline's own source thread, not one of Swift's cooperative pool.
+        try transport.openBlocking(notifications: [profile.dataCharacteristic], receiver: receiver)
+        defer { transport.closeBlocking() }
+        if let level = (try? transport.readBlocking(.batteryLevel))?.first.map(Int.init) {
+            report(.battery(level: level), level: level)
         }
-        if case .success(let level?) = opened { report(.battery(level: level), level: level) }
-        defer { Self.wait { await transport.close() } }
-        try opened.get()
         while !writer.isStopRequested { usleep(20_000) }
     }
 
@@ -92,19 +83,6 @@ public final class BrainiacTransportSource: SampleSource, Sendable {
             state.lastError = decoder.lastError
             state.notificationsSent = decoder.statistics.decodedNotifications + decoder.statistics.rejectedNotifications
         }
-    }
-
-    /// Runs async work from the (synchronous) source thread and waits for it.
-    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-        let semaphore = DispatchSemaphore(value: 0)
-        let box = Mutex<T?>(nil)
-        Task {
-            let value = await work()
-            box.withLock { $0 = value }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        return box.withLock { $0! }
     }
 }
 

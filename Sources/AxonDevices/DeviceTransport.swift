@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// How a device adapter reaches its device: a link that carries GATT-style notifications, reads and writes, and
 /// keeps itself up (reconnecting after link loss) until it is closed.
 ///
@@ -29,6 +32,52 @@ public protocol DeviceTransport: AnyObject, Sendable {
 
     /// Stops notifications, disconnects and ends ``events``. After it returns the receiver hears nothing more.
     func close() async
+
+    /// ``open(notifications:receiver:)`` for a synchronous caller (a device or source thread). Transports that can
+    /// block without Swift's cooperative thread pool do so: that pool may be held by blocking work elsewhere.
+    func openBlocking(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) throws(TransportError)
+    /// ``read(_:)`` for a synchronous caller.
+    func readBlocking(_ characteristic: GATTCharacteristicID) throws(TransportError) -> [UInt8]
+    /// ``close()`` for a synchronous caller.
+    func closeBlocking()
+}
+
+extension DeviceTransport {
+    /// Bridges to the async form through a task; transports with a thread of their own do better.
+    public func openBlocking(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) throws(TransportError) {
+        try waitForTask { () async -> Result<Void, TransportError> in
+            do throws(TransportError) { try await self.open(notifications: notifications, receiver: receiver) } catch {
+                return .failure(error)
+            }
+            return .success(())
+        }.get()
+    }
+
+    /// Bridges to the async form through a task.
+    public func readBlocking(_ characteristic: GATTCharacteristicID) throws(TransportError) -> [UInt8] {
+        try waitForTask { () async -> Result<[UInt8], TransportError> in
+            do throws(TransportError) { return .success(try await self.read(characteristic)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// Bridges to the async form through a task.
+    public func closeBlocking() {
+        waitForTask { await self.close() }
+    }
+}
+
+/// Runs async work from a synchronous thread and waits for it.
+@discardableResult
+func waitForTask<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+    let done = DispatchSemaphore(value: 0)
+    let box = Mutex<T?>(nil)
+    Task.detached {
+        let value = await work()
+        box.withLock { $0 = value }
+        done.signal()
+    }
+    done.wait()
+    return box.withLock { $0! }
 }
 
 /// The adapter side of a ``DeviceTransport``.

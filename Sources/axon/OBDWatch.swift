@@ -99,15 +99,7 @@ extension Axon.OBD {
                     flushStandardOutput()
                 }
             }
-            let stopRequested = CompletionFlag()
-            let signalSources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let signalSource = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                signalSource.setEventHandler { stopRequested.set() }
-                signalSource.resume()
-                return signalSource
-            }
-            defer { for signalSource in signalSources { signalSource.cancel() } }
+            let stopRequested = StopSignals()
             let end = duration.map { HostClock.now() + $0 } ?? .infinity
             while !stopRequested.isSet, HostClock.now() < end {
                 HostClock.sleep(until: min(end, HostClock.now() + 0.1))

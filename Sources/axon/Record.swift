@@ -100,15 +100,7 @@ extension Axon {
             }
             let done = CompletionFlag()
             let watched = WatchedSource(inner: source, done: done)
-            let stopRequested = CompletionFlag()
-            let signalSources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
-                let signalSource = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                signalSource.setEventHandler { stopRequested.set() }
-                signalSource.resume()
-                return signalSource
-            }
-            defer { for signalSource in signalSources { signalSource.cancel() } }
+            let stopRequested = StopSignals()
 
             let zones = edfSink != nil && baseline > 0 && descriptor.contentType == .eeg && descriptor.channelCount == 4
             print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "

@@ -11,16 +11,10 @@ import Testing
 /// surviving link loss, a bluetoothd restart, malformed notifications and failing connects.
 @Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
 struct BrainiacOverBluetoothTests {
-    private func temporaryEDF() -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("axon-ble-\(UUID().uuidString).edf").path
-    }
-
     @Test func sixtySecondsOfTheTestSignalArriveWhole() async throws {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
-        let path = temporaryEDF()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await HeadsetRun(bed: bed, edfPath: path)
+        let run = try await HeadsetRun(bed: bed)
         try run.start()
         let cpuStart = run.central.bus.ownerThreadCPUSeconds
         let wallStart = HostClock.now()
@@ -47,7 +41,7 @@ struct BrainiacOverBluetoothTests {
         #expect(alpha.allSatisfy { abs($0 - 10) <= 0.05 }, "7–13 Hz dominant frequencies: \(Set(alpha.map { ($0 * 1000).rounded() / 1000 }))")
         print("BLE client: \(sent) notifications in \(String(format: "%.1f", wall)) s; D-Bus owner thread (reads, parses, decodes into the ring) used \(String(format: "%.3f", cpu)) s CPU = \(String(format: "%.2f", 100 * cpu / wall)) % of one core")
         if PyEDFLib.available {
-            let file = try PyEDFLib.read(path)
+            let file = try PyEDFLib.read(run.edfPath)
             #expect(file.labels == ["T3", "O1", "T4", "O2"])
             #expect(file.samples >= 59 * 250)
         }
@@ -56,9 +50,7 @@ struct BrainiacOverBluetoothTests {
     @Test func linkLossIsOneGapAndStreamingResumesWithoutANewStartNotify() async throws {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
-        let path = temporaryEDF()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await HeadsetRun(bed: bed, edfPath: path)
+        let run = try await HeadsetRun(bed: bed)
         try run.start()
         try await Task.sleep(for: .seconds(20))
         let startNotifyBefore = try await bed.stats()["startNotifyCalls"]?.integerValue ?? 0
@@ -92,7 +84,7 @@ struct BrainiacOverBluetoothTests {
         #expect(isSubsequence([.connectToPeripheralSuccessful, .connectingToService, .connectToServiceSuccessful,
                                .characteristicDiscovered, .dataTransferStarted, .ready], of: tail), "\(tail)")
         if PyEDFLib.available {
-            let annotations = try PyEDFLib.read(path).annotations.filter { $0.hasPrefix("gap:") }
+            let annotations = try PyEDFLib.read(run.edfPath).annotations.filter { $0.hasPrefix("gap:") }
             #expect(annotations.count == 1, "\(annotations)")
             #expect(annotations.first?.contains("linkLoss") == true)
         }
@@ -101,9 +93,7 @@ struct BrainiacOverBluetoothTests {
     @Test func bluetoothdRestartIsSurvived() async throws {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
-        let path = temporaryEDF()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await HeadsetRun(bed: bed, edfPath: path)
+        let run = try await HeadsetRun(bed: bed)
         try run.start()
         try await Task.sleep(for: .seconds(3))
         let killed = HostClock.now()
@@ -130,9 +120,7 @@ struct BrainiacOverBluetoothTests {
     @Test func malformedNotificationsAreCountedAndTheStreamContinues() async throws {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
-        let path = temporaryEDF()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await HeadsetRun(bed: bed, edfPath: path)
+        let run = try await HeadsetRun(bed: bed)
         try run.start()
         try await Task.sleep(for: .seconds(1))
         let data = BrainiacGATTProfile().data.string
@@ -156,9 +144,7 @@ struct BrainiacOverBluetoothTests {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
         try await bed.control("FailNextConnects", [.string(BlueZTestBed.brainiacAddress), .uint32(3)])
-        let path = temporaryEDF()
-        defer { try? FileManager.default.removeItem(atPath: path) }
-        let run = try await HeadsetRun(bed: bed, edfPath: path)
+        let run = try await HeadsetRun(bed: bed)
         try run.start()
         try await Task.sleep(for: .seconds(5))
         let decoded = run.source.state().statistics.eegNotifications

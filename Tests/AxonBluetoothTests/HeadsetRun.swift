@@ -24,8 +24,9 @@ final class HeadsetRun: @unchecked Sendable {
     let dominantAlpha = Locked<[Double]>([])
     private var spectraTask: Task<Void, Never>?
 
-    init(bed: BlueZTestBed, edfPath: String, openTimeout: Double = 15) async throws {
-        self.edfPath = edfPath
+    /// Opens the central and builds the session (not started); the EDF+ file is a temporary one, removed with the run.
+    init(bed: BlueZTestBed, openTimeout: Double = 15) async throws {
+        edfPath = FileManager.default.temporaryDirectory.appendingPathComponent("axon-ble-\(UUID().uuidString).edf").path
         central = try await BluetoothCentral.open(bus: .address(bed.address))
         let profile = BrainiacGATTProfile()
         transport = BlueZTransport(
@@ -59,6 +60,8 @@ final class HeadsetRun: @unchecked Sendable {
             }
         }
     }
+
+    deinit { try? FileManager.default.removeItem(atPath: edfPath) }
 
     func start() throws { try session.start() }
 

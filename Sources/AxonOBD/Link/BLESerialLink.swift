@@ -9,7 +9,7 @@ import Synchronization
 /// notifications, in chunks (20 bytes with the default ATT MTU), and is handed out by ``read(deadline:)``.
 ///
 /// The dongle is found by name or address, discovering by the known serial services when BlueZ does not know it
-/// yet (``Profile/known``: 0xFFF0 with 0xFFF1/0xFFF2, the HM-10 style 0xFFE0 with 0xFFE1 for both, and 0x18F0 with
+/// yet (``Profile/known``, tried in turn: 0xFFF0 with 0xFFF1/0xFFF2, the HM-10 style 0xFFE0 with 0xFFE1 for both, and 0x18F0 with
 /// 0x2AF0/0x2AF1). A link loss ends the link (``OBDLinkError/closed(endpoint:)`` from the next read or write), so the
 /// gateway's own reconnection takes over, as it does for a vanished serial port.
 ///
@@ -68,62 +68,53 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
     public func open() throws(OBDLinkError) {
         close()
         inbox.withLock { $0 = Inbox() }
-        let device = device
-        let bus = bus
-        let timeout = openTimeout
-        let receiver = Receiver(link: self)
-        let opened: Result<(BlueZTransport, Profile), OBDLinkError> = Self.wait {
-            let central: BluetoothCentral
-            do throws(BluetoothError) {
-                central = try await BluetoothCentral.open(bus: bus.map { .address($0) } ?? .system)
-            } catch {
-                return .failure(.cannotOpen(endpoint: "ble:\(device)", code: 0, reason: error.description))
-            }
-            let filter = DiscoveryFilter(serviceUUIDs: Profile.known.map(\.service))
+        // Blocking calls on the Bluetooth client's own thread: the gateway's threads are synchronous, and Swift's
+        // cooperative pool may be busy with blocking work elsewhere.
+        let central: BluetoothCentral
+        do { central = try BluetoothCentral.openBlocking(bus: bus.map { .address($0) } ?? .system) } catch {
+            throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
+        }
+        let filter = DiscoveryFilter(serviceUUIDs: Profile.known.map(\.service))
+        var reasons: [String] = []
+        // Which serial service the dongle has shows once it is connected: try each in turn.
+        for profile in Profile.known {
             let transport = BlueZTransport(
                 central: central,
-                configuration: .init(device: device, discovery: filter, connectTimeout: min(10, timeout), openTimeout: timeout))
-            // Which serial service the dongle has: from its advertisement, once BlueZ knows it.
-            _ = try? await central.scan(filter, seconds: 0.5)
-            let known = await central.knownDevices().first {
-                $0.address.uppercased() == device.uppercased() || $0.name == device || $0.alias == device
-            }
-            let profile = Profile.known.first { known?.serviceUUIDs.contains($0.service) == true } ?? Profile.known[0]
+                configuration: .init(device: device, discovery: filter, connectTimeout: min(10, openTimeout), openTimeout: openTimeout))
             do throws(TransportError) {
-                try await transport.open(
+                try transport.openBlocking(
                     notifications: [GATTCharacteristicID(service: profile.service, characteristic: profile.notify)],
-                    receiver: receiver)
+                    receiver: Receiver(link: self))
+                self.transport = transport
+                self.profile = profile
+                return
+            } catch .characteristicMissing {
+                reasons.append("no \(profile.service) serial service")
             } catch {
                 central.close()
-                return .failure(.cannotOpen(endpoint: "ble:\(device)", code: 0, reason: error.description))
+                throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
             }
-            return .success((transport, profile))
         }
-        let (transport, profile) = try opened.get()
-        self.transport = transport
-        self.profile = profile
+        central.close()
+        throw .cannotOpen(endpoint: endpoint, code: 0, reason: reasons.joined(separator: ", "))
     }
 
     public func write(_ bytes: [UInt8], deadline: Double) throws(OBDLinkError) {
         guard let transport, let profile else { throw .notOpen(endpoint: endpoint) }
         if inbox.withLock({ $0.lost }) { throw .closed(endpoint: endpoint) }
         let target = GATTCharacteristicID(service: profile.service, characteristic: profile.write)
-        let result: Result<Void, TransportError> = Self.wait {
-            do throws(TransportError) {
-                try await transport.write(bytes, to: target, withResponse: false)
-            } catch {
-                return .failure(error)
-            }
-            return .success(())
-        }
-        if case .failure(let error) = result {
-            if error == .notConnected { throw .closed(endpoint: endpoint) }
+        do throws(TransportError) {
+            try transport.writeBlocking(bytes, to: target, withResponse: false)
+        } catch .notConnected {
+            throw .closed(endpoint: endpoint)
+        } catch {
             throw .io(endpoint: endpoint, operation: "write (\(error))", code: 0)
         }
     }
 
     public func read(deadline: Double) throws(OBDLinkError) -> [UInt8] {
         guard transport != nil else { throw .notOpen(endpoint: endpoint) }
+        let start = HostClock.now()
         while true {
             let (bytes, lost) = inbox.withLock { inbox in
                 defer { inbox.bytes.removeAll(keepingCapacity: true) }
@@ -132,7 +123,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
             if !bytes.isEmpty { return bytes }
             if lost { throw .closed(endpoint: endpoint) }
             let remaining = deadline - HostClock.now()
-            guard remaining > 0 else { throw .timeout(endpoint: endpoint, seconds: max(0, remaining)) }
+            guard remaining > 0 else { throw .timeout(endpoint: endpoint, seconds: max(0, deadline - start)) }
             _ = arrived.wait(timeout: .now() + remaining)
         }
     }
@@ -141,7 +132,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
         guard let transport else { return }
         self.transport = nil
         self.profile = nil
-        Self.wait { await transport.close() }
+        transport.closeBlocking()
         transport.central.close()
     }
 
@@ -153,19 +144,6 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
     fileprivate func linkLost() {
         inbox.withLock { $0.lost = true }
         arrived.signal()
-    }
-
-    /// Runs async work from the link's synchronous owner and waits for it.
-    private static func wait<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-        let done = DispatchSemaphore(value: 0)
-        let box = Mutex<T?>(nil)
-        Task.detached {
-            let value = await work()
-            box.withLock { $0 = value }
-            done.signal()
-        }
-        done.wait()
-        return box.withLock { $0! }
     }
 }
 
