@@ -199,13 +199,13 @@ public final class BluetoothCentral: Sendable {
 
     /// Runs `body` on the owner thread and awaits the value it hands to `done` (exactly once).
     func onOwner<T: Sendable>(_ body: @escaping @Sendable (BluetoothCentral, @escaping (T) -> Void) -> Void) async -> T {
-        await withCheckedContinuation { (continuation: CheckedContinuation<T, Never>) in
-            let accepted = bus.perform { [self] in body(self) { continuation.resume(returning: $0) } }
+        await HandOff<T>.await { deliver in
+            let accepted = bus.perform { [self] in body(self, deliver) }
             if !accepted {
                 // The connection has ended: once its thread is done, run the body here; every send in it fails
                 // with `.disconnected`.
                 while !bus.isFinished { usleep(1000) }
-                body(self) { continuation.resume(returning: $0) }
+                body(self, deliver)
             }
         }
     }

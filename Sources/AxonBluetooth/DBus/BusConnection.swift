@@ -158,11 +158,11 @@ public final class BusConnection: @unchecked Sendable {
     /// - Throws: ``DBusFailure/remote(name:message:)`` for an error reply, ``DBusFailure/timedOut(member:seconds:)``,
     ///   ``DBusFailure/disconnected``.
     public func call(_ call: DBusMethodCall, timeout: Double = 25) async throws(DBusFailure) -> [DBusValue] {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[DBusValue], DBusFailure>, Never>) in
+        let result = await HandOff<Result<[DBusValue], DBusFailure>>.await { deliver in
             let accepted = perform { [self] in
-                send(call, timeout: timeout) { continuation.resume(returning: $0) }
+                send(call, timeout: timeout) { deliver($0) }
             }
-            if !accepted { continuation.resume(returning: .failure(.disconnected)) }
+            if !accepted { deliver(.failure(.disconnected)) }
         }
         return try result.get()
     }
