@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
         .library(name: "AxonDevices", targets: ["AxonDevices"]),
         .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
+        .library(name: "AxonScales", targets: ["AxonScales"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -46,11 +47,14 @@ let package = Package(
         .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
         // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
         .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
+        // Bathroom scales: the standard Weight Scale / Body Composition decoders, the iHealth HS3/HS4/HS5 model
+        // (units, memory transfer into the event store, HS5 users, the seed's error codes) and simulators.
+        .target(name: "AxonScales", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth",
-                           argumentParser]),
+                           "AxonScales", argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
@@ -60,6 +64,9 @@ let package = Package(
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
+        .testTarget(
+            name: "AxonScalesTests",
+            dependencies: ["AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport"]),
         .testTarget(
             name: "AxonBluetoothTests",
             dependencies: [
