@@ -127,3 +127,6 @@ class StandardScale(mock.AirDevice):
 
 
 DEVICE_KINDS = [StandardScale]
+
+# `--preset demo` (scripts/bluez-mock/run.sh) also has a standard scale: axon scale measure ble:Scale-0010
+mock.PRESETS["demo"].append(("wss", "C0:FF:EE:00:00:10", "Scale-0010", {}))
