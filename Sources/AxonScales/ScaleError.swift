@@ -20,6 +20,8 @@ public enum ScaleError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformed(what: String, problem: ScaleDataProblem)
     /// A value the caller passed is out of range (a position beyond 19, a negative weight, …).
     case invalidArgument(String)
+    /// A standard scale reported its measurement unsuccessful (weight 0xFFFF).
+    case measurementUnsuccessful
     /// The device did not answer a command in time.
     case noResponse(command: String, seconds: Double)
     /// The link failed.
@@ -36,6 +38,7 @@ public enum ScaleError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupported(let model, let operation): "\(model) scales cannot \(operation)"
         case .malformed(let what, let problem): "malformed \(what): \(problem)"
         case .invalidArgument(let why): why
+        case .measurementUnsuccessful: "the scale reported the measurement unsuccessful"
         case .noResponse(let command, let seconds): "no answer to \(command) within \(seconds) s"
         case .transport(let error): "link: \(error)"
         case .store(let error): "event store: \(error)"

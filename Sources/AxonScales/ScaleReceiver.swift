@@ -67,7 +67,7 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
 
     private func handle(_ measurement: WeightMeasurement, arrivalTime: Double) {
         guard let kg = measurement.kilograms else {
-            events.yield(.error(.device(.hs5(.er2))))
+            events.yield(.error(.measurementUnsuccessful))
             inbox.push(.weight(measurement))
             return
         }

@@ -56,7 +56,7 @@ extension ScaleSession {
             switch item {
             case .composition(let c): composition = c
             case .weight(let weight):
-                guard let kg = weight.kilograms else { throw .device(.hs5(.er2)) }
+                guard let kg = weight.kilograms else { throw .measurementUnsuccessful }
                 // A Body Composition indication that belongs to this weight may follow within a moment.
                 if composition == nil, case .composition(let c)? = await inbox.next(within: 1) { composition = c }
                 var measurement = result(kg, unit, [])

@@ -110,3 +110,27 @@ struct ScaleModelRuleTests {
         #expect(FirmwareVersion("1.x") == nil)
     }
 }
+
+/// The in-process standard scale: Weight Measurement and two-packet Body Composition through the same decoders
+/// a BLE scale goes through, SI and imperial.
+struct SimulatedStandardScaleTests {
+    @Test(arguments: [false, true]) func steppingOnGivesWeightAndComposition(imperial: Bool) async throws {
+        let composition = SimulatedScale.Configuration.hs5Composition(weightKg: 77.6)
+        let scale = SimulatedScale(.init(model: .standard, weightKg: 77.6, bodyComposition: composition, imperial: imperial))
+        let session = ScaleSession(transport: scale, model: .standard)
+        try await session.connect()
+        scale.stepOn()
+        let m = try await session.measure(unit: .lb, seconds: 10)
+        // SI: 15 520 × 0.005 kg; imperial: 17 108 × 0.01 lb = 171.08 lb = 77.600 584 … kg.
+        #expect(close(m.stableWeightKg, imperial ? 77.600582663 : 77.6, tolerance: 1e-6))
+        #expect(m.displayed.text == "171.0 lb")
+        #expect(m.bodyComposition?.fatPercent == 21.5)
+        #expect(m.bodyComposition?.musclePercent == 39.8)
+        #expect(m.bodyComposition?.impedanceOhm == 512.3)
+        #expect(close(m.bodyComposition?.waterPercent, 56.3, tolerance: 0.01))
+        await session.close()
+        var stable: [Double] = []
+        for await event in session.events { if case .stableWeight(let sample) = event { stable.append(sample.payload) } }
+        #expect(stable.count == 1)
+    }
+}

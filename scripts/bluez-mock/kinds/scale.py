@@ -18,7 +18,7 @@ hs3, hs4, hs5  The iHealth models as Axon simulates them (docs/scale-protocol.md
      a detail byte), an empty memory is the model's "no memory" code. Memory frames go out 20 every 5 ms.
      Options: records (0…200, 200; one a day at 07:30 UTC from 2025-01-01 as SimulatedScale.Configuration.records),
      weight (kg, 71.4), firmware (1.0.2), link_loss_after (drop the link once after this many records, 0 = never),
-     outage (s, 1), battery, rssi. Stats: recordsSent, memoryRequests (the `from` index of each request, as a list).
+     outage (s, 1), users (HS5: serial numbers at positions 0, 1, … separated by ":"), battery, rssi. Stats: recordsSent, memoryRequests (the `from` index of each request, as a list).
 """
 
 import struct
@@ -162,7 +162,7 @@ class IHealthScale(mock.AirDevice):
     MODEL = 0
     NO_MEMORY = 0
     USER_INVALID = 111
-    OPTIONS = mock.AirDevice.OPTIONS | {"records", "weight", "firmware", "link_loss_after", "outage", "battery"}
+    OPTIONS = mock.AirDevice.OPTIONS | {"records", "weight", "firmware", "link_loss_after", "outage", "battery", "users"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -182,6 +182,12 @@ class IHealthScale(mock.AirDevice):
         self.validated = False
         self.bluetooth_on = True
         self.users = {}  # position -> (serial, user bytes)
+        serials = [int(x) for x in str(options.get("users", "")).split(":") if x]
+        if len(serials) > 20:
+            raise mock.invalid_args("an HS5 has 20 user positions")
+        for position, serial in enumerate(serials):
+            # birthday 1990-01-01, 170 cm, not an athlete, female
+            self.users[position] = (serial, struct.pack("<IHBBBBB", serial, 1990, 1, 1, 170, 0, 0))
         self.records_sent = 0
         self.memory_requests = []
 
@@ -385,5 +391,8 @@ class HS5(IHealthScale):
 
 DEVICE_KINDS = [StandardScale, HS3, HS4, HS5]
 
-# `--preset demo` (scripts/bluez-mock/run.sh) also has a standard scale: axon scale measure ble:Scale-0010
+# `--preset demo` (scripts/bluez-mock/run.sh) also has a standard scale and an HS5:
+#   axon scale measure ble:Scale-0010        axon scale users ble:HS5-0011 --model hs5 list
 mock.PRESETS["demo"].append(("wss", "C0:FF:EE:00:00:10", "Scale-0010", {}))
+# The HS5 knows the CLI's default user (user@example.org: serial number 47556360, FNV-1a of the id) at position 0.
+mock.PRESETS["demo"].append(("hs5", "C0:FF:EE:00:00:11", "HS5-0011", {"users": "47556360"}))
