@@ -5,17 +5,27 @@
 public struct BodyCompositionMeasurement: Sendable, Hashable, Codable {
     /// Body fat %, `nil` when the scale reports the measurement unsuccessful (0xFFFF).
     public var bodyFatPercent: Double?
+    /// When the scale measured, if it sent a time stamp.
     public var timestamp: GATTDateTime?
+    /// The scale's user index, if sent (0xFF = unknown).
     public var userID: UInt8?
     /// Basal metabolism in kJ.
     public var basalMetabolismKJ: Double?
+    /// Muscle, %.
     public var musclePercent: Double?
+    /// Muscle mass, kg.
     public var muscleMassKg: Double?
+    /// Fat-free mass, kg.
     public var fatFreeMassKg: Double?
+    /// Soft lean mass, kg.
     public var softLeanMassKg: Double?
+    /// Body water mass, kg.
     public var bodyWaterMassKg: Double?
+    /// Body impedance, Ω.
     public var impedanceOhm: Double?
+    /// Weight, kg.
     public var weightKg: Double?
+    /// Height, m.
     public var heightMeters: Double?
     /// How many packets the measurement came in.
     public var packetCount: Int
@@ -52,7 +62,9 @@ public struct BodyCompositionMeasurement: Sendable, Hashable, Codable {
         var water: Double?
         if let bodyWaterMassKg, let weight, weight > 0 { water = bodyWaterMassKg / weight * 100 }
         var bone: Double?
-        if let fatFreeMassKg, let softLeanMassKg, fatFreeMassKg >= softLeanMassKg { bone = fatFreeMassKg - softLeanMassKg }
+        if let fatFreeMassKg, let softLeanMassKg, fatFreeMassKg >= softLeanMassKg {
+            bone = fatFreeMassKg - softLeanMassKg
+        }
         return BodyComposition(
             weightKg: weight, fatPercent: bodyFatPercent, waterPercent: water, musclePercent: musclePercent,
             boneMassKg: bone, visceralFatLevel: nil, dciKcal: nil, impedanceOhm: impedanceOhm)
@@ -68,6 +80,7 @@ public struct BodyCompositionAssembler: Sendable {
     /// The most packets one measurement may take before the assembler gives up on it (a stuck bit 12).
     public static let maximumPackets = 8
 
+    /// An assembler with nothing pending.
     public init() {}
 
     /// Whether part of a measurement is waiting for its next packet.

@@ -9,27 +9,36 @@ public struct BodyCompositionPacket: Sendable, Hashable, Codable {
     /// Bits 0–12 are defined; 13–15 are reserved.
     public static let knownFlags: UInt16 = 0x1FFF
 
+    /// Imperial units (0.01 lb, 0.1 in) rather than SI (0.005 kg, 0.001 m).
     public var imperial: Bool
     /// More packets of the same measurement follow (flag bit 12).
     public var continues: Bool
     /// Body fat percentage, 0.1 %; 0xFFFF = unsuccessful. Mandatory in every packet.
     public var rawBodyFat: UInt16
+    /// When the scale measured, if it sent a time stamp.
     public var timestamp: GATTDateTime?
+    /// The scale's user index, if sent (0xFF = unknown).
     public var userID: UInt8?
     /// Basal metabolism, kJ.
     public var basalMetabolism: UInt16?
     /// Muscle percentage, 0.1 %.
     public var rawMusclePercentage: UInt16?
+    /// Muscle mass, raw mass units.
     public var rawMuscleMass: UInt16?
+    /// Fat-free mass, raw mass units.
     public var rawFatFreeMass: UInt16?
+    /// Soft lean mass, raw mass units.
     public var rawSoftLeanMass: UInt16?
+    /// Body water mass, raw mass units.
     public var rawBodyWaterMass: UInt16?
     /// Impedance, 0.1 Ω.
     public var rawImpedance: UInt16?
+    /// Weight, raw mass units.
     public var rawWeight: UInt16?
     /// Height, 0.001 m or 0.1 in.
     public var rawHeight: UInt16?
 
+    /// Creates a value from its fields (each documented on its property).
     public init(
         imperial: Bool = false, continues: Bool = false, rawBodyFat: UInt16, timestamp: GATTDateTime? = nil,
         userID: UInt8? = nil, basalMetabolism: UInt16? = nil, rawMusclePercentage: UInt16? = nil,
@@ -54,10 +63,12 @@ public struct BodyCompositionPacket: Sendable, Hashable, Codable {
     }
 
     /// The uint16 fields after user id, in wire order with their flag bit.
-    private static var wordFields: [(bit: UInt16, path: WritableKeyPath<BodyCompositionPacket, UInt16?>)] { [
-        (3, \.basalMetabolism), (4, \.rawMusclePercentage), (5, \.rawMuscleMass), (6, \.rawFatFreeMass),
-        (7, \.rawSoftLeanMass), (8, \.rawBodyWaterMass), (9, \.rawImpedance), (10, \.rawWeight), (11, \.rawHeight),
-    ] }
+    private static var wordFields: [(bit: UInt16, path: WritableKeyPath<BodyCompositionPacket, UInt16?>)] {
+        [
+            (3, \.basalMetabolism), (4, \.rawMusclePercentage), (5, \.rawMuscleMass), (6, \.rawFatFreeMass),
+            (7, \.rawSoftLeanMass), (8, \.rawBodyWaterMass), (9, \.rawImpedance), (10, \.rawWeight), (11, \.rawHeight),
+        ]
+    }
 
     /// The byte length the flags announce.
     public static func length(flags: UInt16) -> Int {
@@ -82,7 +93,9 @@ public struct BodyCompositionPacket: Sendable, Hashable, Codable {
         self.init(imperial: flags & 1 != 0, continues: flags & 1 << 12 != 0, rawBodyFat: try reader.uint16())
         if flags & 1 << 1 != 0 { timestamp = try GATTDateTime.read(&reader) }
         if flags & 1 << 2 != 0 { userID = try reader.uint8() }
-        for field in Self.wordFields where flags & 1 << field.bit != 0 { self[keyPath: field.path] = try reader.uint16() }
+        for field in Self.wordFields where flags & 1 << field.bit != 0 {
+            self[keyPath: field.path] = try reader.uint16()
+        }
         try reader.requireEnd()
     }
 

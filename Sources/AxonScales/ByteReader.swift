@@ -41,7 +41,9 @@ struct ByteReader {
 
     /// Throws unless every byte was read.
     func requireEnd() throws(ScaleError) {
-        guard remaining == 0 else { throw .malformed(what: what, problem: .tooLong(expected: offset, got: bytes.count)) }
+        guard remaining == 0 else {
+            throw .malformed(what: what, problem: .tooLong(expected: offset, got: bytes.count))
+        }
     }
 }
 

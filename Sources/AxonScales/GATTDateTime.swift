@@ -5,6 +5,7 @@
 public struct GATTDateTime: Sendable, Hashable, Codable, CustomStringConvertible {
     public var year: Int, month: Int, day: Int, hours: Int, minutes: Int, seconds: Int
 
+    /// A date and time from its fields (0 in year, month or day: unknown).
     public init(year: Int, month: Int, day: Int, hours: Int, minutes: Int, seconds: Int) {
         (self.year, self.month, self.day, self.hours, self.minutes, self.seconds) =
             (year, month, day, hours, minutes, seconds)
@@ -23,15 +24,18 @@ public struct GATTDateTime: Sendable, Hashable, Codable, CustomStringConvertible
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d, hours: second / 3600,
-                  minutes: second / 60 % 60, seconds: second % 60)
+        self.init(
+            year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d, hours: second / 3600,
+            minutes: second / 60 % 60, seconds: second % 60)
     }
 
     /// Reads and range-checks the 7 bytes.
     static func read(_ reader: inout ByteReader) throws(ScaleError) -> GATTDateTime {
         let year = Int(try reader.uint16())
-        let fields = [try reader.uint8(), try reader.uint8(), try reader.uint8(), try reader.uint8(), try reader.uint8()]
-            .map(Int.init)
+        let fields = [
+            try reader.uint8(), try reader.uint8(), try reader.uint8(), try reader.uint8(), try reader.uint8(),
+        ]
+        .map(Int.init)
         let value = GATTDateTime(
             year: year, month: fields[0], day: fields[1], hours: fields[2], minutes: fields[3], seconds: fields[4])
         guard year == 0 || (1582...9999).contains(year), (0...12).contains(value.month), (0...31).contains(value.day),
@@ -61,6 +65,7 @@ public struct GATTDateTime: Sendable, Hashable, Codable, CustomStringConvertible
         return days * 86_400 + hours * 3600 + minutes * 60 + seconds
     }
 
+    /// A sentence for people.
     public var description: String {
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         return "\(year)-\(two(month))-\(two(day)) \(two(hours)):\(two(minutes)):\(two(seconds))"

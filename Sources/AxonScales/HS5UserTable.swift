@@ -10,6 +10,7 @@ public struct HS5UserTable: Sendable, Hashable {
     /// Users by position.
     public private(set) var users: [Int: HS5User] = [:]
 
+    /// An HS5 with no users.
     public init() {}
 
     /// The list as the scale reports it (sorted by position).

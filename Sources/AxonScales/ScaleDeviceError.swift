@@ -27,6 +27,7 @@ public enum ScaleDeviceError: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .hs3(let e): "HS3 error \(e.rawValue): \(e.meaning)"

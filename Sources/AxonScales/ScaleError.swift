@@ -29,6 +29,7 @@ public enum ScaleError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The event store failed; nothing was reported as stored.
     case store(EventStoreError)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .device(let error): error.description
@@ -63,6 +64,7 @@ public enum ScaleDataProblem: Sendable, Hashable, CustomStringConvertible {
     /// A continuation packet with no measurement to continue, or a measurement that never ended.
     case orphanContinuation
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .tooShort(let needed, let got): "\(got) bytes, needs \(needed)"
@@ -111,6 +113,7 @@ public enum HS5UserRule: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .full: "the scale already has 20 users"
@@ -126,6 +129,7 @@ public enum HS5UserRule: Sendable, Hashable, CustomStringConvertible {
 ///
 /// Threading: a value type; share freely.
 public struct FirmwareVersion: Sendable, Hashable, Comparable, CustomStringConvertible, Codable {
+    /// The dotted numbers, most significant first.
     public var components: [Int]
 
     /// Parses "1.0.2" (digits and dots only); `nil` otherwise.
@@ -135,8 +139,10 @@ public struct FirmwareVersion: Sendable, Hashable, Comparable, CustomStringConve
         components = parts.map { $0! }
     }
 
+    /// major.minor.patch.
     public init(_ major: Int, _ minor: Int, _ patch: Int) { components = [major, minor, patch] }
 
+    /// Compares component by component; missing components count as 0.
     public static func < (lhs: FirmwareVersion, rhs: FirmwareVersion) -> Bool {
         let n = max(lhs.components.count, rhs.components.count)
         for i in 0..<n {
@@ -147,6 +153,7 @@ public struct FirmwareVersion: Sendable, Hashable, Comparable, CustomStringConve
         return false
     }
 
+    /// A sentence for people.
     public var description: String { components.map(String.init).joined(separator: ".") }
 
     /// HS3 Bluetooth on/off needs this (seed §3.2–3.3).

@@ -65,6 +65,7 @@ public struct MemoryTransferSummary: Sendable, Hashable {
     public var count: Int
     /// Records stored new, and records that were already stored.
     public var inserted: Int
+    /// Records that were already stored.
     public var duplicates: Int
     /// Records stored with a different payload under an existing id (kept in the store's conflict log).
     public var conflicts: Int

@@ -169,13 +169,16 @@ public enum ScaleResponse: Sendable, Hashable {
         var out: [UInt8] = []
         switch self {
         case .info(let model, let firmware):
-            let number: UInt8 = switch model {
-            case .hs3: 3
-            case .hs4: 4
-            case .hs5: 5
-            case .standard: 0
-            }
-            out = [0x81, number] + (0..<3).map { UInt8(clamping: $0 < firmware.components.count ? firmware.components[$0] : 0) }
+            let number: UInt8 =
+                switch model {
+                case .hs3: 3
+                case .hs4: 4
+                case .hs5: 5
+                case .standard: 0
+                }
+            out =
+                [0x81, number]
+                + (0..<3).map { UInt8(clamping: $0 < firmware.components.count ? firmware.components[$0] : 0) }
         case .result(let command, let success): out = [0x82, command, success ? 1 : 0]
         case .memoryStart(let count):
             out = [0x84]
@@ -251,7 +254,9 @@ public enum ScaleResponse: Sendable, Hashable {
             var slots: [HS5UserSlot] = []
             for _ in 0..<count {
                 let position = Int(try r.uint8())
-                guard position < 20 else { throw .malformed(what: r.what, problem: .outOfRange("position \(position)")) }
+                guard position < 20 else {
+                    throw .malformed(what: r.what, problem: .outOfRange("position \(position)"))
+                }
                 slots.append(HS5UserSlot(position: position, serialNumber: try r.uint32()))
             }
             self = .users(slots)

@@ -11,6 +11,7 @@ public enum ScaleModel: String, Sendable, Hashable, CaseIterable, Codable, Custo
     /// Any scale with the Bluetooth SIG Weight Scale (and optionally Body Composition) service.
     case standard
 
+    /// A sentence for people.
     public var description: String { rawValue }
 
     /// Whether the model keeps records for a memory transfer.

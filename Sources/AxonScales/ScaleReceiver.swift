@@ -33,9 +33,11 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
                 if let measurement = try assembler.feed(value) {
                     let composition = measurement.bodyComposition()
                     lastComposition = composition
-                    events.yield(.bodyComposition(EventSample(
-                        payload: composition, arrivalTime: arrivalTime,
-                        deviceTime: measurement.timestamp?.unixTime.map(Double.init))))
+                    events.yield(
+                        .bodyComposition(
+                            EventSample(
+                                payload: composition, arrivalTime: arrivalTime,
+                                deviceTime: measurement.timestamp?.unixTime.map(Double.init))))
                     inbox.push(.composition(measurement))
                 }
             default:
@@ -80,7 +82,8 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
                 events.yield(.error(error))
             }
         }
-        events.yield(.stableWeight(EventSample(payload: kg, arrivalTime: arrivalTime, deviceTime: deviceTime.map(Double.init))))
+        events.yield(
+            .stableWeight(EventSample(payload: kg, arrivalTime: arrivalTime, deviceTime: deviceTime.map(Double.init))))
         inbox.push(.weight(measurement))
     }
 }

@@ -11,6 +11,7 @@ public struct ScaleRecord: Sendable, Hashable, Codable {
     /// The HS5's body composition for this record.
     public var bodyComposition: BodyComposition?
 
+    /// Creates a value from its fields (each documented on its property).
     public init(time: Int, weightKg: Double, bodyComposition: BodyComposition? = nil) {
         self.time = time
         self.weightKg = weightKg
@@ -22,16 +23,21 @@ public struct ScaleRecord: Sendable, Hashable, Codable {
 ///
 /// Threading: a value type; share freely.
 public struct HS5User: Sendable, Hashable, Codable {
+    /// The user's sex as the HS5 takes it.
     public enum Sex: UInt8, Sendable, Hashable, Codable, CaseIterable { case female = 0, male = 1 }
 
+    /// The user's serial number (seed `serialNub`).
     public var serialNumber: UInt32
     /// Birthday (UTC date).
     public var birthYear: Int, birthMonth: Int, birthDay: Int
     /// Height in centimetres (1…255).
     public var heightCM: Int
+    /// Whether the user is an athlete (seed `isAthlete`).
     public var isAthlete: Bool
+    /// The user's sex.
     public var sex: Sex
 
+    /// Creates a value from its fields (each documented on its property).
     public init(
         serialNumber: UInt32, birthYear: Int, birthMonth: Int, birthDay: Int, heightCM: Int, isAthlete: Bool,
         sex: Sex
@@ -61,9 +67,12 @@ public struct HS5User: Sendable, Hashable, Codable {
 ///
 /// Threading: a value type; share freely.
 public struct HS5UserSlot: Sendable, Hashable, Codable {
+    /// The position on the scale, 0…19.
     public var position: Int
+    /// The user's serial number (seed `serialNub`).
     public var serialNumber: UInt32
 
+    /// Creates a value from its fields (each documented on its property).
     public init(position: Int, serialNumber: UInt32) {
         self.position = position
         self.serialNumber = serialNumber

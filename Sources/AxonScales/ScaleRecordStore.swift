@@ -9,8 +9,11 @@ import AxonStreams
 ///
 /// Threading: `Sendable`; call from any thread. Each ``store(_:)`` blocks until the record is on disk.
 public final class ScaleRecordStore: Sendable {
+    /// The event store the records go to.
     public let store: EventStore
+    /// The device name in record ids.
     public let device: String
+    /// The device's record stream.
     public let handle: StreamHandle
 
     /// The descriptor of a scale's record stream.

@@ -19,7 +19,9 @@ import Synchronization
 /// are async and must run one at a time — a session is one conversation with one scale; ``events`` has one
 /// consumer. Decoding runs on the transport's delivery thread.
 public final class ScaleSession: Sendable {
+    /// The link to the scale.
     public let transport: any DeviceTransport
+    /// The scale's model.
     public let model: ScaleModel
     /// Names the device in record ids (`<device>/<time>`).
     public let device: String
@@ -57,7 +59,8 @@ public final class ScaleSession: Sendable {
         self.recordStore = recordStore
         self.responseTimeout = responseTimeout
         self.reconnectTimeout = reconnectTimeout
-        (events, eventContinuation) = AsyncStream.makeStream(of: ScaleEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        (events, eventContinuation) = AsyncStream.makeStream(
+            of: ScaleEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
 
     /// The firmware the scale reported on ``connect()`` (`nil` for a standard scale).

@@ -3,7 +3,9 @@ extension SimulatedScale {
     ///
     /// Threading: a value type; share freely.
     public struct Configuration: Sendable {
+        /// The scale's model.
         public var model: ScaleModel
+        /// The firmware version the scale reports.
         public var firmware: FirmwareVersion
         /// The stored records a memory transfer sends (at most 200).
         public var records: [ScaleRecord]
@@ -20,6 +22,7 @@ extension SimulatedScale {
         /// A standard scale: send weights in imperial units (0.01 lb) instead of SI (0.005 kg).
         public var imperial: Bool
 
+        /// Creates a value from its fields (each documented on its property).
         public init(
             model: ScaleModel, firmware: FirmwareVersion = FirmwareVersion(1, 0, 2), records: [ScaleRecord] = [],
             users: HS5UserTable = HS5UserTable(), weightKg: Double = 71.4, bodyComposition: BodyComposition? = nil,

@@ -17,7 +17,9 @@ import Synchronization
 /// reaches the receiver on one serial dispatch queue, in order, as a transport's delivery thread does.
 public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
     // Sendable invariant: `state` is a Mutex; `queue` is the only thread that calls the receiver.
+    /// The name given at creation (`sim:hs5` by default).
     public let deviceDescription: String
+    /// Link events, also delivered to the receiver. One consumer.
     public let events: AsyncStream<LinkEvent>
     private let eventContinuation: AsyncStream<LinkEvent>.Continuation
     private let queue = DispatchQueue(label: "axon.simulated-scale")
@@ -37,10 +39,12 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
         var commands: [ScaleCommand] = []
     }
 
+    /// A scale holding `configuration`, named `name` (default `sim:<model>`). Not connected until opened.
     public init(_ configuration: Configuration, name: String? = nil) {
         deviceDescription = name ?? "sim:\(configuration.model.rawValue)"
         state = Mutex(State(configuration: configuration))
-        (events, eventContinuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
+        (events, eventContinuation) = AsyncStream.makeStream(
+            of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }
 
     /// The commands the scale received, in order (for tests).
@@ -53,7 +57,10 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
     /// Answers the next command with the SDK error `code` instead (error injection).
     public func injectError(code: Int) { state.withLock { $0.injectedErrors.append(code) } }
 
-    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) async throws(TransportError) {
+    /// Connects at once (connecting, connected, services resolved, notifying, ready); a standard scale then indicates its stored records.
+    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
+        async throws(TransportError)
+    {
         let closed = state.withLock { state -> Bool in
             state.receiver = receiver
             state.notifications = notifications
@@ -67,9 +74,12 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
             }
         }
         let standardRecords = state.withLock { $0.configuration.model == .standard ? $0.configuration.records : [] }
-        for record in standardRecords { sendStandard(weightKg: record.weightKg, time: record.time, composition: record.bodyComposition) }
+        for record in standardRecords {
+            sendStandard(weightKg: record.weightKg, time: record.time, composition: record.bodyComposition)
+        }
     }
 
+    /// Reads the Weight Scale Feature (a standard scale) or the battery level.
     public func read(_ characteristic: GATTCharacteristicID) async throws(TransportError) -> [UInt8] {
         let (connected, model) = state.withLock { ($0.connected, $0.configuration.model) }
         guard connected else { throw .notConnected }
@@ -84,7 +94,10 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
         }
     }
 
-    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool) async throws(TransportError) {
+    /// Takes a command on the command characteristic and queues its answer frames.
+    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
+        async throws(TransportError)
+    {
         guard characteristic == ScaleGATT.command else { throw .characteristicMissing(characteristic) }
         let connected = state.withLock { $0.connected }
         guard connected else { throw .notConnected }
@@ -98,6 +111,7 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
         for frame in frames { deliver(frame) }
     }
 
+    /// Disconnects for good; the receiver hears `closed` and nothing more.
     public func close() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             queue.async {
@@ -198,18 +212,23 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
             : UInt16(clamping: Int((weightKg / 0.005).rounded()))
         let stamp = GATTDateTime(unixTime: time)
         let weight = WeightMeasurement(
-            imperial: imperial, rawWeight: raw, timestamp: stamp, userID: 1, rawBMI: 233, rawHeight: imperial ? 689 : 1750)
+            imperial: imperial, rawWeight: raw, timestamp: stamp, userID: 1, rawBMI: 233,
+            rawHeight: imperial ? 689 : 1750)
         var packets: [BodyCompositionPacket] = []
         if let composition {
             let fat = UInt16(clamping: Int(((composition.fatPercent ?? 0) * 10).rounded()))
-            packets.append(BodyCompositionPacket(
-                imperial: false, continues: true, rawBodyFat: fat, timestamp: stamp, userID: 1,
-                rawMusclePercentage: composition.musclePercent.map { UInt16(clamping: Int(($0 * 10).rounded())) },
-                rawImpedance: composition.impedanceOhm.map { UInt16(clamping: Int(($0 * 10).rounded())) }))
-            packets.append(BodyCompositionPacket(
-                imperial: false, continues: false, rawBodyFat: fat,
-                rawBodyWaterMass: composition.waterPercent.map { UInt16(clamping: Int(($0 / 100 * weightKg / 0.005).rounded())) },
-                rawWeight: UInt16(clamping: Int((weightKg / 0.005).rounded()))))
+            packets.append(
+                BodyCompositionPacket(
+                    imperial: false, continues: true, rawBodyFat: fat, timestamp: stamp, userID: 1,
+                    rawMusclePercentage: composition.musclePercent.map { UInt16(clamping: Int(($0 * 10).rounded())) },
+                    rawImpedance: composition.impedanceOhm.map { UInt16(clamping: Int(($0 * 10).rounded())) }))
+            packets.append(
+                BodyCompositionPacket(
+                    imperial: false, continues: false, rawBodyFat: fat,
+                    rawBodyWaterMass: composition.waterPercent.map {
+                        UInt16(clamping: Int(($0 / 100 * weightKg / 0.005).rounded()))
+                    },
+                    rawWeight: UInt16(clamping: Int((weightKg / 0.005).rounded()))))
         }
         queue.async { [packets] in
             for packet in packets { self.notify(packet.bytes, on: ScaleGATT.bodyCompositionMeasurement) }
@@ -263,13 +282,17 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
             }
             let records = Array(state.configuration.records.prefix(ScaleModel.memoryCapacity))
             guard !records.isEmpty else {
-                return [.response(.error(code: code(hs3: .noMemory, hs4: .noMemory, hs5: .noMemory), detail: 0, argument: 0))]
+                return [
+                    .response(
+                        .error(code: code(hs3: .noMemory, hs4: .noMemory, hs5: .noMemory), detail: 0, argument: 0))
+                ]
             }
             var out: [Outgoing] = [.response(.memoryStart(count: records.count))]
             for index in from..<max(from, records.count) {
                 out.append(.response(.record(index: index, records[index])))
                 state.recordsSent += 1
-                if state.linkLossArmed, let after = state.configuration.linkLossAfterRecords, state.recordsSent == after {
+                if state.linkLossArmed, let after = state.configuration.linkLossAfterRecords, state.recordsSent == after
+                {
                     state.linkLossArmed = false
                     out.append(.dropLink)
                 }
@@ -283,7 +306,9 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
         case .listUsers:
             return [.response(.users(state.configuration.users.slots))]
         case .createUser(let user, let position):
-            do throws(ScaleError) { try state.configuration.users.create(user, at: position) } catch { return refuse(error) }
+            do throws(ScaleError) { try state.configuration.users.create(user, at: position) } catch {
+                return refuse(error)
+            }
             return ok()
         case .modifyUser(let user):
             do throws(ScaleError) { try state.configuration.users.modify(user) } catch { return refuse(error) }

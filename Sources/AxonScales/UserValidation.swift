@@ -6,10 +6,12 @@ public struct ScaleUserCredentials: Sendable, Hashable, Codable {
     public var userID: String
     /// The SDK licensee's id and secret.
     public var clientID: String
+    /// The SDK licensee's secret.
     public var clientSecret: String
     /// Height in centimetres.
     public var heightCM: Double
 
+    /// Credentials for `userID` (an email address); client id and secret default to the local validator's.
     public init(userID: String, clientID: String = "axon", clientSecret: String = "local", heightCM: Double = 175) {
         self.userID = userID
         self.clientID = clientID
@@ -34,6 +36,7 @@ public enum UserValidationResult: String, Sendable, Hashable, CaseIterable, Coda
         }
     }
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .registerSuccess: "new-user registration succeeded"
@@ -68,8 +71,10 @@ public final class LocalUserValidator: UserValidator {
     private let known = Locked<Set<String>>([])
     private let authorisedClients: Set<String>?
 
+    /// A validator that knows no users yet; `authorisedClients` limits the client ids (`nil`: any).
     public init(authorisedClients: Set<String>? = nil) { self.authorisedClients = authorisedClients }
 
+    /// Checks the credentials' shape and remembers the user.
     public func validate(_ user: ScaleUserCredentials, model: ScaleModel) async -> UserValidationResult {
         let parts = user.userID.split(separator: "@", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, parts[1].contains("."), !user.clientID.isEmpty,

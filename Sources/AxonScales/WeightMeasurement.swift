@@ -18,8 +18,10 @@ public struct WeightMeasurement: Sendable, Hashable, Codable {
     public var userID: UInt8?
     /// Raw BMI (0.1 kg/m²) and height (0.001 m or 0.1 in), present together.
     public var rawBMI: UInt16?
+    /// Height, raw (0.001 m or 0.1 in).
     public var rawHeight: UInt16?
 
+    /// Creates a value from its fields (each documented on its property).
     public init(
         imperial: Bool, rawWeight: UInt16, timestamp: GATTDateTime? = nil, userID: UInt8? = nil,
         rawBMI: UInt16? = nil, rawHeight: UInt16? = nil
@@ -108,8 +110,10 @@ public struct WeightMeasurement: Sendable, Hashable, Codable {
 ///
 /// Threading: a value type; share freely.
 public struct WeightScaleFeature: Sendable, Hashable, Codable {
+    /// The feature bits.
     public var rawValue: UInt32
 
+    /// The feature with these bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Decodes the 4-byte value.
@@ -121,8 +125,11 @@ public struct WeightScaleFeature: Sendable, Hashable, Codable {
         try reader.requireEnd()
     }
 
+    /// Measurements may carry a time stamp.
     public var timeStampSupported: Bool { rawValue & 1 != 0 }
+    /// Measurements may carry a user id.
     public var multipleUsersSupported: Bool { rawValue & 2 != 0 }
+    /// Measurements may carry BMI and height.
     public var bmiSupported: Bool { rawValue & 4 != 0 }
 
     /// Bits 3–6: 0 not specified, 1…7 = 0.5, 0.2, 0.1, 0.05, 0.02, 0.01, 0.005 kg.

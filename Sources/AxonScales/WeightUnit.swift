@@ -23,6 +23,7 @@ public enum WeightUnit: String, Sendable, Hashable, CaseIterable, Codable, Custo
         }
     }
 
+    /// A sentence for people.
     public var description: String { rawValue }
 }
 
@@ -63,10 +64,12 @@ public enum WeightConversion {
 ///
 /// Threading: a value type; share freely.
 public struct DisplayedWeight: Sendable, Hashable, CustomStringConvertible, Codable {
+    /// The display unit.
     public var unit: WeightUnit
     /// Tenths of a kilogram for `.kg`; fifths of a pound for `.lb` and `.st`.
     public var steps: Int
 
+    /// Creates a value from its fields (each documented on its property).
     public init(unit: WeightUnit, steps: Int) {
         self.unit = unit
         self.steps = steps
@@ -106,6 +109,7 @@ public struct DisplayedWeight: Sendable, Hashable, CustomStringConvertible, Coda
         }
     }
 
+    /// A sentence for people.
     public var description: String { text }
 
     /// `tenths / per` with one decimal, from integers (no floating-point formatting).

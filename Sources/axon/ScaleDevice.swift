@@ -81,14 +81,17 @@ struct ScaleDeviceOptions: ParsableArguments {
         let service = model == .standard ? ScaleGATT.weightScaleService : ScaleGATT.service
         let transport = BlueZTransport(
             central: central,
-            configuration: .init(device: String(device.dropFirst(4)), discovery: DiscoveryFilter(serviceUUIDs: [service])))
+            configuration: .init(
+                device: String(device.dropFirst(4)), discovery: DiscoveryFilter(serviceUUIDs: [service])))
         let session = ScaleSession(
             transport: transport, model: model, device: String(device.dropFirst(4)), recordStore: recordStore)
         return OpenScale(session: session, simulated: nil, central: central)
     }
 
     func user(_ serial: UInt32, height: Int) -> HS5User {
-        HS5User(serialNumber: serial, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: height, isAthlete: false, sex: .female)
+        HS5User(
+            serialNumber: serial, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: height, isAthlete: false,
+            sex: .female)
     }
 }
 

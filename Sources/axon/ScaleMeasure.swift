@@ -35,7 +35,9 @@ struct ScaleMeasure: AsyncParsableCommand {
             let m = try await session.measure(unit: unit, seconds: timeout)
             print("stable    \(m.displayed)  (\(m.stableWeightKg) kg)")
             if let time = m.time { print("time      \(GATTDateTime(unixTime: time)) UTC") }
-            if let kg = m.impedanceWeightKg { print("impedance \(WeightConversion.displayed(kilograms: kg, in: unit))") }
+            if let kg = m.impedanceWeightKg {
+                print("impedance \(WeightConversion.displayed(kilograms: kg, in: unit))")
+            }
             if let c = m.bodyComposition { printComposition(c) }
         } catch {
             await open.close()
@@ -48,7 +50,11 @@ struct ScaleMeasure: AsyncParsableCommand {
 
     private func printComposition(_ c: BodyComposition) {
         func show(_ label: String, _ value: Double?, _ unit: String) {
-            if let value { print("\(label.padding(toLength: 18, withPad: " ", startingAt: 0))\(String(format: "%.1f", value)) \(unit)") }
+            if let value {
+                print(
+                    "\(label.padding(toLength: 18, withPad: " ", startingAt: 0))\(String(format: "%.1f", value)) \(unit)"
+                )
+            }
         }
         show("body fat", c.fatPercent, "%")
         show("water", c.waterPercent, "%")

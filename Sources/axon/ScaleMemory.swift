@@ -28,13 +28,16 @@ struct ScaleMemory: AsyncParsableCommand {
                 switch event {
                 case .started(let count): print("start: \(count) records")
                 case .progress(let p):
-                    if (p * 100).rounded() == p * 100 && Int(p * 100) % 10 == 0 { print(String(format: "progress %.2f", p)) }
+                    if (p * 100).rounded() == p * 100 && Int(p * 100) % 10 == 0 {
+                        print(String(format: "progress %.2f", p))
+                    }
                 case .interrupted(let next): print("link lost: resuming at record \(next)")
                 case .finished: print("finish")
                 case .record: break
                 }
             }
-            print("""
+            print(
+                """
                 \(summary.count) records: \(summary.inserted) new, \(summary.duplicates) already stored\
                 \(summary.conflicts > 0 ? ", \(summary.conflicts) conflicting" : ""), \(summary.resumptions) \
                 resumption\(summary.resumptions == 1 ? "" : "s"); \(try store.count()) in \(out)

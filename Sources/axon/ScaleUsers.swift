@@ -61,7 +61,8 @@ struct ScaleUsers: AsyncParsableCommand {
             default: break
             }
             let slots = try await session.users()
-            printTable(header: ["position", "serial number"], rows: slots.map { ["\($0.position)", "\($0.serialNumber)"] })
+            printTable(
+                header: ["position", "serial number"], rows: slots.map { ["\($0.position)", "\($0.serialNumber)"] })
             print("\(slots.count) of 20 positions used")
         } catch {
             await open.close()

@@ -67,8 +67,12 @@ struct BodyCompositionTests {
 
     @Test(arguments: compositionVectors) func aByteTooFewOrTooManyIsATypedError(_ v: CompositionVector) {
         let bytes = hex(v.hex)
-        #expect(problem { _ = try BodyCompositionPacket(decoding: Array(bytes.dropLast())) } == .tooShort(needed: bytes.count, got: bytes.count - 1))
-        #expect(problem { _ = try BodyCompositionPacket(decoding: bytes + [0]) } == .tooLong(expected: bytes.count, got: bytes.count + 1))
+        #expect(
+            problem { _ = try BodyCompositionPacket(decoding: Array(bytes.dropLast())) }
+                == .tooShort(needed: bytes.count, got: bytes.count - 1))
+        #expect(
+            problem { _ = try BodyCompositionPacket(decoding: bytes + [0]) }
+                == .tooLong(expected: bytes.count, got: bytes.count + 1))
     }
 
     @Test func everyFlagCombinationHasTheLengthItAnnounces() throws {
@@ -101,7 +105,9 @@ struct BodyCompositionTests {
     }
 
     @Test func boneMassIsFatFreeMinusSoftLean() throws {
-        let m = BodyCompositionMeasurement(packets: [try BodyCompositionPacket(decoding: hex("C0 04 FA 00 60 2E E0 2B A0 3C"))])
+        let m = BodyCompositionMeasurement(packets: [
+            try BodyCompositionPacket(decoding: hex("C0 04 FA 00 60 2E E0 2B A0 3C"))
+        ])
         #expect(close(m.bodyComposition().boneMassKg, 3.2))  // 59.36 − 56.16
     }
 

@@ -12,11 +12,19 @@ struct DecoderFuzzTests {
     static let seeds: [[UInt8]] =
         weightVectors.map(\.bytes) + compositionVectors.map { hex($0.hex) }
         + [
-            ScaleResponse.record(index: 7, ScaleRecord(time: 1_763_800_200, weightKg: 71.4, bodyComposition:
-                SimulatedScale.Configuration.hs5Composition(weightKg: 71.4))).bytes,
+            ScaleResponse.record(
+                index: 7,
+                ScaleRecord(
+                    time: 1_763_800_200, weightKg: 71.4,
+                    bodyComposition:
+                        SimulatedScale.Configuration.hs5Composition(weightKg: 71.4))
+            ).bytes,
             ScaleResponse.users([HS5UserSlot(position: 2, serialNumber: 99)]).bytes,
-            ScaleCommand.createUser(HS5User(serialNumber: 5, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: 180,
-                                            isAthlete: true, sex: .female), position: 4).bytes,
+            ScaleCommand.createUser(
+                HS5User(
+                    serialNumber: 5, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: 180,
+                    isAthlete: true, sex: .female), position: 4
+            ).bytes,
             ScaleCommand.memory(from: 3, serialNumber: 9).bytes,
         ]
 
@@ -57,7 +65,9 @@ struct DecoderFuzzTests {
 
     @Test func weightMeasurement() {
         var decoded = 0
-        for bytes in inputs(seed: 1) where check({ try WeightMeasurement(decoding: bytes).bytes }, bytes) { decoded += 1 }
+        for bytes in inputs(seed: 1) where check({ try WeightMeasurement(decoding: bytes).bytes }, bytes) {
+            decoded += 1
+        }
         #expect(decoded > 100, "mutations of valid vectors still decode sometimes: \(decoded)")
     }
 
@@ -90,12 +100,15 @@ struct DecoderFuzzTests {
 
     @Test func weightScaleFeature() {
         for bytes in inputs(seed: 4) {
-            let decodes = check({
-                var out: [UInt8] = []
-                let raw = try WeightScaleFeature(decoding: bytes).rawValue
-                for shift in stride(from: 0, to: 32, by: 8) { out.append(UInt8(truncatingIfNeeded: raw >> UInt32(shift))) }
-                return out
-            }, bytes)
+            let decodes = check(
+                {
+                    var out: [UInt8] = []
+                    let raw = try WeightScaleFeature(decoding: bytes).rawValue
+                    for shift in stride(from: 0, to: 32, by: 8) {
+                        out.append(UInt8(truncatingIfNeeded: raw >> UInt32(shift)))
+                    }
+                    return out
+                }, bytes)
             #expect(decodes == (bytes.count == 4))
         }
     }

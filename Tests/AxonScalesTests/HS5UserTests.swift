@@ -6,7 +6,9 @@ import Testing
 /// than 20 users exist, modify/delete only known users — each refusal its seed error.
 struct HS5UserTests {
     func user(_ serial: UInt32, height: Int = 170) -> HS5User {
-        HS5User(serialNumber: serial, birthYear: 1985, birthMonth: 6, birthDay: 15, heightCM: height, isAthlete: false, sex: .male)
+        HS5User(
+            serialNumber: serial, birthYear: 1985, birthMonth: 6, birthDay: 15, heightCM: height, isAthlete: false,
+            sex: .male)
     }
 
     @Test func theUserRulesGiveTheSeedsErrors() async throws {
@@ -30,10 +32,12 @@ struct HS5UserTests {
         let unknown = await scaleError { try await rig.session.modifyUser(user(4242)) }
         #expect(unknown == .userRule(.unknownUser(4242)))
         #expect(HS5UserRule.unknownUser(4242).seedError == .userInvalid)
-        #expect(await scaleError { try await rig.session.deleteUser(serialNumber: 4242) } == .userRule(.unknownUser(4242)))
+        #expect(
+            await scaleError { try await rig.session.deleteUser(serialNumber: 4242) } == .userRule(.unknownUser(4242)))
         // A position beyond 19 never reaches the scale.
-        #expect(await scaleError { try await rig.session.createUser(user(2000), position: 20) }
-            == .userRule(.positionOutOfRange(20)))
+        #expect(
+            await scaleError { try await rig.session.createUser(user(2000), position: 20) }
+                == .userRule(.positionOutOfRange(20)))
         #expect(rig.scale.users.users.count == 19)
         await rig.session.close()
     }

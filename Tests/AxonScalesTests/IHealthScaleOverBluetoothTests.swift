@@ -26,7 +26,8 @@ struct IHealthScaleOverBluetoothTests {
     @Test func memoryTransferResumesAfterALinkLossWithoutLossOrDuplicates() async throws {
         let bed = try BlueZTestBed(devices: ["hs3,\(Self.address),HS3-0020,records=200,link_loss_after=77,outage=1"])
         defer { bed.stop() }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-hs3-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-hs3-\(UUID().uuidString).sqlite")
+            .path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let records = try ScaleRecordStore(store: try EventStore(path: path), device: "HS3-0020", model: .hs3)
         let (central, session) = try await open(bed, model: .hs3, name: "HS3-0020")
@@ -44,7 +45,9 @@ struct IHealthScaleOverBluetoothTests {
         #expect(try records.records() == SimulatedScale.Configuration.records(200, model: .hs3))
         let stats = try await bed.stats(Self.address)
         var requests: [Int] = []
-        if case .array(_, let items)? = stats["memoryRequests"]?.unwrapped { requests = items.compactMap(\.integerValue) }
+        if case .array(_, let items)? = stats["memoryRequests"]?.unwrapped {
+            requests = items.compactMap(\.integerValue)
+        }
         #expect(requests == [0, 77], "asked again from the first record not stored")
 
         // Repeating it stores none new.
@@ -63,14 +66,16 @@ struct IHealthScaleOverBluetoothTests {
         try await session.validate(ana)
         let serial = try #require(session.currentUserSerialNumber)
         func user(_ serial: UInt32) -> HS5User {
-            HS5User(serialNumber: serial, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: 170, isAthlete: false,
-                    sex: .female)
+            HS5User(
+                serialNumber: serial, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: 170, isAthlete: false,
+                sex: .female)
         }
         try await session.createUser(user(serial), position: 0)
         for position in 1..<20 { try await session.createUser(user(UInt32(position)), position: position) }
         #expect(await scaleError { try await session.createUser(user(99), position: 4) } == .userRule(.full))
         try await session.deleteUser(serialNumber: 4)
-        #expect(await scaleError { try await session.createUser(user(99), position: 5) } == .userRule(.positionOccupied(5)))
+        #expect(
+            await scaleError { try await session.createUser(user(99), position: 5) } == .userRule(.positionOccupied(5)))
         #expect(await scaleError { try await session.modifyUser(user(4)) } == .userRule(.unknownUser(4)))
         try await session.createUser(user(99), position: 4)
         #expect(try await session.users().count == 20)

@@ -10,9 +10,11 @@ struct MemoryTransferTests {
     func twoHundredRecordsThenNoneNew(_ model: ScaleModel) async throws {
         var users = HS5UserTable()
         try users.create(
-            HS5User(serialNumber: HS5User.serialNumber(forUserID: ana.userID), birthYear: 1990, birthMonth: 4,
-                    birthDay: 2, heightCM: 168, isAthlete: false, sex: .female), at: 0)
-        let rig = try ScaleTestRig(.init(model: model, records: SimulatedScale.Configuration.records(200, model: model), users: users))
+            HS5User(
+                serialNumber: HS5User.serialNumber(forUserID: ana.userID), birthYear: 1990, birthMonth: 4,
+                birthDay: 2, heightCM: 168, isAthlete: false, sex: .female), at: 0)
+        let rig = try ScaleTestRig(
+            .init(model: model, records: SimulatedScale.Configuration.records(200, model: model), users: users))
         defer { rig.remove() }
         try await rig.session.connect()
         try await rig.session.validate(ana)
@@ -39,7 +41,9 @@ struct MemoryTransferTests {
     }
 
     @Test func aLinkLossMidTransferResumesWithoutLossOrDuplicates() async throws {
-        let rig = try ScaleTestRig(.init(model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3), linkLossAfterRecords: 77))
+        let rig = try ScaleTestRig(
+            .init(
+                model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3), linkLossAfterRecords: 77))
         defer { rig.remove() }
         try await rig.session.connect()
         let log = TransferLog()

@@ -13,8 +13,9 @@ struct ScaleFrameTests {
     }
 
     @Test func everyCommandRoundTrips() throws {
-        let user = HS5User(serialNumber: 0x0102_0304, birthYear: 1990, birthMonth: 4, birthDay: 2, heightCM: 168,
-                           isAthlete: true, sex: .male)
+        let user = HS5User(
+            serialNumber: 0x0102_0304, birthYear: 1990, birthMonth: 4, birthDay: 2, heightCM: 168,
+            isAthlete: true, sex: .male)
         let commands: [(ScaleCommand, String)] = [
             (.identify, "01"), (.authorise(.loginSuccess), "02 01"), (.authorise(.networkError), "02 07"),
             (.measure(unit: .st, serialNumber: 0x0A0B_0C0D), "03 02 0D 0C 0B 0A"),
@@ -34,7 +35,8 @@ struct ScaleFrameTests {
             (.info(model: .hs5, firmware: FirmwareVersion(1, 0, 2)), "81 05 01 00 02"),
             (.result(command: 0x11, success: true), "82 11 01"), (.memoryStart(count: 200), "84 C8 00"),
             (.memoryFinish, "86"), (.users([HS5UserSlot(position: 3, serialNumber: 42)]), "8A 01 03 2A 00 00 00"),
-            (.unstableWeight(46.56), "90 30 12"), (.stableWeight(77.6), "91 50 1E"), (.impedanceWeight(77.6), "92 50 1E"),
+            (.unstableWeight(46.56), "90 30 12"), (.stableWeight(77.6), "91 50 1E"),
+            (.impedanceWeight(77.6), "92 50 1E"),
             // 71.40 kg, 21.5 %, 56.3 %, 39.8 %, 3.10 kg, level 6, 1920 kcal, 512.3 Ω
             (.bodyComposition(composition), "93 E4 1B D7 00 33 02 8E 01 36 01 06 80 07 03 14"),
         ]
@@ -45,9 +47,11 @@ struct ScaleFrameTests {
     }
 
     @Test func badFramesAreTypedErrors() {
-        #expect(problem { _ = try ScaleResponse(decoding: hex("84 C9 00")) } == .outOfRange("201 records (at most 200)"))
+        #expect(
+            problem { _ = try ScaleResponse(decoding: hex("84 C9 00")) } == .outOfRange("201 records (at most 200)"))
         #expect(problem { _ = try ScaleResponse(decoding: hex("77")) } == .unknownFrameType(0x77))
-        #expect(problem { _ = try ScaleResponse(decoding: hex("8A 02 03 2A 00 00 00")) } == .tooShort(needed: 12, got: 7))
+        #expect(
+            problem { _ = try ScaleResponse(decoding: hex("8A 02 03 2A 00 00 00")) } == .tooShort(needed: 12, got: 7))
         #expect(problem { _ = try ScaleCommand(decoding: hex("03 03 00 00 00 00")) } == .outOfRange("unit 3"))
         #expect(problem { _ = try ScaleCommand(decoding: hex("01 00")) } == .tooLong(expected: 1, got: 2))
     }

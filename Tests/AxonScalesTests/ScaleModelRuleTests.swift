@@ -78,10 +78,12 @@ struct ScaleModelRuleTests {
         #expect(await validator.validate(ana, model: .hs3) == .registerSuccess)
         #expect(await validator.validate(ana, model: .hs3) == .loginSuccess)
         #expect(await validator.validate(ScaleUserCredentials(userID: "not-an-email"), model: .hs3) == .invalidUserInfo)
-        #expect(await validator.validate(ScaleUserCredentials(userID: "b@example.org", clientID: "other"), model: .hs3)
-            == .sdkNotAuthorised)
-        #expect(UserValidationResult.allCases.filter(\.permitsMeasurement)
-            == [.registerSuccess, .loginSuccess, .combinedSuccess, .trySuccess])
+        #expect(
+            await validator.validate(ScaleUserCredentials(userID: "b@example.org", clientID: "other"), model: .hs3)
+                == .sdkNotAuthorised)
+        #expect(
+            UserValidationResult.allCases.filter(\.permitsMeasurement)
+                == [.registerSuccess, .loginSuccess, .combinedSuccess, .trySuccess])
     }
 
     /// A pluggable validator's failing results stop the session; trial success does not count for an HS5.
@@ -116,7 +118,8 @@ struct ScaleModelRuleTests {
 struct SimulatedStandardScaleTests {
     @Test(arguments: [false, true]) func steppingOnGivesWeightAndComposition(imperial: Bool) async throws {
         let composition = SimulatedScale.Configuration.hs5Composition(weightKg: 77.6)
-        let scale = SimulatedScale(.init(model: .standard, weightKg: 77.6, bodyComposition: composition, imperial: imperial))
+        let scale = SimulatedScale(
+            .init(model: .standard, weightKg: 77.6, bodyComposition: composition, imperial: imperial))
         let session = ScaleSession(transport: scale, model: .standard)
         try await session.connect()
         scale.stepOn()
@@ -130,7 +133,9 @@ struct SimulatedStandardScaleTests {
         #expect(close(m.bodyComposition?.waterPercent, 56.3, tolerance: 0.01))
         await session.close()
         var stable: [Double] = []
-        for await event in session.events { if case .stableWeight(let sample) = event { stable.append(sample.payload) } }
+        for await event in session.events {
+            if case .stableWeight(let sample) = event { stable.append(sample.payload) }
+        }
         #expect(stable.count == 1)
     }
 }

@@ -12,12 +12,15 @@ struct ScaleTestRig {
     let path: String
 
     init(_ configuration: SimulatedScale.Configuration, path: String? = nil, responseTimeout: Double = 5) throws {
-        self.path = path ?? FileManager.default.temporaryDirectory
+        self.path =
+            path
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("axon-scale-\(UUID().uuidString).sqlite").path
         scale = SimulatedScale(configuration, name: "sim-\(configuration.model.rawValue)")
         session = ScaleSession(transport: scale, model: configuration.model, responseTimeout: responseTimeout)
         store = try EventStore(path: self.path)
-        records = try ScaleRecordStore(store: store, device: "sim-\(configuration.model.rawValue)", model: configuration.model)
+        records = try ScaleRecordStore(
+            store: store, device: "sim-\(configuration.model.rawValue)", model: configuration.model)
     }
 
     func remove() {

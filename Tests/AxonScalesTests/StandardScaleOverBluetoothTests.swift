@@ -28,7 +28,8 @@ struct StandardScaleOverBluetoothTests {
     @Test func stableWeightArrivesAsAStreamSampleAndAnEventStoreRecord() async throws {
         let bed = try BlueZTestBed(devices: ["wss,\(Self.address),\(Self.name),weight=77.6,fat=23.4"])
         defer { bed.stop() }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-wss-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-wss-\(UUID().uuidString).sqlite")
+            .path
         defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
         let records = try ScaleRecordStore(store: try EventStore(path: path), device: Self.name, model: .standard)
         let (central, session) = try await session(bed: bed, store: records)

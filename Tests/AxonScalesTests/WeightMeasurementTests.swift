@@ -17,8 +17,12 @@ struct WeightMeasurementTests {
 
     @Test(arguments: weightVectors) func aByteTooFewOrTooManyIsATypedError(_ vector: WeightVector) {
         let bytes = vector.bytes
-        #expect(problem { _ = try WeightMeasurement(decoding: Array(bytes.dropLast())) } == .tooShort(needed: bytes.count, got: bytes.count - 1))
-        #expect(problem { _ = try WeightMeasurement(decoding: bytes + [0]) } == .tooLong(expected: bytes.count, got: bytes.count + 1))
+        #expect(
+            problem { _ = try WeightMeasurement(decoding: Array(bytes.dropLast())) }
+                == .tooShort(needed: bytes.count, got: bytes.count - 1))
+        #expect(
+            problem { _ = try WeightMeasurement(decoding: bytes + [0]) }
+                == .tooLong(expected: bytes.count, got: bytes.count + 1))
     }
 
     @Test func referenceExamples() throws {
@@ -37,8 +41,9 @@ struct WeightMeasurementTests {
         #expect(try WeightMeasurement(decoding: hex("04 A0 3C FF")).isUnknownUser)
         #expect(problem { _ = try WeightMeasurement(decoding: []) } == .tooShort(needed: 1, got: 0))
         #expect(problem { _ = try WeightMeasurement(decoding: hex("10 A0 3C")) } == .reservedFlags(0x10))
-        #expect(problem { _ = try WeightMeasurement(decoding: hex("02 A0 3C E9 07 0D 16 08 1E 00")) }
-            == .outOfRange("date time 2025-13-22 08:30:00"))
+        #expect(
+            problem { _ = try WeightMeasurement(decoding: hex("02 A0 3C E9 07 0D 16 08 1E 00")) }
+                == .outOfRange("date time 2025-13-22 08:30:00"))
         // An unknown date (year 0) decodes, without a Unix time.
         #expect(try WeightMeasurement(decoding: hex("02 A0 3C 00 00 00 00 00 00 00")).timestamp?.unixTime == nil)
     }
