@@ -19,6 +19,8 @@ final class ScaleInbox: Sendable {
         var queue: [ScaleInboxItem] = []
         var waiter: CheckedContinuation<ScaleInboxItem?, Never>?
         var ticket = 0
+        /// The waiting time of the current waiter; cancelled when an item comes first.
+        var timer: Task<Void, Never>?
     }
 
     private let state = Mutex(State())
@@ -27,6 +29,8 @@ final class ScaleInbox: Sendable {
         let waiter = state.withLock { state -> CheckedContinuation<ScaleInboxItem?, Never>? in
             if let waiter = state.waiter {
                 state.waiter = nil
+                state.timer?.cancel()
+                state.timer = nil
                 return waiter
             }
             state.queue.append(item)
@@ -51,15 +55,23 @@ final class ScaleInbox: Sendable {
                 return state.ticket
             }
             guard let ticket else { return }
-            Task { [self] in
+            let timer = Task { [self] in
                 try? await Task.sleep(for: .seconds(seconds))
+                guard !Task.isCancelled else { return }
                 let expired = self.state.withLock { state -> CheckedContinuation<ScaleInboxItem?, Never>? in
                     guard state.ticket == ticket, let waiter = state.waiter else { return nil }
                     state.waiter = nil
+                    state.timer = nil
                     return waiter
                 }
                 expired?.resume(returning: nil)
             }
+            let stillWaiting = state.withLock { state -> Bool in
+                guard state.ticket == ticket, state.waiter != nil else { return false }
+                state.timer = timer
+                return true
+            }
+            if !stillWaiting { timer.cancel() }
         }
     }
 }
