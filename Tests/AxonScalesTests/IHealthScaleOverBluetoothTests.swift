@@ -85,4 +85,17 @@ struct IHealthScaleOverBluetoothTests {
         #expect(m.bodyComposition?.fatPercent == 21.5 && m.bodyComposition?.visceralFatLevel == 6)
         await session.close()
     }
+
+    @Test func anInjectedErrorCodeArrivesAsTheSeedsError() async throws {
+        let bed = try BlueZTestBed(devices: ["hs4,\(Self.address),HS4-0020,error=6,weight=80"])
+        defer { bed.stop() }
+        let (central, session) = try await open(bed, model: .hs4, name: "HS4-0020")
+        defer { central.close() }
+        try await session.connect()
+        #expect(await scaleError { _ = try await session.measure(unit: .kg) } == .device(.hs4(.movement)))
+        // The next measurement succeeds: three unstable weights, then the stable one.
+        let m = try await session.measure(unit: .kg)
+        #expect(m.unstableWeightsKg == [48, 72, 78.4] && m.stableWeightKg == 80)
+        await session.close()
+    }
 }

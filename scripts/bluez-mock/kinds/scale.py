@@ -18,7 +18,7 @@ hs3, hs4, hs5  The iHealth models as Axon simulates them (docs/scale-protocol.md
      a detail byte), an empty memory is the model's "no memory" code. Memory frames go out 20 every 5 ms.
      Options: records (0…200, 200; one a day at 07:30 UTC from 2025-01-01 as SimulatedScale.Configuration.records),
      weight (kg, 71.4), firmware (1.0.2), link_loss_after (drop the link once after this many records, 0 = never),
-     outage (s, 1), users (HS5: serial numbers at positions 0, 1, … separated by ":"), battery, rssi. Stats: recordsSent, memoryRequests (the `from` index of each request, as a list).
+     outage (s, 1), error (an SDK error code answering the next measure or memory command), users (HS5: serial numbers at positions 0, 1, … separated by ":"), battery, rssi. Stats: recordsSent, memoryRequests (the `from` index of each request, as a list).
 """
 
 import struct
@@ -162,7 +162,8 @@ class IHealthScale(mock.AirDevice):
     MODEL = 0
     NO_MEMORY = 0
     USER_INVALID = 111
-    OPTIONS = mock.AirDevice.OPTIONS | {"records", "weight", "firmware", "link_loss_after", "outage", "battery", "users"}
+    OPTIONS = mock.AirDevice.OPTIONS | {"records", "weight", "firmware", "link_loss_after", "outage", "battery", "users",
+                                                 "error"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -190,6 +191,7 @@ class IHealthScale(mock.AirDevice):
             self.users[position] = (serial, struct.pack("<IHBBBBB", serial, 1990, 1, 1, 170, 0, 0))
         self.records_sent = 0
         self.memory_requests = []
+        self.injected_error = int(options.get("error", -1))  # answers the next measure or memory command
 
     def record(self, i):
         kg = 70 + ((i * 37) % 41 - 20) / 10.0
@@ -289,8 +291,17 @@ class IHealthScale(mock.AirDevice):
             frames.append(bytes([0x93]) + composition_bytes(kg, 21.5, 56.3, 39.8, 3.1, 6, 1920, 512.3))
         return frames
 
+    def take_injected_error(self):
+        code, self.injected_error = self.injected_error, -1
+        if code >= 0:
+            self.error(code)
+            return True
+        return False
+
     def measure(self, value):
         _, _, serial = struct.unpack("<BBI", value)
+        if self.take_injected_error():
+            return
         if self.MODEL == 5 and not self.knows(serial):
             return self.error(self.USER_INVALID)
         self.result(0x03)
@@ -300,6 +311,8 @@ class IHealthScale(mock.AirDevice):
     def memory(self, value):
         _, start, serial = struct.unpack("<BHI", value)
         self.memory_requests.append(start)
+        if self.take_injected_error():
+            return
         if self.MODEL == 4 and not self.validated:
             return self.error(self.USER_INVALID)
         if self.MODEL == 5 and not self.knows(serial):
