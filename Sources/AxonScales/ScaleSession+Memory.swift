@@ -8,7 +8,9 @@ extension ScaleSession {
     ///
     /// A link loss mid-transfer does not fail it: the session waits for the link (``reconnectTimeout``) and asks
     /// again from the first record it has not stored. The store is idempotent on `<device>/<time>`, so a resumed
-    /// or repeated transfer stores nothing twice, and progress never goes down.
+    /// or repeated transfer stores nothing twice, and progress never goes down. A record that went missing without
+    /// a link loss (the next one came first, or the finish) is asked for again the same way, at most
+    /// ``maximumRequestsPerRecord`` times.
     ///
     /// An HS4 refuses until the user is validated (``HS4Error/userInvalid``); an HS5 transfers the current
     /// user's records.
@@ -25,7 +27,19 @@ extension ScaleSession {
         var total: Int?
         var next = 0
         var reported = 0.0
+        // Asks for the same record again at most this often without getting it (a scale that skips it for good).
+        var askedWithoutProgress = 0
+        var lastAskedFrom = -1
         while true {
+            if next == lastAskedFrom {
+                askedWithoutProgress += 1
+                guard askedWithoutProgress < Self.maximumRequestsPerRecord else {
+                    throw .noResponse(command: "memory transfer of record \(next)", seconds: responseTimeout)
+                }
+            } else {
+                askedWithoutProgress = 0
+                lastAskedFrom = next
+            }
             inbox.clear()
             try await send(.memory(from: next, serialNumber: serial))
             var resume = false
@@ -43,13 +57,9 @@ extension ScaleSession {
                         report(.started(count: count))
                     }
                 case .response(.record(let index, let record)):
-                    guard let count = total else { continue }
-                    if index > next {
-                        // A record went missing in the air: ask again from the first one not stored.
-                        resume = true
-                        continue
-                    }
-                    guard index == next, index < count else { continue }
+                    // A record before `next` is stored already; one after it means `next` went missing in the
+                    // air: the rest of this pass is skipped and, after its finish, asked for again from `next`.
+                    guard let count = total, index == next, index < count else { continue }
                     let outcome = try store.store(record)
                     switch outcome {
                     case .inserted: summary.inserted += 1
@@ -83,6 +93,9 @@ extension ScaleSession {
             }
         }
     }
+
+    /// How often a memory transfer asks for the same record before it gives up.
+    public static let maximumRequestsPerRecord = 5
 
     /// Waits for the transport's `ready` after a link loss.
     func waitUntilReady() async throws(ScaleError) {

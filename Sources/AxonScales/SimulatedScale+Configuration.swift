@@ -17,6 +17,8 @@ extension SimulatedScale {
         public var bodyComposition: BodyComposition?
         /// Drop the link once, right after this many records of a memory transfer were sent.
         public var linkLossAfterRecords: Int?
+        /// Records whose notification is lost in the air, by index, and how many times it is lost.
+        public var lostRecords: [Int: Int]
         /// How long a dropped link stays down, seconds.
         public var outageSeconds: Double
         /// A standard scale: send weights in imperial units (0.01 lb) instead of SI (0.005 kg).
@@ -26,8 +28,10 @@ extension SimulatedScale {
         public init(
             model: ScaleModel, firmware: FirmwareVersion = FirmwareVersion(1, 0, 2), records: [ScaleRecord] = [],
             users: HS5UserTable = HS5UserTable(), weightKg: Double = 71.4, bodyComposition: BodyComposition? = nil,
-            linkLossAfterRecords: Int? = nil, outageSeconds: Double = 0.05, imperial: Bool = false
+            linkLossAfterRecords: Int? = nil, lostRecords: [Int: Int] = [:], outageSeconds: Double = 0.05,
+            imperial: Bool = false
         ) {
+            self.lostRecords = lostRecords
             self.model = model
             self.firmware = firmware
             self.records = records

@@ -289,7 +289,11 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
             }
             var out: [Outgoing] = [.response(.memoryStart(count: records.count))]
             for index in from..<max(from, records.count) {
-                out.append(.response(.record(index: index, records[index])))
+                if let times = state.configuration.lostRecords[index], times > 0 {
+                    state.configuration.lostRecords[index] = times - 1
+                } else {
+                    out.append(.response(.record(index: index, records[index])))
+                }
                 state.recordsSent += 1
                 if state.linkLossArmed, let after = state.configuration.linkLossAfterRecords, state.recordsSent == after
                 {

@@ -83,3 +83,41 @@ struct MemoryTransferTests {
         await rig.session.close()
     }
 }
+
+/// Records lost in the air without a link loss.
+struct LostRecordTests {
+    @Test func aRecordLostOnceIsAskedForAgain() async throws {
+        let rig = try ScaleTestRig(
+            .init(
+                model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3),
+                lostRecords: [50: 1, 199: 1]))
+        defer { rig.remove() }
+        try await rig.session.connect()
+        let log = TransferLog()
+        let summary = try await rig.session.transferMemory(into: rig.records, report: log.append)
+        #expect(summary.inserted == 200 && summary.duplicates == 0)
+        #expect(log.recordIndices == Array(0..<200))
+        let asked = rig.scale.receivedCommands.compactMap { if case .memory(let from, _) = $0 { from } else { nil } }
+        // Both went missing in the first pass; the second, from 50, brought them.
+        #expect(asked == [0, 50])
+        await rig.session.close()
+    }
+
+    @Test func aRecordThatNeverArrivesEndsTheTransferWithWhatCameBeforeItStored() async throws {
+        let rig = try ScaleTestRig(
+            .init(
+                model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3), lostRecords: [120: 1000]))
+        defer { rig.remove() }
+        try await rig.session.connect()
+        let error = await scaleError { _ = try await rig.session.transferMemory(into: rig.records) }
+        guard case .noResponse(let command, _)? = error else {
+            Issue.record("expected noResponse, got \(String(describing: error))")
+            return
+        }
+        #expect(command == "memory transfer of record 120")
+        #expect(try rig.records.count() == 120)
+        let asked = rig.scale.receivedCommands.compactMap { if case .memory(let from, _) = $0 { from } else { nil } }
+        #expect(asked == [0] + Array(repeating: 120, count: ScaleSession.maximumRequestsPerRecord))
+        await rig.session.close()
+    }
+}
