@@ -1,5 +1,4 @@
 import AxonDevices
-import Synchronization
 
 /// What the session's command side waits for: decoded frames of the scale and link events, in arrival order.
 enum ScaleInboxItem: Sendable {
@@ -23,7 +22,7 @@ final class ScaleInbox: Sendable {
         var timer: Task<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func push(_ item: ScaleInboxItem) {
         let waiter = state.withLock { state -> CheckedContinuation<ScaleInboxItem?, Never>? in

@@ -1,5 +1,4 @@
 import AxonDevices
-import Synchronization
 
 /// One scale over any ``AxonDevices/DeviceTransport`` — BlueZ for a real or mock scale, ``SimulatedScale`` in
 /// tests — with the iHealth SDK's semantics: user validation, measurement (unstable, stable, impedance weight,
@@ -36,7 +35,7 @@ public final class ScaleSession: Sendable {
     let inbox = ScaleInbox()
     let validator: any UserValidator
     let recordStore: ScaleRecordStore?
-    let state = Mutex(SessionState())
+    let state = Locked(SessionState())
 
     struct SessionState {
         var firmware: FirmwareVersion?

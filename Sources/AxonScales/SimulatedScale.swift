@@ -1,7 +1,6 @@
 import AxonDevices
 import Dispatch
 import Foundation
-import Synchronization
 
 /// A simulated HS3, HS4, HS5 or standard WSS/BCS scale that is its own ``AxonDevices/DeviceTransport``: commands
 /// written to it are answered in Axon's scale framing (docs/scale-protocol.md) on the response characteristic; a
@@ -13,17 +12,17 @@ import Synchronization
 ///     let scale = SimulatedScale(.init(model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3)))
 ///     let session = ScaleSession(transport: scale, model: .hs3)
 ///
-/// Threading contract: `Sendable`; methods from any task. Its state is behind a `Mutex`; everything it sends
+/// Threading contract: `Sendable`; methods from any task. Its state is behind a lock; everything it sends
 /// reaches the receiver on one serial dispatch queue, in order, as a transport's delivery thread does.
 public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
-    // Sendable invariant: `state` is a Mutex; `queue` is the only thread that calls the receiver.
+    // Sendable invariant: `state` is lock-protected (`Locked`); `queue` is the only thread that calls the receiver.
     /// The name given at creation (`sim:hs5` by default).
     public let deviceDescription: String
     /// Link events, also delivered to the receiver. One consumer.
     public let events: AsyncStream<LinkEvent>
     private let eventContinuation: AsyncStream<LinkEvent>.Continuation
     private let queue = DispatchQueue(label: "axon.simulated-scale")
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     private struct State {
         var configuration: Configuration
@@ -42,7 +41,7 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
     /// A scale holding `configuration`, named `name` (default `sim:<model>`). Not connected until opened.
     public init(_ configuration: Configuration, name: String? = nil) {
         deviceDescription = name ?? "sim:\(configuration.model.rawValue)"
-        state = Mutex(State(configuration: configuration))
+        state = Locked(State(configuration: configuration))
         (events, eventContinuation) = AsyncStream.makeStream(
             of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }
