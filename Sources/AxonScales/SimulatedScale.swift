@@ -143,6 +143,13 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
         }
     }
 
+    /// A standard scale's failed measurement: a Weight Measurement with the weight 0xFFFF ("measurement
+    /// unsuccessful"), as when someone steps off too soon.
+    public func stepOnUnsuccessfully() {
+        let weight = WeightMeasurement(imperial: false, rawWeight: 0xFFFF, userID: 1)
+        queue.async { self.notify(weight.bytes, on: ScaleGATT.weightMeasurement) }
+    }
+
     /// Drops the link now and brings it back after the configured outage.
     public func dropLink() { queue.async { self.linkDown() } }
 

@@ -1,3 +1,4 @@
+import AxonRecording
 import Testing
 
 @testable import AxonScales
@@ -137,5 +138,41 @@ struct SimulatedStandardScaleTests {
             if case .stableWeight(let sample) = event { stable.append(sample.payload) }
         }
         #expect(stable.count == 1)
+    }
+}
+
+/// A standard scale's stored measurements (indicated on connection) go to the event store once, however often it
+/// sends them; a failed measurement is a typed error.
+struct StandardScaleRecordTests {
+    @Test func storedMeasurementsAreStoredOncePerDeviceAndTime() async throws {
+        let rig = try ScaleTestRig(.init(model: .standard))
+        defer { rig.remove() }
+        let records = SimulatedScale.Configuration.records(5, model: .standard)
+        var outcomes: [InsertOutcome] = []
+        for _ in 0..<2 {
+            // The scale indicates all five on every connection, as a scale does until it is sure they arrived.
+            let scale = SimulatedScale(.init(model: .standard, records: records), name: "sim-standard")
+            let session = ScaleSession(transport: scale, model: .standard, recordStore: rig.records)
+            try await session.connect()
+            var seen = 0
+            for await event in session.events {
+                guard case .stored(_, let outcome) = event else { continue }
+                outcomes.append(outcome)
+                seen += 1
+                if seen == records.count { break }
+            }
+            await session.close()
+        }
+        #expect(outcomes == Array(repeating: .inserted, count: 5) + Array(repeating: .duplicate, count: 5))
+        #expect(try rig.records.records() == records)
+    }
+
+    @Test func anUnsuccessfulMeasurementIsATypedError() async throws {
+        let scale = SimulatedScale(.init(model: .standard))
+        let session = ScaleSession(transport: scale, model: .standard)
+        try await session.connect()
+        scale.stepOnUnsuccessfully()
+        #expect(await scaleError { _ = try await session.measure(seconds: 10) } == .measurementUnsuccessful)
+        await session.close()
     }
 }
