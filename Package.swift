@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "AxonDevices", targets: ["AxonDevices"]),
         .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
         .library(name: "AxonOBD", targets: ["AxonOBD"]),
+        .library(name: "AxonScales", targets: ["AxonScales"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -55,13 +56,16 @@ let package = Package(
         // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
         // (serial line, pty, TCP, Bluetooth LE): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
         .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording", "AxonDevices", "AxonBluetooth"]),
+        // Bathroom scales: the standard Weight Scale / Body Composition decoders, the iHealth HS3/HS4/HS5 model
+        // (units, memory transfer into the event store, HS5 users, the seed's error codes) and simulators.
+        .target(name: "AxonScales", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD",
+                "AxonOBD", "AxonScales",
                 argumentParser,
             ]),
 
@@ -73,6 +77,9 @@ let package = Package(
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
+        .testTarget(
+            name: "AxonScalesTests",
+            dependencies: ["AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport"]),
         .testTarget(
             name: "AxonBluetoothTests",
             dependencies: [

@@ -1037,8 +1037,6 @@ def load_kind_modules():
             KINDS[cls.KIND] = cls
 
 
-load_kind_modules()
-
 
 # ---------------------------------------------------------------------------------------------------
 # Discovery
@@ -1320,6 +1318,9 @@ PRESETS = {
     "demo": [("brainiac", "C0:FF:EE:00:00:01", "Brainiac-0001", {"frequency": "10"}),
              ("heartrate", "C0:FF:EE:00:00:02", "Heartband-0002", {})],
 }
+
+# After PRESETS, so a kind module can add its device to a preset.
+load_kind_modules()
 
 
 def main():

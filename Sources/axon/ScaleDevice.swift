@@ -1,0 +1,131 @@
+import ArgumentParser
+import AxonBluetooth
+import AxonDevices
+import AxonScales
+import Foundation
+
+/// The options every `axon scale` command shares: which scale, on which bus, for which user.
+struct ScaleDeviceOptions: ParsableArguments {
+    @Argument(help: "sim:hs3, sim:hs4, sim:hs5 or sim:wss (simulated in-process), or ble:NAME / ble:ADDRESS.")
+    var device: String
+
+    @Option(help: "For ble: devices: standard (Weight Scale / Body Composition services), hs3, hs4 or hs5.")
+    var model: String = "standard"
+
+    @Option(help: "The iHealth user id (an email address) validated before measuring.")
+    var user: String = "user@example.org"
+
+    @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).")
+    var bus: String?
+
+    @Option(help: "Simulated scales: records in memory (0…200).")
+    var records: Int = 200
+
+    @Option(help: "Simulated scales: what the person on it weighs, kg.")
+    var weight: Double = 71.4
+
+    @Option(help: "Simulated HS5: users already on the scale besides the current one (0…19).")
+    var existingUsers: Int = 0
+
+    func validate() throws {
+        guard device.hasPrefix("sim:") || device.hasPrefix("ble:"), device.count > 4 else {
+            throw ValidationError("DEVICE is sim:hs3|hs4|hs5|wss or ble:NAME|ADDRESS, not \(device)")
+        }
+        guard (0...ScaleModel.memoryCapacity).contains(records) else { throw ValidationError("--records takes 0…200") }
+        guard (0...19).contains(existingUsers) else { throw ValidationError("--existing-users takes 0…19") }
+    }
+
+    /// The scale's model.
+    func scaleModel() throws -> ScaleModel {
+        let name = device.hasPrefix("sim:") ? String(device.dropFirst(4)) : model
+        switch name {
+        case "wss", "standard": return .standard
+        default:
+            guard let model = ScaleModel(rawValue: name) else {
+                throw ValidationError("unknown scale model \(name): hs3, hs4, hs5, standard (sim:wss)")
+            }
+            return model
+        }
+    }
+
+    var credentials: ScaleUserCredentials { ScaleUserCredentials(userID: user) }
+
+    /// Opens a session: a simulated scale in this process, or a scale through BlueZ.
+    func open(recordStore: ScaleRecordStore? = nil, linkLossAfterRecords: Int? = nil) async throws -> OpenScale {
+        let model = try scaleModel()
+        if device.hasPrefix("sim:") {
+            var users = HS5UserTable()
+            if model == .hs5 {
+                // The current user at position 0, others after it.
+                try users.create(user(HS5User.serialNumber(forUserID: user), height: 170), at: 0)
+                for position in 1...max(1, existingUsers) where position <= existingUsers {
+                    try users.create(self.user(UInt32(10_000 + position), height: 160 + position), at: position)
+                }
+            }
+            let scale = SimulatedScale(
+                .init(
+                    model: model,
+                    // A standard scale has no memory to transfer; its records would be indicated on connect.
+                    records: model == .standard ? [] : SimulatedScale.Configuration.records(records, model: model),
+                    users: users,
+                    weightKg: weight,
+                    bodyComposition: model == .standard
+                        ? SimulatedScale.Configuration.hs5Composition(weightKg: weight) : nil,
+                    linkLossAfterRecords: linkLossAfterRecords),
+                name: device)
+            let session = ScaleSession(transport: scale, model: model, device: device, recordStore: recordStore)
+            return OpenScale(session: session, simulated: scale, central: nil)
+        }
+        guard linkLossAfterRecords == nil else { throw ValidationError("--link-loss-after is for sim: devices") }
+        let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
+        let service = model == .standard ? ScaleGATT.weightScaleService : ScaleGATT.service
+        let transport = BlueZTransport(
+            central: central,
+            configuration: .init(
+                device: String(device.dropFirst(4)), discovery: DiscoveryFilter(serviceUUIDs: [service])))
+        let session = ScaleSession(
+            transport: transport, model: model, device: String(device.dropFirst(4)), recordStore: recordStore)
+        return OpenScale(session: session, simulated: nil, central: central)
+    }
+
+    func user(_ serial: UInt32, height: Int) -> HS5User {
+        HS5User(
+            serialNumber: serial, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: height, isAthlete: false,
+            sex: .female)
+    }
+}
+
+/// A session and what must be closed with it.
+struct OpenScale {
+    let session: ScaleSession
+    let simulated: SimulatedScale?
+    let central: BluetoothCentral?
+
+    /// Connects and, for an iHealth model, validates the user.
+    func start(_ credentials: ScaleUserCredentials) async throws {
+        try await session.connect()
+        if session.model != .standard {
+            let result = try await session.validate(credentials)
+            print("user \(credentials.userID): \(result)")
+        }
+    }
+
+    func close() async {
+        await session.close()
+        central?.close()
+    }
+}
+
+extension Axon {
+    /// Bathroom scales: iHealth HS3/HS4/HS5 semantics and standard Weight Scale / Body Composition scales.
+    struct Scale: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Weigh, transfer a scale's memory into the event store, manage HS5 users.",
+            discussion: """
+                DEVICE is sim:hs3, sim:hs4, sim:hs5 or sim:wss for a simulated scale in this process, or ble:NAME / \
+                ble:ADDRESS for a scale through BlueZ (--model standard for any Weight Scale service scale). Without a \
+                radio: scripts/bluez-mock/run.sh .build/debug/axon scale measure ble:Scale-0010
+                """,
+            subcommands: [ScaleMeasure.self, ScaleMemory.self, ScaleUsers.self])
+    }
+}

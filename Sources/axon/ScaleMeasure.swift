@@ -1,0 +1,67 @@
+import ArgumentParser
+import AxonScales
+
+/// `axon scale measure DEVICE [--unit kg|lb|st]`.
+struct ScaleMeasure: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "measure", abstract: "Measure: live and stable weight (HS5, BCS: body composition).")
+
+    @OptionGroup var scale: ScaleDeviceOptions
+
+    @Option(help: "Display unit: kg, lb or st.")
+    var unit: String = "kg"
+
+    @Option(help: "Seconds to wait for someone to step on a standard scale.")
+    var timeout: Double = 60
+
+    func run() async throws {
+        guard let unit = WeightUnit(rawValue: unit) else { throw ValidationError("--unit takes kg, lb or st") }
+        let open = try await scale.open()
+        let session = open.session
+        let printer = Task {
+            for await event in session.events {
+                switch event {
+                case .unstableWeight(let sample):
+                    print("live      \(WeightConversion.displayed(kilograms: sample.payload, in: unit))")
+                case .error(let error): print("error     \(error)")
+                case .link(.linkLost(let reason)): print("link lost: \(reason)")
+                default: break
+                }
+            }
+        }
+        do {
+            try await open.start(scale.credentials)
+            if session.model == .standard { open.simulated?.stepOn(weightKg: scale.weight) }
+            let m = try await session.measure(unit: unit, seconds: timeout)
+            print("stable    \(m.displayed)  (\(m.stableWeightKg) kg)")
+            if let time = m.time { print("time      \(GATTDateTime(unixTime: time)) UTC") }
+            if let kg = m.impedanceWeightKg {
+                print("impedance \(WeightConversion.displayed(kilograms: kg, in: unit))")
+            }
+            if let c = m.bodyComposition { printComposition(c) }
+        } catch {
+            await open.close()
+            await printer.value
+            throw error
+        }
+        await open.close()
+        await printer.value
+    }
+
+    private func printComposition(_ c: BodyComposition) {
+        func show(_ label: String, _ value: Double?, _ unit: String) {
+            if let value {
+                print(
+                    "\(label.padding(toLength: 18, withPad: " ", startingAt: 0))\(String(format: "%.1f", value)) \(unit)"
+                )
+            }
+        }
+        show("body fat", c.fatPercent, "%")
+        show("water", c.waterPercent, "%")
+        show("muscle", c.musclePercent, "%")
+        show("bone mass", c.boneMassKg, "kg")
+        if let level = c.visceralFatLevel { print("visceral fat level \(level)") }
+        if let dci = c.dciKcal { print("DCI               \(dci) kcal") }
+        show("impedance", c.impedanceOhm, "Ω")
+    }
+}
