@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
         .library(name: "AxonDevices", targets: ["AxonDevices"]),
         .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
+        .library(name: "AxonBand", targets: ["AxonBand"]),
+        .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -46,11 +48,18 @@ let package = Package(
         .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
         // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
         .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
+        // Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): Axon's band framing
+        // (docs/band-protocol.md), the Heart Rate Measurement decoder, validated commands, the once-only sync into
+        // the event store, and a simulated band.
+        .target(name: "AxonBand", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
+        // P&G ResearchBIT sensors: scan filter, summary events paired into sessions, resumable fetch into the
+        // event store (docs/researchbit-protocol.md), and a simulated sensor.
+        .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth",
-                           argumentParser]),
+                           "AxonBand", "AxonResearchBIT", argumentParser]),
 
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
@@ -64,6 +73,14 @@ let package = Package(
             name: "AxonBluetoothTests",
             dependencies: [
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
+            ]),
+        .testTarget(
+            name: "AxonBandTests",
+            dependencies: ["AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport"]),
+        .testTarget(
+            name: "AxonResearchBITTests",
+            dependencies: [
+                "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
             ]),
     ]
 )
