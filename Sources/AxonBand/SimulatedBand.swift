@@ -6,7 +6,8 @@ import Foundation
 /// Axon's band framing exactly as docs/band-protocol.md says — one record at a time, the next after the previous
 /// one's acknowledgement, a record forgotten only once acknowledged — checks settings by the seed's rules
 /// (answering `rejected` as the real band's `responseOfScheduleSetting:NO` does), and notifies live heart rate on
-/// 0x2A37 while subscribed. Link losses can be injected after chosen records.
+/// 0x2A37 while subscribed. Link losses can be injected after chosen records. Like a real band it can be
+/// connected again after ``close()`` (another session, another phone); ``events`` spans all connections.
 ///
 /// Threading contract: `Sendable`; methods from any task. Everything happens on one serial queue, which is also
 /// the receiver's delivery thread.
@@ -96,11 +97,11 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
 
     public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) async throws(TransportError) {
         let result: TransportError? = queue.sync {
-            guard !closed else { return .closed }
             for id in notifications where id != profile.records && id != profile.heartRate {
                 return .characteristicMissing(id)
             }
             self.receiver = receiver
+            closed = false
             linkUp = true
             for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved] { deliver(event) }
             for id in notifications { deliver(.notifying(id)) }
@@ -141,11 +142,11 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             guard !closed else { return }
             closed = true
             linkUp = false
+            inFlight = nil
             heartRateTimer?.cancel()
             heartRateTimer = nil
             deliver(.closed)
             receiver = nil
-            eventContinuation.finish()
         }
     }
 
