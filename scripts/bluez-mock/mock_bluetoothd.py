@@ -505,6 +505,7 @@ class GattCharacteristic(Exported):
         if allowed[write_type] not in self.flags:
             raise BluezError("NotSupported", "Operation is not supported")
         self.writes.append((bytes(value), write_type))
+        self.air.on_write(self, bytes(value))
 
     @dbus.service.method(CHAR_IFACE, in_signature="", out_signature="", sender_keyword="sender")
     def StartNotify(self, sender=None):
@@ -727,6 +728,10 @@ class AirDevice:
 
     def streaming_changed(self):
         """Called when a characteristic's ability to deliver notifications may have changed."""
+
+    def on_write(self, char, value):
+        """A client wrote `value` to `char` (after it was logged for GetWrites); kinds that answer commands
+        override it."""
 
     def set_rate(self, rate):
         raise BluezError("NotSupported", "This device kind has no rate")
