@@ -185,7 +185,9 @@ public actor BandSession {
     // MARK: - Inbound
 
     private func handle(_ item: Inbound) async {
-        lastActivity = Date()
+        // Only the band's own notifications count as activity: a transport retrying a band that left range reports
+        // link events for ever.
+        if case .value = item { lastActivity = Date() }
         switch item {
         case .link(let event):
             switch event {

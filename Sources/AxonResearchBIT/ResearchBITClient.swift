@@ -107,7 +107,9 @@ public actor ResearchBITClient {
     }
 
     private func handle(_ item: Item) async {
-        lastActivity = Date()
+        // Only the device's own notifications count as activity: a transport retrying a device that left range
+        // reports link events for ever.
+        if case .value = item { lastActivity = Date() }
         switch item {
         case .link(.linkLost):
             linkDown = true
