@@ -6,6 +6,6 @@ struct Axon: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "axon",
         abstract: "Axon: a real-time EEG signal-processing engine with pluggable device adapters.",
-        subcommands: [Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, Scan.self],
+        subcommands: [Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, Scan.self, Band.self, ResearchBIT.self],
         defaultSubcommand: Demo.self)
 }
