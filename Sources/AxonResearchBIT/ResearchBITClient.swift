@@ -67,7 +67,7 @@ public actor ResearchBITClient {
         let watchdog = Task {
             while !Task.isCancelled {
                 try? await Task.sleep(for: .milliseconds(100))
-                await self.checkIdle()
+                self.checkIdle()
             }
         }
         defer {
