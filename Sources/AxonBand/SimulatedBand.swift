@@ -6,7 +6,8 @@ import Foundation
 /// Axon's band framing exactly as docs/band-protocol.md says — one record at a time, the next after the previous
 /// one's acknowledgement, a record forgotten only once acknowledged — checks settings by the seed's rules
 /// (answering `rejected` as the real band's `responseOfScheduleSetting:NO` does), and notifies live heart rate on
-/// 0x2A37 while subscribed. Link losses can be injected after chosen records. Like a real band it can be
+/// 0x2A37 while subscribed. Link losses, a departure out of range and damaged notifications can be injected after
+/// chosen records. Like a real band it can be
 /// connected again after ``close()`` (another session, another phone); ``events`` spans all connections.
 ///
 /// Threading contract: `Sendable`; methods from any task. Everything happens on one serial queue, which is also
@@ -28,12 +29,17 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         public var linkLossAfterRecords: Set<Int>
         /// Seconds the link stays down after an injected loss.
         public var outage: Double
+        /// After this many record notifications the band leaves range until the next ``open`` (a sync cut short).
+        public var vanishAfterRecords: Int?
+        /// Record notifications (1 = the first sent) whose checksum is damaged on the way.
+        public var corruptRecords: Set<Int>
         /// Seconds between live heart-rate notifications.
         public var heartRatePeriod: Double
         public init(
             model: BandModel = .smarteeTraining, name: String = "Smartee-0001", firmware: String = "3.1.4",
             battery: Int = 83, today: BandDate = BandDate(Date(), timeZone: .current), days: Int = 7, seed: UInt64 = 7,
-            linkLossAfterRecords: Set<Int> = [], outage: Double = 0.05, heartRatePeriod: Double = 1
+            linkLossAfterRecords: Set<Int> = [], outage: Double = 0.05, vanishAfterRecords: Int? = nil,
+            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1
         ) {
             self.model = model
             self.name = name
@@ -44,6 +50,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             self.seed = seed
             self.linkLossAfterRecords = linkLossAfterRecords
             self.outage = outage
+            self.vanishAfterRecords = vanishAfterRecords
+            self.corruptRecords = corruptRecords
             self.heartRatePeriod = heartRatePeriod
         }
     }
@@ -199,8 +207,16 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         }
         inFlight = record.sequence
         recordsSent += 1
-        notify(.record(record))
-        if configuration.linkLossAfterRecords.contains(recordsSent) { loseLink() }
+        var bytes = BandNotification.record(record).bytes
+        if configuration.corruptRecords.contains(recordsSent) { bytes[bytes.count - 1] &+= 1 }
+        receiver?.transport(didReceive: bytes, from: profile.records, arrivalTime: Self.now())
+        if configuration.vanishAfterRecords == recordsSent {
+            linkUp = false
+            inFlight = nil
+            deliver(.linkLost(reason: "out of range"))
+        } else if configuration.linkLossAfterRecords.contains(recordsSent) {
+            loseLink()
+        }
     }
 
     private func loseLink() {

@@ -90,6 +90,34 @@ struct BandSyncTests {
         }
     }
 
+    @Test func aSyncCutShortResumesInTheNextSessionWithoutDuplicateRows() async throws {
+        let fixture = try Fixture()
+        let band = SimulatedBand(configuration: .init(today: Self.today, vanishAfterRecords: 100))
+        let session = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 0.5, today: { Self.today }))
+        try await session.connect()
+        await #expect(throws: BandError.timedOut(what: "sync records", seconds: 0.5)) { try await session.sync() }
+        await session.close()
+        #expect(try fixture.store.counts().values.reduce(0, +) == 100)
+        // The hundredth was stored but never acknowledged: the band still holds it and sends it again.
+        let total = Self.expected.values.reduce(0, +)
+        #expect(band.pendingRecords.count == total - 99)
+        let resumed = try await fixture.sync(band)
+        #expect(resumed.totalInserted == total - 100)
+        // Again: the hundredth, and today's totals and the sports list that both sessions asked for.
+        let hundredth = SimulatedBand.week(today: Self.today)[99].kind
+        #expect(hundredth == .day)
+        #expect(resumed.duplicates == [hundredth: 1, .today: 1, .supportedSports: 1])
+        #expect(try fixture.store.counts() == Self.expected)
+    }
+
+    @Test func damagedNotificationsAreAskedForAgain() async throws {
+        let fixture = try Fixture()
+        let report = try await fixture.sync(SimulatedBand(configuration: .init(today: Self.today, corruptRecords: [5, 77, 78])))
+        #expect(report.malformedNotifications == 3)
+        #expect(report.inserted == Self.expected)
+        #expect(try fixture.store.counts() == Self.expected)
+    }
+
     @Test func hourlyHeartRateWith255IsGapsNeverZeros() async throws {
         let fixture = try Fixture()
         _ = try await fixture.sync(Self.band())
