@@ -42,7 +42,9 @@ public actor BandSession {
     }
 
     public nonisolated let transport: any DeviceTransport
-    public nonisolated let store: BandRecordStore?
+    /// Where ``sync()`` stores records (``attach(_:)`` sets it after connecting, when the store is named after
+    /// the band's own info).
+    public private(set) var store: BandRecordStore?
     public nonisolated let configuration: Configuration
     /// Live heart-rate measurements (with ``Configuration/liveHeartRate``), decoded; one consumer.
     public nonisolated let heartRate: AsyncStream<HeartRateMeasurement>
@@ -164,6 +166,9 @@ public actor BandSession {
         guard accepted else { throw .rejected(command: command.type) }
         schedules.apply(command)
     }
+
+    /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected).
+    public func attach(_ store: BandRecordStore) { self.store = store }
 
     /// Waits (up to the idle timeout) until the band has told its model, so model-dependent rules can be checked.
     public func waitForDeviceInfo() async -> BandDeviceInfo? {

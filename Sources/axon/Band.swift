@@ -24,9 +24,13 @@ extension Axon {
         var out = "axon-events.sqlite"
 
         func run() async throws {
-            let store = try BandRecordStore(store: EventStore(path: out), device: BandConnection.storeName(target.device))
-            let connection = try await BandConnection.open(target.device, bus: target.bus, store: store)
+            let events = try EventStore(path: out)
+            let connection = try await BandConnection.open(target.device, bus: target.bus, store: nil)
             try await connection.session.connect()
+            // The band's streams are named after the band itself, so its name and its address reach the same ones.
+            let name = await connection.session.waitForDeviceInfo()?.name ?? BandConnection.storeName(target.device)
+            let store = try BandRecordStore(store: events, device: name)
+            await connection.session.attach(store)
             let report: BandSyncReport
             do { report = try await connection.session.sync() } catch {
                 await connection.close()
