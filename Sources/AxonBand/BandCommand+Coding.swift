@@ -97,7 +97,8 @@ extension BandCommand {
             let id = Int(try r.u8()), switchOn = try flag(), viable = try flag()
             self = .alarm(
                 BandAlarm(
-                    id: id, hour: Int(try r.u8()), minute: Int(try r.u8()), weekRepeat: WeekRepeat(rawValue: try r.u8()),
+                    id: id, hour: Int(try r.u8()), minute: Int(try r.u8()),
+                    weekRepeat: WeekRepeat(rawValue: try r.u8()),
                     switchOn: switchOn, viable: viable))
         case 0x43, 0x44:
             let year = Int(try r.u16()), month = Int(try r.u8()), day = Int(try r.u8())
@@ -105,10 +106,13 @@ extension BandCommand {
             if frame.type == 0x43 {
                 let title = try BandNotification.text(&r), subtitle = try BandNotification.text(&r)
                 self = .writeSchedule(
-                    BandSchedule(year: year, month: month, day: day, hour: hour, minute: minute, title: title, subtitle: subtitle))
+                    BandSchedule(
+                        year: year, month: month, day: day, hour: hour, minute: minute, title: title, subtitle: subtitle
+                    ))
             } else {
                 self = .closeSchedule(
-                    BandSchedule(year: year, month: month, day: day, hour: hour, minute: minute, title: "", subtitle: ""))
+                    BandSchedule(
+                        year: year, month: month, day: day, hour: hour, minute: minute, title: "", subtitle: ""))
             }
         case 0x45: self = .clearSchedules
         case 0x46:
@@ -117,7 +121,9 @@ extension BandCommand {
             let autoSleep = try flag()
             let start = Int(try r.u8()), end = Int(try r.u8())
             let colour = try r.u8()
-            guard colour <= 1 || colour == 0xFF else { throw .invalidField(type: frame.type, field: "background", value: Int(colour)) }
+            guard colour <= 1 || colour == 0xFF else {
+                throw .invalidField(type: frame.type, field: "background", value: Int(colour))
+            }
             self = .hardwareOptions(
                 BandHardwareOptions(
                     units: units, timeFormat: time, autoSleep: autoSleep, backlightStart: start, backlightEnd: end,

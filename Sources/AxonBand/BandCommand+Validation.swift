@@ -12,7 +12,9 @@ extension BandCommand {
         case .sedentary(let s):
             try Self.hour(s.startHour, "sedentary start")
             try Self.hour(s.endHour, "sedentary end")
-            guard s.startHour < s.endHour else { throw .sedentaryWindowEmpty(startHour: s.startHour, endHour: s.endHour) }
+            guard s.startHour < s.endHour else {
+                throw .sedentaryWindowEmpty(startHour: s.startHour, endHour: s.endHour)
+            }
         case .personalInfo(let p):
             try Self.range(p.height, BandPersonalInfo.heightRange, "height")
             try Self.range(p.weight, BandPersonalInfo.weightRange, "weight")
@@ -39,7 +41,9 @@ extension BandCommand {
             }
         case .sportTargets(let targets):
             guard !targets.isEmpty else { throw .sportTargetsEmpty }
-            guard targets.count <= BandSportTarget.maximumCount else { throw .tooManySportTargets(count: targets.count) }
+            guard targets.count <= BandSportTarget.maximumCount else {
+                throw .tooManySportTargets(count: targets.count)
+            }
             var seen = Set<UInt8>()
             for target in targets {
                 guard BandSport(code: target.sportCode) != nil else { throw .unknownSport(code: target.sportCode) }

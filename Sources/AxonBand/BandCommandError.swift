@@ -65,7 +65,8 @@ public enum BandCommandError: Error, Sendable, Hashable, CustomStringConvertible
         case .scheduleSlotTaken(let slot): "there is already a schedule at \(slot)"
         case .scheduleNotFound(let slot): "there is no schedule at \(slot)"
         case .backgroundColourUnsupported(let model):
-            "only the Smartee Training 9616N has a background colour" + (model.map { " (this is a \($0))" } ?? " (model unknown)")
+            "only the Smartee Training 9616N has a background colour"
+                + (model.map { " (this is a \($0))" } ?? " (model unknown)")
         case .sportTargetsEmpty: "at least one sport target (walking) is needed"
         case .tooManySportTargets(let n): "\(n) sport targets (at most 5)"
         case .walkingTargetMissing: "walking (0x01) must be one of the sport targets"

@@ -19,8 +19,12 @@ public struct BandGATTProfile: Sendable, Hashable {
 
     public init() {}
 
-    public var command: GATTCharacteristicID { GATTCharacteristicID(service: Self.serviceUUID, characteristic: Self.commandUUID) }
-    public var records: GATTCharacteristicID { GATTCharacteristicID(service: Self.serviceUUID, characteristic: Self.recordUUID) }
+    public var command: GATTCharacteristicID {
+        GATTCharacteristicID(service: Self.serviceUUID, characteristic: Self.commandUUID)
+    }
+    public var records: GATTCharacteristicID {
+        GATTCharacteristicID(service: Self.serviceUUID, characteristic: Self.recordUUID)
+    }
     public var heartRate: GATTCharacteristicID {
         GATTCharacteristicID(service: Self.heartRateService, characteristic: Self.heartRateMeasurementUUID)
     }

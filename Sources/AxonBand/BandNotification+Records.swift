@@ -46,7 +46,9 @@ extension BandNotification {
         case .takePicture, .searchPhone:
             let date = try self.date(&r)
             let h = Int(try r.u8()), m = Int(try r.u8()), s = Int(try r.u8())
-            guard h < 24, m < 60, s < 60 else { throw .invalidField(type: r.type, field: "time", value: h * 10_000 + m * 100 + s) }
+            guard h < 24, m < 60, s < 60 else {
+                throw .invalidField(type: r.type, field: "time", value: h * 10_000 + m * 100 + s)
+            }
             let event = BandButtonEvent(date: date, second: h * 3600 + m * 60 + s)
             return kind == .takePicture ? .takePicture(event) : .searchPhone(event)
         }

@@ -76,8 +76,10 @@ public final class BandRecordStore: Sendable {
         let channels: [ChannelInfo] =
             switch kind {
             case .today, .day, .sport:
-                [ChannelInfo(label: "steps", unit: "steps"), ChannelInfo(label: "calories", unit: "kcal"),
-                 ChannelInfo(label: "distance", unit: "m")]
+                [
+                    ChannelInfo(label: "steps", unit: "steps"), ChannelInfo(label: "calories", unit: "kcal"),
+                    ChannelInfo(label: "distance", unit: "m"),
+                ]
             case .sleep: [ChannelInfo(label: "sleep type", unit: "")]
             case .heartRate: [ChannelInfo(label: "heart rate", unit: "bpm")]
             case .supportedSports, .takePicture, .searchPhone: []

@@ -154,7 +154,8 @@ public actor BandSession {
         lastActivity = Date()
         let accepted: Bool
         do {
-            accepted = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Bool, any Error>) in
+            accepted = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Bool, any Error>) in
                 responseWaiters[command.type] = continuation
                 Task { await self.writeForWaiter(command) }
             }
@@ -291,7 +292,9 @@ public actor BandSession {
         guard syncWaiter != nil || !responseWaiters.isEmpty else { return }
         let idle = Date().timeIntervalSince(lastActivity)
         if idle > configuration.idleTimeout {
-            failWaiters(.timedOut(what: syncWaiter != nil ? "sync records" : "a command answer", seconds: configuration.idleTimeout))
+            failWaiters(
+                .timedOut(
+                    what: syncWaiter != nil ? "sync records" : "a command answer", seconds: configuration.idleTimeout))
         }
     }
 

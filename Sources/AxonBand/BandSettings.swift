@@ -88,7 +88,9 @@ public struct BandSchedule: Sendable, Hashable, Codable {
     /// The day, when valid.
     public var date: BandDate? { BandDate(year: year, month: month, day: day) }
     /// `yyyy-MM-dd HH:mm`, the schedule's identity on the band.
-    public var slot: String { "\(year)-\(BandDate.two(month))-\(BandDate.two(day)) \(BandDate.clock(hour * 60 + minute))" }
+    public var slot: String {
+        "\(year)-\(BandDate.two(month))-\(BandDate.two(day)) \(BandDate.clock(hour * 60 + minute))"
+    }
 }
 
 /// The band's hardware options (the SDK's `IwownHWOption`).

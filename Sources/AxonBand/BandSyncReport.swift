@@ -43,7 +43,10 @@ public struct BandSyncReport: Sendable, Hashable, CustomStringConvertible {
             "  \(kind.streamName): \(inserted[kind] ?? 0) new, \(duplicates[kind] ?? 0) already stored"
                 + ((conflicts[kind] ?? 0) > 0 ? ", \(conflicts[kind]!) conflicting" : "")
         }
-        return (["\(recordsReceived) records received; \(totalInserted) new, \(totalDuplicates) already stored; "
-            + "\(linkLosses) link losses, \(malformedNotifications) malformed"] + rows).joined(separator: "\n")
+        return
+            ([
+                "\(recordsReceived) records received; \(totalInserted) new, \(totalDuplicates) already stored; "
+                    + "\(linkLosses) link losses, \(malformedNotifications) malformed"
+            ] + rows).joined(separator: "\n")
     }
 }

@@ -16,27 +16,40 @@ extension SimulatedBand {
         for back in stride(from: days, through: 1, by: -1) {
             let date = today.adding(days: -back)
             let steps = next(4_000...14_000)
-            records.append(.day(BandDayTotals(
-                date: date, sport: .walking, steps: steps, calories: steps / 25, distance: steps * 7 / 10, count: 0)))
+            records.append(
+                .day(
+                    BandDayTotals(
+                        date: date, sport: .walking, steps: steps, calories: steps / 25, distance: steps * 7 / 10,
+                        count: 0)))
             let other = BandSport(code: others[back % others.count])!
-            records.append(.day(BandDayTotals(
-                date: date, sport: other, steps: 0, calories: next(150...600), distance: next(0...9_000),
-                count: next(0...40))))
+            records.append(
+                .day(
+                    BandDayTotals(
+                        date: date, sport: other, steps: 0, calories: next(150...600), distance: next(0...9_000),
+                        count: next(0...40))))
             let walkStart = next(420...540)
-            records.append(.sport(BandSportSession(
-                date: date, startMinute: walkStart, endMinute: walkStart + next(20...50), sport: .walking,
-                steps: next(2_000...5_000), calories: next(80...200), distance: next(1_500...4_000),
-                activity: next(10...90), count: 0)))
+            records.append(
+                .sport(
+                    BandSportSession(
+                        date: date, startMinute: walkStart, endMinute: walkStart + next(20...50), sport: .walking,
+                        steps: next(2_000...5_000), calories: next(80...200), distance: next(1_500...4_000),
+                        activity: next(10...90), count: 0)))
             let otherStart = next(1_020...1_140)
-            records.append(.sport(BandSportSession(
-                date: date, startMinute: otherStart, endMinute: otherStart + next(30...90), sport: other, steps: 0,
-                calories: next(150...600), distance: next(0...9_000), activity: next(10...90), count: next(0...40))))
+            records.append(
+                .sport(
+                    BandSportSession(
+                        date: date, startMinute: otherStart, endMinute: otherStart + next(30...90), sport: other,
+                        steps: 0,
+                        calories: next(150...600), distance: next(0...9_000), activity: next(10...90),
+                        count: next(0...40))))
             // A night in pieces: start, light, deep, light, wake up.
             var minute = next(0...60)
             for type in [BandSleepType.startSleep, .lightSleep, .deepSleep, .lightSleep, .wakeUp] {
                 let length = type == .wakeUp ? 5 : next(40...150)
-                records.append(.sleep(BandSleepSegment(
-                    date: date, startMinute: minute, endMinute: minute + length, type: type)))
+                records.append(
+                    .sleep(
+                        BandSleepSegment(
+                            date: date, startMinute: minute, endMinute: minute + length, type: type)))
                 minute += length
             }
             for hour in 0..<24 {

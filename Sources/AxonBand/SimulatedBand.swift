@@ -103,7 +103,9 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
 
     // MARK: - DeviceTransport
 
-    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) async throws(TransportError) {
+    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
+        async throws(TransportError)
+    {
         let result: TransportError? = queue.sync {
             for id in notifications where id != profile.records && id != profile.heartRate {
                 return .characteristicMissing(id)
@@ -131,7 +133,9 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         return try result.get()
     }
 
-    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool) async throws(TransportError) {
+    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
+        async throws(TransportError)
+    {
         let result: TransportError? = queue.sync {
             guard linkUp else { return closed ? .closed : .notConnected }
             guard characteristic == profile.command else { return .characteristicMissing(characteristic) }
@@ -177,7 +181,10 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
                 sendNext()
             }
         case .getDeviceInfo:
-            notify(.deviceInfo(BandDeviceInfo(model: configuration.model, firmware: configuration.firmware, name: configuration.name)))
+            notify(
+                .deviceInfo(
+                    BandDeviceInfo(
+                        model: configuration.model, firmware: configuration.firmware, name: configuration.name)))
         case .getBattery: notify(.battery(configuration.battery))
         case .getSupportedSports: append(.supportedSports(Self.supportedSports))
         case .getCurrentSportData: append(.today(Self.todayTotals))

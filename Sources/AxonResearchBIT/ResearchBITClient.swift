@@ -122,7 +122,11 @@ public actor ResearchBITClient {
             let notification: ResearchBITNotification
             do { notification = try ResearchBITNotification(decoding: bytes) } catch {
                 malformedInARow += 1
-                if malformedInARow > 3 { finish(throwing: .malformed(error)) } else { try? await write(.fetch(after: lastStored)) }
+                if malformedInARow > 3 {
+                    finish(throwing: .malformed(error))
+                } else {
+                    try? await write(.fetch(after: lastStored))
+                }
                 return
             }
             malformedInARow = 0
@@ -150,7 +154,9 @@ public actor ResearchBITClient {
     }
 
     private func checkIdle() {
-        if waiter != nil, Date().timeIntervalSince(lastActivity) > idleTimeout { finish(throwing: .timedOut(seconds: idleTimeout)) }
+        if waiter != nil, Date().timeIntervalSince(lastActivity) > idleTimeout {
+            finish(throwing: .timedOut(seconds: idleTimeout))
+        }
     }
 
     private func finish(throwing error: ResearchBITError?) {

@@ -18,7 +18,9 @@ public struct ResearchBITDevice: Sendable, Hashable, Codable, CustomStringConver
     public var dataIsAvailable: Bool
     public var rssi: Int?
 
-    public init(name: String, address: String, kind: Kind, batteryPercentage: Int?, dataIsAvailable: Bool, rssi: Int? = nil) {
+    public init(
+        name: String, address: String, kind: Kind, batteryPercentage: Int?, dataIsAvailable: Bool, rssi: Int? = nil
+    ) {
         self.name = name
         self.address = address
         self.kind = kind
@@ -57,7 +59,8 @@ public struct ResearchBITDevice: Sendable, Hashable, Codable, CustomStringConver
 
     /// The profile of its service.
     public var profile: ResearchBITProfile {
-        ResearchBITProfile(service: kind == .researchBIT ? ResearchBITProfile.researchBITService : ResearchBITProfile.nordicService)
+        ResearchBITProfile(
+            service: kind == .researchBIT ? ResearchBITProfile.researchBITService : ResearchBITProfile.nordicService)
     }
 
     public var description: String {

@@ -21,7 +21,8 @@ public enum ResearchBITDecodingError: Error, Sendable, Hashable, CustomStringCon
         switch self {
         case .tooShort(let n): "ResearchBIT frame of \(n) bytes (at least 3)"
         case .lengthMismatch(let d, let a): "ResearchBIT frame declares \(d) payload bytes, has \(a)"
-        case .badChecksum(let e, let f): "ResearchBIT checksum 0x\(String(f, radix: 16)), expected 0x\(String(e, radix: 16))"
+        case .badChecksum(let e, let f):
+            "ResearchBIT checksum 0x\(String(f, radix: 16)), expected 0x\(String(e, radix: 16))"
         case .unknownType(let t): "unknown ResearchBIT frame type 0x\(String(t, radix: 16))"
         case .badLength(let t, let l, let e): "ResearchBIT frame 0x\(String(t, radix: 16)) of \(l) bytes, expected \(e)"
         case .unknownEventType(let t): "unknown summary event type \(t)"
@@ -58,18 +59,26 @@ public enum ResearchBITNotification: Sendable, Hashable {
         guard sum == bytes.last! else { throw .badChecksum(expected: sum, found: bytes.last!) }
         let type = bytes[0]
         let p = Array(bytes[2..<(bytes.count - 1)])
-        func u32(_ i: Int) -> UInt32 { UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24 }
+        func u32(_ i: Int) -> UInt32 {
+            UInt32(p[i]) | UInt32(p[i + 1]) << 8 | UInt32(p[i + 2]) << 16 | UInt32(p[i + 3]) << 24
+        }
         switch type {
         case Self.eventType:
             // sequence (4) | size (2) | id (16) | type (1) | wake-up (4) | field count (1) | fields (4 each)
             guard p.count >= 28 else { throw .badLength(type: type, length: p.count, expected: 28) }
             let fieldCount = Int(p[27])
-            guard p.count == 28 + 4 * fieldCount else { throw .badLength(type: type, length: p.count, expected: 28 + 4 * fieldCount) }
+            guard p.count == 28 + 4 * fieldCount else {
+                throw .badLength(type: type, length: p.count, expected: 28 + 4 * fieldCount)
+            }
             let declaredSize = Int(p[4]) | Int(p[5]) << 8
             let actual = SummaryEvent.size(fieldCount: fieldCount)
             guard declaredSize == actual else { throw .sizeMismatch(declared: declaredSize, actual: actual) }
             guard let eventType = SummaryEvent.EventType(rawValue: p[22]) else { throw .unknownEventType(p[22]) }
-            let id = UUID(uuid: (p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18], p[19], p[20], p[21]))
+            let id = UUID(
+                uuid: (
+                    p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13], p[14], p[15], p[16], p[17], p[18], p[19], p[20],
+                    p[21]
+                ))
             let fields = (0..<fieldCount).map { u32(28 + 4 * $0) }
             self = .event(sequence: u32(0), SummaryEvent(id: id, type: eventType, wakeupTime: u32(23), fields: fields))
         case Self.statusType:
@@ -140,7 +149,9 @@ public enum ResearchBITCommand: Sendable, Hashable {
         guard bytes.count >= 3, bytes.count == Int(bytes[1]) + 3,
             UInt8(truncatingIfNeeded: bytes.dropLast().reduce(0) { $0 &+ Int($1) }) == bytes.last!
         else { return nil }
-        let v = bytes.count == 7 ? UInt32(bytes[2]) | UInt32(bytes[3]) << 8 | UInt32(bytes[4]) << 16 | UInt32(bytes[5]) << 24 : nil
+        let v =
+            bytes.count == 7
+            ? UInt32(bytes[2]) | UInt32(bytes[3]) << 8 | UInt32(bytes[4]) << 16 | UInt32(bytes[5]) << 24 : nil
         switch (bytes[0], v) {
         case (0x01, let v?): self = .fetch(after: v)
         case (0x02, let v?): self = .acknowledge(sequence: v)

@@ -29,7 +29,11 @@ public struct ResearchBITProfile: Sendable, Hashable {
     public init(service: BluetoothUUID = ResearchBITProfile.researchBITService) { self.service = service }
 
     /// The command characteristic.
-    public var command: GATTCharacteristicID { GATTCharacteristicID(service: service, characteristic: Self.commandUUID) }
+    public var command: GATTCharacteristicID {
+        GATTCharacteristicID(service: service, characteristic: Self.commandUUID)
+    }
     /// The summary characteristic.
-    public var summary: GATTCharacteristicID { GATTCharacteristicID(service: service, characteristic: Self.summaryUUID) }
+    public var summary: GATTCharacteristicID {
+        GATTCharacteristicID(service: service, characteristic: Self.summaryUUID)
+    }
 }

@@ -33,7 +33,8 @@ public final class ResearchBITStore: Sendable {
     @discardableResult
     public func insert(_ event: SummaryEvent, device address: String) throws(EventStoreError) -> InsertOutcome {
         try store.insert(
-            events(of: address), deviceRecordID: event.id.uuidString, deviceTime: Double(event.wakeupTime), payload: event)
+            events(of: address), deviceRecordID: event.id.uuidString, deviceTime: Double(event.wakeupTime),
+            payload: event)
     }
 
     /// Every stored event of a device, by wake-up time.

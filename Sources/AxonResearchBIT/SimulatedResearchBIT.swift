@@ -67,15 +67,23 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         var random = SplitMix64(seed: configuration.seed)
         func uuid() -> UUID {
             let a = random.next(), b = random.next()
-            let bytes = (0..<8).map { UInt8(truncatingIfNeeded: a >> (8 * $0)) } + (0..<8).map { UInt8(truncatingIfNeeded: b >> (8 * $0)) }
-            return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+            let bytes =
+                (0..<8).map { UInt8(truncatingIfNeeded: a >> (8 * $0)) }
+                + (0..<8).map { UInt8(truncatingIfNeeded: b >> (8 * $0)) }
+            return UUID(
+                uuid: (
+                    bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+                    bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+                ))
         }
         var events: [SummaryEvent] = []
         var held: SummaryEvent?
         for session in 0..<configuration.sessions {
             let wakeup = configuration.firstWakeup + UInt32(session) * 3 * 3600 + UInt32(random.next() % 600)
-            let pulls = SummaryEvent(id: uuid(), type: .triggerPulls, wakeupTime: wakeup, fields: [UInt32(5 + random.next() % 60)])
-            let awake = SummaryEvent(id: uuid(), type: .timeAwake, wakeupTime: wakeup, fields: [UInt32(30 + random.next() % 900)])
+            let pulls = SummaryEvent(
+                id: uuid(), type: .triggerPulls, wakeupTime: wakeup, fields: [UInt32(5 + random.next() % 60)])
+            let awake = SummaryEvent(
+                id: uuid(), type: .timeAwake, wakeupTime: wakeup, fields: [UInt32(30 + random.next() % 900)])
             events.append(pulls)
             if let h = held { events.append(h); held = nil }
             if session % 2 == 0 { held = awake } else { events.append(awake) }
@@ -89,13 +97,17 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     /// Event notifications sent (re-sends included).
     public var eventsSent: Int { queue.sync { sent } }
 
-    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) async throws(TransportError) {
+    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
+        async throws(TransportError)
+    {
         let error: TransportError? = queue.sync {
             for id in notifications where id != profile.summary { return .characteristicMissing(id) }
             self.receiver = receiver
             linkUp = true
             vanished = false
-            for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved, .notifying(profile.summary), .ready] {
+            for event in [
+                LinkEvent.connecting(attempt: 1), .connected, .servicesResolved, .notifying(profile.summary), .ready,
+            ] {
                 deliver(event)
             }
             return nil
@@ -107,7 +119,9 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         throw .characteristicMissing(characteristic)
     }
 
-    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool) async throws(TransportError) {
+    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
+        async throws(TransportError)
+    {
         let error: TransportError? = queue.sync {
             guard linkUp else { return .notConnected }
             guard characteristic == profile.command, let command = ResearchBITCommand(decoding: value) else {
@@ -162,7 +176,9 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     }
 
     private func notify(_ notification: ResearchBITNotification) {
-        receiver?.transport(didReceive: notification.bytes, from: profile.summary, arrivalTime: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+        receiver?.transport(
+            didReceive: notification.bytes, from: profile.summary,
+            arrivalTime: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
     }
 
     private func deliver(_ event: LinkEvent) {

@@ -71,7 +71,8 @@ public struct ResearchBITSession: Sendable, Hashable, Codable {
             let group = byTime[time]!
             let n = min(group.pulls.count, group.awake.count)
             for i in 0..<n {
-                sessions.append(ResearchBITSession(wakeupTime: time, triggerPulls: group.pulls[i], timeAwake: group.awake[i]))
+                sessions.append(
+                    ResearchBITSession(wakeupTime: time, triggerPulls: group.pulls[i], timeAwake: group.awake[i]))
             }
             unpaired += group.pulls.dropFirst(n) + group.awake.dropFirst(n)
         }

@@ -7,7 +7,8 @@ extension Axon {
     /// Iwown smartbands: sync, settings, live heart rate.
     struct Band: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): sync, settings, live heart rate.",
+            abstract:
+                "Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): sync, settings, live heart rate.",
             discussion: "Try them on the simulated band: axon band sync sim:band; axon band hr sim:band.",
             subcommands: [BandSync.self, BandSet.self, BandHeartRate.self])
     }
@@ -42,7 +43,9 @@ extension Axon {
             if let battery = report.battery { print("battery: \(battery) %") }
             print(report)
             let counts = try store.counts()
-            print("stored for \(store.sourceID): " + BandRecordKind.allCases.map { "\($0.word) \(counts[$0] ?? 0)" }.joined(separator: ", "))
+            print(
+                "stored for \(store.sourceID): "
+                    + BandRecordKind.allCases.map { "\($0.word) \(counts[$0] ?? 0)" }.joined(separator: ", "))
         }
     }
 
@@ -57,7 +60,8 @@ extension Axon {
         var count = 10
 
         func run() async throws {
-            let connection = try await BandConnection.open(target.device, bus: target.bus, store: nil, liveHeartRate: true)
+            let connection = try await BandConnection.open(
+                target.device, bus: target.bus, store: nil, liveHeartRate: true)
             try await connection.session.connect()
             print("axon band hr: \(connection.label)")
             var received = 0
@@ -66,7 +70,9 @@ extension Axon {
                 line += m.flags & 1 != 0 ? " (16-bit)" : " (8-bit)"
                 line += ", contact \(m.sensorContact)"
                 if let energy = m.energyExpended { line += ", energy \(energy) kJ" }
-                if !m.rrIntervals.isEmpty { line += ", RR " + m.rrIntervals.map { String(format: "%.3f s", $0) }.joined(separator: " ") }
+                if !m.rrIntervals.isEmpty {
+                    line += ", RR " + m.rrIntervals.map { String(format: "%.3f s", $0) }.joined(separator: " ")
+                }
                 print(line)
                 received += 1
                 if count > 0, received >= count { break }

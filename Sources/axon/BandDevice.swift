@@ -11,7 +11,9 @@ struct BandConnection {
     let central: BluetoothCentral?
     let label: String
 
-    static func open(_ device: String, bus: String?, store: BandRecordStore?, liveHeartRate: Bool = false) async throws -> BandConnection {
+    static func open(_ device: String, bus: String?, store: BandRecordStore?, liveHeartRate: Bool = false) async throws
+        -> BandConnection
+    {
         let configuration = BandSession.Configuration(liveHeartRate: liveHeartRate)
         if device == "sim:band" {
             let band = SimulatedBand()
@@ -24,7 +26,8 @@ struct BandConnection {
         let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
         let transport = BlueZTransport(
             central: central,
-            configuration: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [BandGATTProfile.serviceUUID])))
+            configuration: .init(
+                device: selector, discovery: DiscoveryFilter(serviceUUIDs: [BandGATTProfile.serviceUUID])))
         return BandConnection(
             session: BandSession(transport: transport, store: store, configuration: configuration), central: central,
             label: selector)

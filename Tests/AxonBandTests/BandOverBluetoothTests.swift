@@ -14,7 +14,9 @@ struct BandOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:10"
     static let today = BandDate(year: 2026, month: 11, day: 22)!
 
-    static func open(_ bed: BlueZTestBed, liveHeartRate: Bool = false) async throws -> (BluetoothCentral, BlueZTransport) {
+    static func open(_ bed: BlueZTestBed, liveHeartRate: Bool = false) async throws -> (
+        BluetoothCentral, BlueZTransport
+    ) {
         let central = try await BluetoothCentral.open(bus: .address(bed.address))
         let transport = BlueZTransport(
             central: central,
@@ -25,13 +27,16 @@ struct BandOverBluetoothTests {
     }
 
     @Test func aWeekSyncsOnceThroughLinkLossesAndSettingsArriveByteExact() async throws {
-        let bed = try BlueZTestBed(devices: ["band,\(Self.address),Smartee-0010,today=2026-11-22,loss_after=40+150,loss_seconds=0.5"])
+        let bed = try BlueZTestBed(devices: [
+            "band,\(Self.address),Smartee-0010,today=2026-11-22,loss_after=40+150,loss_seconds=0.5"
+        ])
         defer { bed.stop() }
         let path = bed.directory.appendingPathComponent("band.sqlite").path
         let store = try BandRecordStore(store: EventStore(path: path), device: Self.address, timeZone: .gmt)
         let (central, transport) = try await Self.open(bed)
         defer { central.close() }
-        let session = BandSession(transport: transport, store: store, configuration: .init(idleTimeout: 20, today: { Self.today }))
+        let session = BandSession(
+            transport: transport, store: store, configuration: .init(idleTimeout: 20, today: { Self.today }))
         try await session.connect()
         let report = try await session.sync()
         let expected = 7 * (2 + 2 + 5 + 24) + 2 + 2
@@ -53,10 +58,12 @@ struct BandOverBluetoothTests {
         // Settings: validated here, then byte for byte at the device, and the band's answers arrive.
         let commands = BandCommandTransferTests.frames
         for (command, _) in commands { try await session.send(command) }
-        let writes = try await bed.control("GetWrites", [.string(Self.address), .string(BandGATTProfile.commandUUID.string)])
+        let writes = try await bed.control(
+            "GetWrites", [.string(Self.address), .string(BandGATTProfile.commandUUID.string)])
         guard case .array(_, let entries)? = writes.first else { Issue.record("no writes: \(writes)"); return }
         let settingFrames: [[UInt8]] = entries.compactMap {
-            guard case .structure(let fields) = $0, case .bytes(let value)? = fields.first, value.first ?? 0 >= 0x40 else { return nil }
+            guard case .structure(let fields) = $0, case .bytes(let value)? = fields.first, value.first ?? 0 >= 0x40
+            else { return nil }
             return value
         }
         #expect(settingFrames == commands.map(\.1))
@@ -64,7 +71,9 @@ struct BandOverBluetoothTests {
         #expect(stats["rejected"]?.integerValue == 0)
         await session.close()
         // Reopened, the store still holds the week once.
-        #expect(try BandRecordStore(store: EventStore(path: path), device: Self.address, timeZone: .gmt).counts().values.reduce(0, +) == expected)
+        #expect(
+            try BandRecordStore(store: EventStore(path: path), device: Self.address, timeZone: .gmt).counts().values
+                .reduce(0, +) == expected)
     }
 
     @Test func liveHeartRateDecodesEveryFlagCombinationTheBandSends() async throws {
@@ -72,7 +81,8 @@ struct BandOverBluetoothTests {
         defer { bed.stop() }
         let (central, transport) = try await Self.open(bed)
         defer { central.close() }
-        let session = BandSession(transport: transport, store: nil, configuration: .init(liveHeartRate: true, idleTimeout: 10))
+        let session = BandSession(
+            transport: transport, store: nil, configuration: .init(liveHeartRate: true, idleTimeout: 10))
         try await session.connect()
         var measurements: [HeartRateMeasurement] = []
         for await m in session.heartRate {
@@ -88,7 +98,11 @@ struct BandOverBluetoothTests {
         for m in measurements {
             #expect((64...103).contains(m.beatsPerMinute))
             #expect(m.sensorContact != .notSupported)
-            if m.flags & 0x10 != 0 { #expect(m.rrIntervals == [Double(61_440 / m.beatsPerMinute) / 1024]) } else { #expect(m.rrIntervals.isEmpty) }
+            if m.flags & 0x10 != 0 {
+                #expect(m.rrIntervals == [Double(61_440 / m.beatsPerMinute) / 1024])
+            } else {
+                #expect(m.rrIntervals.isEmpty)
+            }
             #expect((m.energyExpended != nil) == (m.flags & 0x08 != 0))
         }
     }

@@ -14,7 +14,9 @@ struct BandSyncTests {
         let events: EventStore
         let store: BandRecordStore
         init() throws {
-            path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-band-\(UUID().uuidString).sqlite").path
+            path =
+                FileManager.default.temporaryDirectory.appendingPathComponent("axon-band-\(UUID().uuidString).sqlite")
+                .path
             events = try EventStore(path: path)
             store = try BandRecordStore(store: events, device: "sim", timeZone: .gmt)
         }
@@ -93,7 +95,8 @@ struct BandSyncTests {
     @Test func aSyncCutShortResumesInTheNextSessionWithoutDuplicateRows() async throws {
         let fixture = try Fixture()
         let band = SimulatedBand(configuration: .init(today: Self.today, vanishAfterRecords: 100))
-        let session = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 0.5, today: { Self.today }))
+        let session = BandSession(
+            transport: band, store: fixture.store, configuration: .init(idleTimeout: 0.5, today: { Self.today }))
         try await session.connect()
         await #expect(throws: BandError.timedOut(what: "sync records", seconds: 0.5)) { try await session.sync() }
         await session.close()
@@ -112,7 +115,8 @@ struct BandSyncTests {
 
     @Test func damagedNotificationsAreAskedForAgain() async throws {
         let fixture = try Fixture()
-        let report = try await fixture.sync(SimulatedBand(configuration: .init(today: Self.today, corruptRecords: [5, 77, 78])))
+        let report = try await fixture.sync(
+            SimulatedBand(configuration: .init(today: Self.today, corruptRecords: [5, 77, 78])))
         #expect(report.malformedNotifications == 3)
         #expect(report.inserted == Self.expected)
         #expect(try fixture.store.counts() == Self.expected)
@@ -161,7 +165,8 @@ struct BandSyncTests {
 
     @Test func syncWithoutAStoreIsRefusedAndTheBandKeepsItsRecords() async throws {
         let band = Self.band()
-        let session = BandSession(transport: band, store: nil, configuration: .init(idleTimeout: 5, today: { Self.today }))
+        let session = BandSession(
+            transport: band, store: nil, configuration: .init(idleTimeout: 5, today: { Self.today }))
         try await session.connect()
         await #expect(throws: BandError.noStore) { try await session.sync() }
         await session.close()

@@ -33,13 +33,16 @@ struct HeartRateMeasurementTests {
         // protocols.md: 72 bpm, one RR of 0x0400/1024 = 1 s.
         Vector(bytes: [0x10, 0x48, 0x00, 0x04], bpm: 72, contact: .notSupported, energy: nil, rr: [1.0]),
         // 8-bit + two RR: 0x0300 = 0.75 s, 0x0200 = 0.5 s.
-        Vector(bytes: [0x16, 0x50, 0x00, 0x03, 0x00, 0x02], bpm: 80, contact: .detected, energy: nil, rr: [0.75, 0.5]),
+        Vector(
+            bytes: [0x16, 0x50, 0x00, 0x03, 0x00, 0x02], bpm: 80, contact: .detected, energy: nil, rr: [0.75, 0.5]),
         // 16-bit + RR 0x0100 = 0.25 s.
         Vector(bytes: [0x11, 0xF0, 0x00, 0x00, 0x01], bpm: 240, contact: .notSupported, energy: nil, rr: [0.25]),
         // 8-bit + energy + RR: energy 0x000A = 10 kJ, RR 0x0480 = 1.125 s.
         Vector(bytes: [0x18, 0x35, 0x0A, 0x00, 0x80, 0x04], bpm: 53, contact: .notSupported, energy: 10, rr: [1.125]),
         // protocols.md: 16-bit 150 bpm, energy 1234 kJ, RR 0x0300 = 0.75 s.
-        Vector(bytes: [0x19, 0x96, 0x00, 0xD2, 0x04, 0x00, 0x03], bpm: 150, contact: .notSupported, energy: 1234, rr: [0.75]),
+        Vector(
+            bytes: [0x19, 0x96, 0x00, 0xD2, 0x04, 0x00, 0x03], bpm: 150, contact: .notSupported, energy: 1234,
+            rr: [0.75]),
         // Everything: 16-bit, contact detected, energy 0x0203 = 515, RR 0x0200 and 0x0600 = 0.5 and 1.5 s.
         Vector(
             bytes: [0x1F, 0x41, 0x00, 0x03, 0x02, 0x00, 0x02, 0x00, 0x06], bpm: 65, contact: .detected, energy: 515,
@@ -63,11 +66,16 @@ struct HeartRateMeasurementTests {
         for flags in 0..<32 {
             let wide = flags & 1 != 0
             let contact: HeartRateMeasurement.SensorContact =
-                switch (flags >> 1) & 3 { case 3: .detected; case 2: .notDetected; default: .notSupported }
+                switch (flags >> 1) & 3 {
+                case 3: .detected;
+                case 2: .notDetected;
+                default: .notSupported
+                }
             let energy = flags & 8 != 0 ? 4321 : nil
             let rr: [UInt16] = flags & 16 != 0 ? [1024, 512] : []
             let bytes = HeartRateMeasurement.encode(
-                beatsPerMinute: wide ? 260 : 61, sixteenBit: wide, contact: contact, energyExpended: energy, rrUnits: rr)
+                beatsPerMinute: wide ? 260 : 61, sixteenBit: wide, contact: contact, energyExpended: energy, rrUnits: rr
+            )
             #expect(bytes.count == 1 + (wide ? 2 : 1) + (energy == nil ? 0 : 2) + rr.count * 2)
             let m = try HeartRateMeasurement(decoding: bytes)
             #expect(m.beatsPerMinute == (wide ? 260 : 61))

@@ -38,7 +38,9 @@ struct ResearchBITOverBluetoothTests {
         let seen = try await central.scan(DiscoveryFilter(), seconds: 1.5)
         #expect(seen.count == 4)
         let found = seen.compactMap {
-            ResearchBITDevice(name: $0.name, address: $0.address, serviceUUIDs: $0.serviceUUIDs, manufacturerData: $0.manufacturerData, rssi: $0.rssi)
+            ResearchBITDevice(
+                name: $0.name, address: $0.address, serviceUUIDs: $0.serviceUUIDs,
+                manufacturerData: $0.manufacturerData, rssi: $0.rssi)
         }.sorted { $0.address < $1.address }
         #expect(found.map(\.name) == ["ResearchBIT-0020", "Nordic-0021"])
         #expect(found.map(\.kind) == [.researchBIT, .nordicDongle])
@@ -55,7 +57,8 @@ struct ResearchBITOverBluetoothTests {
         let knownToBlueZ = await central2.knownDevices().contains { $0.address == known.address }
         #expect(knownToBlueZ, "BlueZ knows it: no discovery")
         let result = try await ResearchBITClient(
-            transport: Self.transport(central2, known.address), store: later, address: known.address, profile: known.profile,
+            transport: Self.transport(central2, known.address), store: later, address: known.address,
+            profile: known.profile,
             idleTimeout: 10
         ).fetch()
         #expect(result.inserted == 24)
@@ -66,7 +69,8 @@ struct ResearchBITOverBluetoothTests {
         // The Nordic dongle, also by its stored identity (its own service).
         let dongle = try #require(try later.knownDevice(Self.dongle))
         let fromDongle = try await ResearchBITClient(
-            transport: Self.transport(central2, dongle.address), store: later, address: dongle.address, profile: dongle.profile,
+            transport: Self.transport(central2, dongle.address), store: later, address: dongle.address,
+            profile: dongle.profile,
             idleTimeout: 10
         ).fetch()
         #expect(fromDongle.sessions.count == 3)
@@ -75,11 +79,14 @@ struct ResearchBITOverBluetoothTests {
     @Test func aFetchCutShortResumesWithoutDuplicates() async throws {
         let bed = try BlueZTestBed(devices: ["researchbit,\(Self.sensor),ResearchBIT-0020,vanish_after=9"])
         defer { bed.stop() }
-        let store = try ResearchBITStore(store: EventStore(path: bed.directory.appendingPathComponent("rb.sqlite").path))
+        let store = try ResearchBITStore(
+            store: EventStore(path: bed.directory.appendingPathComponent("rb.sqlite").path))
         let central = try await BluetoothCentral.open(bus: .address(bed.address))
         defer { central.close() }
         await #expect(throws: ResearchBITError.timedOut(seconds: 2)) {
-            try await ResearchBITClient(transport: Self.transport(central, Self.sensor), store: store, address: Self.sensor, idleTimeout: 2).fetch()
+            try await ResearchBITClient(
+                transport: Self.transport(central, Self.sensor), store: store, address: Self.sensor, idleTimeout: 2
+            ).fetch()
         }
         #expect(try store.storedEvents(of: Self.sensor).count == 9)
         try await bed.control("SetInRange", [.string(Self.sensor), .boolean(true)])

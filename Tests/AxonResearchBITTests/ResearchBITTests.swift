@@ -9,7 +9,8 @@ import Testing
 /// and typed errors (with a fuzz) for malformed notifications.
 struct ResearchBITTests {
     final class Fixture: Sendable {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-rb-\(UUID().uuidString).sqlite").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-rb-\(UUID().uuidString).sqlite")
+            .path
         let store: ResearchBITStore
         init() throws { store = try ResearchBITStore(store: EventStore(path: path)) }
         deinit { for s in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + s) } }
@@ -29,7 +30,8 @@ struct ResearchBITTests {
             ("ResearchBIT-0002", [ResearchBITProfile.researchBITService], [0x0059: [250, 1]]),  // battery out of range
         ]
         let found = advertised.enumerated().compactMap { index, ad in
-            ResearchBITDevice(name: ad.0, address: "C0:FF:EE:00:00:0\(index)", serviceUUIDs: ad.1, manufacturerData: ad.2, rssi: -50)
+            ResearchBITDevice(
+                name: ad.0, address: "C0:FF:EE:00:00:0\(index)", serviceUUIDs: ad.1, manufacturerData: ad.2, rssi: -50)
         }
         #expect(found.map(\.name) == ["ResearchBIT-0001", "Nordic-Dongle", "ResearchBIT-0002"])
         #expect(found.map(\.kind) == [.researchBIT, .nordicDongle, .researchBIT])
@@ -52,7 +54,8 @@ struct ResearchBITTests {
     @Test func aFetchStoresEveryEventOnceAndPairsAllSessions() async throws {
         let fixture = try Fixture()
         let device = SimulatedResearchBIT()
-        let client = ResearchBITClient(transport: device, store: fixture.store, address: device.configuration.address, idleTimeout: 5)
+        let client = ResearchBITClient(
+            transport: device, store: fixture.store, address: device.configuration.address, idleTimeout: 5)
         let result = try await client.fetch()
         #expect(result.inserted == 24)
         #expect(result.duplicates == 0)
@@ -62,7 +65,9 @@ struct ResearchBITTests {
         #expect(result.sessions.allSatisfy { $0.triggerPulls.wakeupTime == $0.timeAwake.wakeupTime })
         #expect(device.pendingCount == 0)
         // Nothing left: a second fetch stores nothing.
-        let again = try await ResearchBITClient(transport: device, store: fixture.store, address: device.configuration.address, idleTimeout: 5).fetch()
+        let again = try await ResearchBITClient(
+            transport: device, store: fixture.store, address: device.configuration.address, idleTimeout: 5
+        ).fetch()
         #expect(again.inserted == 0)
         #expect(again.events.isEmpty)
         #expect(again.sessions.count == 12)
@@ -73,12 +78,15 @@ struct ResearchBITTests {
         let device = SimulatedResearchBIT(configuration: .init(vanishAfterEvents: 9))
         let address = device.configuration.address
         await #expect(throws: ResearchBITError.timedOut(seconds: 0.3)) {
-            try await ResearchBITClient(transport: device, store: fixture.store, address: address, idleTimeout: 0.3).fetch()
+            try await ResearchBITClient(transport: device, store: fixture.store, address: address, idleTimeout: 0.3)
+                .fetch()
         }
         let partial = try fixture.store.storedEvents(of: address)
         #expect(partial.count == 9, "the ninth was stored though its acknowledgement never arrived")
         #expect(device.pendingCount == 24 - 8)
-        let resumed = try await ResearchBITClient(transport: device, store: fixture.store, address: address, idleTimeout: 5).fetch()
+        let resumed = try await ResearchBITClient(
+            transport: device, store: fixture.store, address: address, idleTimeout: 5
+        ).fetch()
         #expect(resumed.inserted == 15)
         // The ninth event, stored but never acknowledged, comes again and is recognised by its identifier.
         #expect(resumed.duplicates == 1)
@@ -92,7 +100,8 @@ struct ResearchBITTests {
     @Test func linkLossesMidFetchResumeToTheSameEvents() async throws {
         let fixture = try Fixture()
         let device = SimulatedResearchBIT(configuration: .init(linkLossAfterEvents: [3, 11, 23]))
-        let result = try await ResearchBITClient(transport: device, store: fixture.store, address: "X", idleTimeout: 5).fetch()
+        let result = try await ResearchBITClient(transport: device, store: fixture.store, address: "X", idleTimeout: 5)
+            .fetch()
         #expect(result.linkLosses == 3)
         #expect(result.inserted == 24)
         #expect(result.sessions.count == 12)
@@ -100,7 +109,9 @@ struct ResearchBITTests {
 
     @Test func aScannedDeviceIsRememberedForAFetchWithoutAScan() throws {
         let fixture = try Fixture()
-        let device = ResearchBITDevice(name: "ResearchBIT-0001", address: "C0:FF:EE:00:00:20", kind: .researchBIT, batteryPercentage: 91, dataIsAvailable: true)
+        let device = ResearchBITDevice(
+            name: "ResearchBIT-0001", address: "C0:FF:EE:00:00:20", kind: .researchBIT, batteryPercentage: 91,
+            dataIsAvailable: true)
         try fixture.store.remember(device)
         try fixture.store.remember(device)  // a second scan: still one identity
         let reopened = try ResearchBITStore(store: EventStore(path: fixture.path))
@@ -145,9 +156,13 @@ struct ResearchBITTests {
 
     @Test func fuzzedBytesGiveAValueOrATypedError() {
         var random = SplitMix64(seed: 0x5242)
-        let valid = SimulatedResearchBIT.events(.init()).enumerated().map {
-            ResearchBITNotification.event(sequence: UInt32($0.offset), $0.element).bytes
-        } + [ResearchBITNotification.status(battery: 50, pending: 3).bytes, ResearchBITNotification.done(lastSequence: 9).bytes]
+        let valid =
+            SimulatedResearchBIT.events(.init()).enumerated().map {
+                ResearchBITNotification.event(sequence: UInt32($0.offset), $0.element).bytes
+            } + [
+                ResearchBITNotification.status(battery: 50, pending: 3).bytes,
+                ResearchBITNotification.done(lastSequence: 9).bytes,
+            ]
         var decoded = 0
         for i in 0..<30_000 {
             var bytes: [UInt8]
