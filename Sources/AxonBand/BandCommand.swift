@@ -61,5 +61,6 @@ public enum BandCommand: Sendable, Hashable {
     /// Whether the band answers it with a ``BandNotification/response(command:accepted:)`` (the settings).
     public var expectsResponse: Bool { type >= 0x40 }
 
+    /// Maximum push text bytes.
     public static let maximumPushTextBytes = 64
 }

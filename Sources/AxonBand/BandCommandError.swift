@@ -47,6 +47,7 @@ public enum BandCommandError: Error, Sendable, Hashable, CustomStringConvertible
     /// Push text over 64 UTF-8 bytes.
     case pushTextTooLong(bytes: Int)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .hourOutOfRange(let field, let value): "\(field) hour \(value) is not within 0–23"

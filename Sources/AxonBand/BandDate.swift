@@ -4,8 +4,11 @@ import Foundation
 ///
 /// Threading: a value type; share freely.
 public struct BandDate: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    /// Year.
     public var year: Int
+    /// Month, 1–12.
     public var month: Int
+    /// Day of the month.
     public var day: Int
 
     /// A valid date, or `nil` (month 1–12, day within the month, year 2000–2099).
@@ -50,6 +53,7 @@ public struct BandDate: Sendable, Hashable, Comparable, Codable, CustomStringCon
         start(in: timeZone).timeIntervalSince1970 + Double(minute) * 60
     }
 
+    /// <.
     public static func < (a: BandDate, b: BandDate) -> Bool {
         (a.year, a.month, a.day) < (b.year, b.month, b.day)
     }

@@ -18,6 +18,7 @@ public enum BandDecodingError: Error, Sendable, Hashable, CustomStringConvertibl
     /// A field out of its range (a month of 13, a sleep type of 9, an unknown sport code, text that is not UTF-8).
     case invalidField(type: UInt8, field: String, value: Int)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .tooShort(let length): "band frame of \(length) bytes (at least 3)"

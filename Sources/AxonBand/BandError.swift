@@ -22,6 +22,7 @@ public enum BandError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The session was closed.
     case closed
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .invalidCommand(let error): "invalid command: \(error)"

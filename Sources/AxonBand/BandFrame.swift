@@ -8,6 +8,7 @@ public struct BandFrame: Sendable, Hashable {
     /// At most 255 bytes.
     public var payload: [UInt8]
 
+    /// Creates a value from its fields.
     public init(type: UInt8, payload: [UInt8]) {
         precondition(payload.count <= 255, "a band frame's payload is at most 255 bytes")
         self.type = type

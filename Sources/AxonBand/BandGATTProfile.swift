@@ -17,14 +17,18 @@ public struct BandGATTProfile: Sendable, Hashable {
     /// Heart Rate Measurement 0x2A37.
     public static let heartRateMeasurementUUID: BluetoothUUID = "2a37"
 
+    /// Creates a value from its fields.
     public init() {}
 
+    /// Command.
     public var command: GATTCharacteristicID {
         GATTCharacteristicID(service: Self.serviceUUID, characteristic: Self.commandUUID)
     }
+    /// Records.
     public var records: GATTCharacteristicID {
         GATTCharacteristicID(service: Self.serviceUUID, characteristic: Self.recordUUID)
     }
+    /// Heart rate.
     public var heartRate: GATTCharacteristicID {
         GATTCharacteristicID(service: Self.heartRateService, characteristic: Self.heartRateMeasurementUUID)
     }

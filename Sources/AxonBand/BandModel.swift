@@ -9,6 +9,7 @@ public enum BandModel: UInt16, Sendable, Hashable, Codable, CaseIterable, Custom
     /// Smartee Training 9616N, the only one with a choice of background colour.
     case smarteeTraining = 9616
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .fitPro: "Fit Pro 9614N"
@@ -25,17 +26,20 @@ public enum BandModel: UInt16, Sendable, Hashable, Codable, CaseIterable, Custom
 ///
 /// Threading: a value type; share freely.
 public struct BandDeviceInfo: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The band model.
     public var model: BandModel
     /// Firmware version as `major.minor.patch`.
     public var firmware: String
     /// The band's advertised name.
     public var name: String
 
+    /// Creates a value from its fields.
     public init(model: BandModel, firmware: String, name: String) {
         self.model = model
         self.firmware = firmware
         self.name = name
     }
 
+    /// A sentence for people.
     public var description: String { "\(name): \(model), firmware \(firmware)" }
 }

@@ -1,11 +1,13 @@
 /// Today's totals (the SDK's `CurrentWholeDaySportDataNotification`). The band's date fields are ignored: these
 /// are always today's, as the host sees today.
 public struct BandTodayTotals: Sendable, Hashable, Codable {
+    /// Steps.
     public var steps: Int
     /// Calories as the band counts them (kcal).
     public var calories: Int
     /// Distance in metres.
     public var distance: Int
+    /// Creates a value from its fields.
     public init(steps: Int, calories: Int, distance: Int) {
         self.steps = steps
         self.calories = calories
@@ -15,13 +17,19 @@ public struct BandTodayTotals: Sendable, Hashable, Codable {
 
 /// Whole-day totals of an earlier day for one sport (`WholeDaySportDataNotification`).
 public struct BandDayTotals: Sendable, Hashable, Codable {
+    /// The day (the band's wall clock).
     public var date: BandDate
+    /// The sport.
     public var sport: BandSport
+    /// Steps.
     public var steps: Int
+    /// Calories (kcal).
     public var calories: Int
+    /// Distance in metres.
     public var distance: Int
     /// The amount some sports count (sit-ups, skips); 0 otherwise.
     public var count: Int
+    /// Creates a value from its fields.
     public init(date: BandDate, sport: BandSport, steps: Int, calories: Int, distance: Int, count: Int) {
         self.date = date
         self.sport = sport
@@ -35,16 +43,25 @@ public struct BandDayTotals: Sendable, Hashable, Codable {
 /// One sport session with start and end (`SportDataDetailNotification`); minutes of the day, an end before the
 /// start means the session ended the next day.
 public struct BandSportSession: Sendable, Hashable, Codable {
+    /// The day (the band's wall clock).
     public var date: BandDate
+    /// Start, minutes after midnight.
     public var startMinute: Int
+    /// End minute.
     public var endMinute: Int
+    /// The sport.
     public var sport: BandSport
+    /// Steps.
     public var steps: Int
+    /// Calories (kcal).
     public var calories: Int
+    /// Distance in metres.
     public var distance: Int
     /// The detail fields (`detail_data`): activity and count, as the sport reports them.
     public var activity: Int
+    /// Count.
     public var count: Int
+    /// Creates a value from its fields.
     public init(
         date: BandDate, startMinute: Int, endMinute: Int, sport: BandSport, steps: Int, calories: Int,
         distance: Int, activity: Int, count: Int
@@ -63,11 +80,15 @@ public struct BandSportSession: Sendable, Hashable, Codable {
 
 /// One sleep segment (`SleepDataNotification`). A night comes in many of these.
 public struct BandSleepSegment: Sendable, Hashable, Codable {
+    /// The day (the band's wall clock).
     public var date: BandDate
+    /// Start, minutes after midnight.
     public var startMinute: Int
     /// Minutes of the day; before ``startMinute`` when the segment crosses midnight.
     public var endMinute: Int
+    /// What kind it is.
     public var type: BandSleepType
+    /// Creates a value from its fields.
     public init(date: BandDate, startMinute: Int, endMinute: Int, type: BandSleepType) {
         self.date = date
         self.startMinute = startMinute
@@ -81,10 +102,13 @@ public struct BandSleepSegment: Sendable, Hashable, Codable {
 /// One complete hour of per-minute heart rate (`HeartRateDataHoursNotification`). The band's 255 ("no valid
 /// reading") becomes `nil`: a gap, never a zero.
 public struct BandHourlyHeartRate: Sendable, Hashable, Codable {
+    /// The day (the band's wall clock).
     public var date: BandDate
+    /// Hour of the day, 0–23.
     public var hour: Int
     /// 60 values, minute 0 to 59; `nil` where the band had no reading.
     public var beatsPerMinute: [Int?]
+    /// Creates a value from its fields.
     public init(date: BandDate, hour: Int, beatsPerMinute: [Int?]) {
         self.date = date
         self.hour = hour
@@ -112,8 +136,11 @@ public struct BandHourlyHeartRate: Sendable, Hashable, Codable {
 
 /// The sports the band supports (`SupportSportsListNotification`) and how many can be active at once.
 public struct BandSupportedSports: Sendable, Hashable, Codable {
+    /// Sports.
     public var sports: [BandSport]
+    /// Maximum active.
     public var maximumActive: Int
+    /// Creates a value from its fields.
     public init(sports: [BandSport], maximumActive: Int) {
         self.sports = sports
         self.maximumActive = maximumActive
@@ -122,9 +149,11 @@ public struct BandSupportedSports: Sendable, Hashable, Codable {
 
 /// A button event on the band (take picture, search phone) at the band's time.
 public struct BandButtonEvent: Sendable, Hashable, Codable {
+    /// The day (the band's wall clock).
     public var date: BandDate
     /// Seconds of the day.
     public var second: Int
+    /// Creates a value from its fields.
     public init(date: BandDate, second: Int) {
         self.date = date
         self.second = second
@@ -164,7 +193,9 @@ public enum BandRecordContent: Sendable, Hashable {
 public struct BandRecord: Sendable, Hashable {
     /// The band's sequence number, increasing by one per record it ever made.
     public var sequence: UInt32
+    /// Content.
     public var content: BandRecordContent
+    /// Creates a value from its fields.
     public init(sequence: UInt32, content: BandRecordContent) {
         self.sequence = sequence
         self.content = content

@@ -11,8 +11,11 @@ import Foundation
 ///
 /// Threading: `Sendable`; any thread. Each insert is one write transaction and one `fsync`.
 public final class BandRecordStore: Sendable {
+    /// The event store.
     public let store: EventStore
+    /// Source i d.
     public let sourceID: String
+    /// Time zone.
     public let timeZone: TimeZone
     private let handles: [BandRecordKind: StreamHandle]
 

@@ -7,6 +7,7 @@ public struct BandScheduleBook: Sendable, Hashable, Codable {
     /// Schedules by slot (`yyyy-MM-dd HH:mm`).
     public private(set) var schedules: [String: BandSchedule] = [:]
 
+    /// Creates a value from its fields.
     public init(_ schedules: [BandSchedule] = []) {
         for s in schedules { self.schedules[s.slot] = s }
     }

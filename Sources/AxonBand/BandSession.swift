@@ -23,6 +23,7 @@ import Foundation
 public actor BandSession {
     /// Session settings.
     public struct Configuration: Sendable {
+        /// Where its characteristics are.
         public var profile: BandGATTProfile
         /// Subscribe to the Heart Rate Measurement characteristic too (``heartRate``).
         public var liveHeartRate: Bool
@@ -30,6 +31,7 @@ public actor BandSession {
         public var idleTimeout: Double
         /// The host's "today" for today's totals.
         public var today: @Sendable () -> BandDate
+        /// Creates a value from its fields.
         public init(
             profile: BandGATTProfile = .init(), liveHeartRate: Bool = false, idleTimeout: Double = 30,
             today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) }
@@ -41,10 +43,12 @@ public actor BandSession {
         }
     }
 
+    /// The link to the device.
     public nonisolated let transport: any DeviceTransport
     /// Where ``sync()`` stores records (``attach(_:)`` sets it after connecting, when the store is named after
     /// the band's own info).
     public private(set) var store: BandRecordStore?
+    /// The session's settings.
     public nonisolated let configuration: Configuration
     /// Live heart-rate measurements (with ``Configuration/liveHeartRate``), decoded; one consumer.
     public nonisolated let heartRate: AsyncStream<HeartRateMeasurement>
@@ -69,6 +73,7 @@ public actor BandSession {
     public private(set) var schedules = BandScheduleBook()
     /// The band's info and battery, once it answered.
     public private(set) var deviceInfo: BandDeviceInfo?
+    /// Battery level in percent.
     public private(set) var battery: Int?
     /// Heart-rate notifications that were malformed (typed errors, counted; the stream goes on).
     public private(set) var malformedHeartRate = 0

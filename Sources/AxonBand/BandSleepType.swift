@@ -9,6 +9,7 @@ public enum BandSleepType: UInt8, Sendable, Hashable, Codable, CaseIterable, Cus
     case placed = 5
     case wakeUp = 6
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .startSleep: "start sleep"

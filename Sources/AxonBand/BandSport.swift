@@ -22,6 +22,7 @@ public struct BandSport: Sendable, Hashable, Codable, CustomStringConvertible {
         self.name = entry.value
     }
 
+    /// A sentence for people.
     public var description: String { "\(name) (0x\(String(code, radix: 16)))" }
 
     /// Walking, the one sport every target list must contain.

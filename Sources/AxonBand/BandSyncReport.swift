@@ -20,9 +20,12 @@ public struct BandSyncReport: Sendable, Hashable, CustomStringConvertible {
     public var malformedNotifications = 0
     /// The highest sequence number stored.
     public var lastSequence: UInt32 = 0
+    /// Device info.
     public var deviceInfo: BandDeviceInfo?
+    /// Battery level in percent.
     public var battery: Int?
 
+    /// Creates a value from its fields.
     public init() {}
 
     mutating func count(_ outcome: InsertOutcome, _ kind: BandRecordKind) {
@@ -38,6 +41,7 @@ public struct BandSyncReport: Sendable, Hashable, CustomStringConvertible {
     /// Total duplicates.
     public var totalDuplicates: Int { duplicates.values.reduce(0, +) }
 
+    /// A sentence for people.
     public var description: String {
         let rows = BandRecordKind.allCases.map { kind in
             "  \(kind.streamName): \(inserted[kind] ?? 0) new, \(duplicates[kind] ?? 0) already stored"

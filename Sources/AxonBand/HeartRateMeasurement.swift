@@ -107,6 +107,7 @@ public enum HeartRateMeasurementError: Error, Sendable, Hashable, CustomStringCo
     /// Bytes after the last field the flags announce.
     case trailingBytes(count: Int)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .empty: "empty heart rate measurement"

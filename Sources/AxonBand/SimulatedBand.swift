@@ -17,13 +17,19 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
 
     /// What the simulated band is.
     public struct Configuration: Sendable {
+        /// The band model.
         public var model: BandModel
+        /// The name the device gives itself.
         public var name: String
+        /// Firmware.
         public var firmware: String
+        /// Battery level in percent.
         public var battery: Int
         /// The band's today: the week ends the day before.
         public var today: BandDate
+        /// Days.
         public var days: Int
+        /// Seed of the deterministic data.
         public var seed: UInt64
         /// Lose the link right after sending these record notifications (1 = the first record sent).
         public var linkLossAfterRecords: Set<Int>
@@ -35,6 +41,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         public var corruptRecords: Set<Int>
         /// Seconds between live heart-rate notifications.
         public var heartRatePeriod: Double
+        /// Creates a value from its fields.
         public init(
             model: BandModel = .smarteeTraining, name: String = "Smartee-0001", firmware: String = "3.1.4",
             battery: Int = 83, today: BandDate = BandDate(Date(), timeZone: .current), days: Int = 7, seed: UInt64 = 7,
@@ -56,9 +63,13 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         }
     }
 
+    /// What the simulated device is.
     public let configuration: Configuration
+    /// Where its characteristics are.
     public let profile = BandGATTProfile()
+    /// Link events of every connection (see ``AxonDevices/DeviceTransport``).
     public let events: AsyncStream<LinkEvent>
+    /// How the device is named in reports.
     public var deviceDescription: String { "sim:band (\(configuration.name))" }
 
     private let eventContinuation: AsyncStream<LinkEvent>.Continuation
@@ -77,6 +88,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private var commandLog: [[UInt8]] = []
     private var settings: [UInt8: BandCommand] = [:]
 
+    /// Creates a value from its fields.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         (events, eventContinuation) = AsyncStream.makeStream()
@@ -103,6 +115,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
 
     // MARK: - DeviceTransport
 
+    /// Connects the simulated link (see ``AxonDevices/DeviceTransport``).
     public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
         async throws(TransportError)
     {
@@ -122,6 +135,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         if let result { throw result }
     }
 
+    /// Reads a characteristic (see ``AxonDevices/DeviceTransport``).
     public func read(_ characteristic: GATTCharacteristicID) async throws(TransportError) -> [UInt8] {
         let result: Result<[UInt8], TransportError> = queue.sync {
             guard linkUp else { return .failure(closed ? .closed : .notConnected) }
@@ -133,6 +147,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         return try result.get()
     }
 
+    /// Handles a write as the device would (see ``AxonDevices/DeviceTransport``).
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
         async throws(TransportError)
     {
@@ -149,6 +164,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         if let result { throw result }
     }
 
+    /// Disconnects (see ``AxonDevices/DeviceTransport``); the device keeps what was not acknowledged.
     public func close() async {
         queue.sync {
             guard !closed else { return }

@@ -5,17 +5,26 @@
 ///
 /// Threading: a value type; share freely.
 public struct WeekRepeat: OptionSet, Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The byte.
     public let rawValue: UInt8
+    /// Creates a value from its fields.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
     /// b7: repeat every week on the days set (else a one-off).
     public static let repeatWeekly = WeekRepeat(rawValue: 0x80)
+    /// Monday.
     public static let monday = WeekRepeat(rawValue: 0x40)
+    /// Tuesday.
     public static let tuesday = WeekRepeat(rawValue: 0x20)
+    /// Wednesday.
     public static let wednesday = WeekRepeat(rawValue: 0x10)
+    /// Thursday.
     public static let thursday = WeekRepeat(rawValue: 0x08)
+    /// Friday.
     public static let friday = WeekRepeat(rawValue: 0x04)
+    /// Saturday.
     public static let saturday = WeekRepeat(rawValue: 0x02)
+    /// Sunday.
     public static let sunday = WeekRepeat(rawValue: 0x01)
 
     /// The seven days in the SDK's order, Monday first, with their short names.
@@ -48,6 +57,7 @@ public struct WeekRepeat: OptionSet, Sendable, Hashable, Codable, CustomStringCo
         self = value
     }
 
+    /// A sentence for people.
     public var description: String {
         var words = Self.days.filter { contains($0.0) }.map(\.1)
         if contains(.repeatWeekly) { words.insert("repeat", at: 0) }

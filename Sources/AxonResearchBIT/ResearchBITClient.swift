@@ -16,9 +16,13 @@ public actor ResearchBITClient {
     public struct FetchResult: Sendable, Hashable {
         /// Every event received in this fetch, in order (re-sent ones included once).
         public var events: [SummaryEvent] = []
+        /// Inserted.
         public var inserted = 0
+        /// Duplicates.
         public var duplicates = 0
+        /// Link losses.
         public var linkLosses = 0
+        /// Battery level in percent.
         public var battery: Int?
         /// All events stored for the device (earlier fetches too) paired into sessions by wake-up time.
         public var sessions: [ResearchBITSession] = []
@@ -26,10 +30,15 @@ public actor ResearchBITClient {
         public var unpaired: [SummaryEvent] = []
     }
 
+    /// The link to the device.
     public nonisolated let transport: any DeviceTransport
+    /// The event store.
     public nonisolated let store: ResearchBITStore
+    /// The Bluetooth address.
     public nonisolated let address: String
+    /// Where its characteristics are.
     public nonisolated let profile: ResearchBITProfile
+    /// Idle timeout.
     public nonisolated let idleTimeout: Double
 
     private var result = FetchResult()
@@ -40,6 +49,7 @@ public actor ResearchBITClient {
     private var malformedInARow = 0
     private var seen = Set<UUID>()
 
+    /// Creates a value from its fields.
     public init(
         transport: any DeviceTransport, store: ResearchBITStore, address: String,
         profile: ResearchBITProfile = .init(), idleTimeout: Double = 15

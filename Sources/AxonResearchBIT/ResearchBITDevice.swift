@@ -8,16 +8,20 @@ public struct ResearchBITDevice: Sendable, Hashable, Codable, CustomStringConver
     /// Which family the advertised service says it is.
     public enum Kind: String, Sendable, Hashable, Codable { case researchBIT, nordicDongle }
 
+    /// The name the device gives itself.
     public var name: String
     /// The Bluetooth address: the identity to store for a later fetch without a scan.
     public var address: String
+    /// Kind.
     public var kind: Kind
     /// 0–100, `nil` when the advertisement did not carry it.
     public var batteryPercentage: Int?
     /// Summary data waiting to be fetched.
     public var dataIsAvailable: Bool
+    /// Rssi.
     public var rssi: Int?
 
+    /// Creates a value from its fields.
     public init(
         name: String, address: String, kind: Kind, batteryPercentage: Int?, dataIsAvailable: Bool, rssi: Int? = nil
     ) {
@@ -63,6 +67,7 @@ public struct ResearchBITDevice: Sendable, Hashable, Codable, CustomStringConver
             service: kind == .researchBIT ? ResearchBITProfile.researchBITService : ResearchBITProfile.nordicService)
     }
 
+    /// A sentence for people.
     public var description: String {
         "\(name) (\(address)) \(kind == .researchBIT ? "ResearchBIT" : "Nordic dongle"), battery "
             + (batteryPercentage.map { "\($0) %" } ?? "unknown") + (dataIsAvailable ? ", data available" : ", synced")

@@ -14,6 +14,7 @@ public enum ResearchBITError: Error, Sendable, Hashable, CustomStringConvertible
     /// No device with this address or name was stored by an earlier scan.
     case unknownDevice(String)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .transport(let e): "\(e)"

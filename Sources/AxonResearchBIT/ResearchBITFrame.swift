@@ -17,6 +17,7 @@ public enum ResearchBITDecodingError: Error, Sendable, Hashable, CustomStringCon
     /// A battery level over 100.
     case batteryOutOfRange(Int)
 
+    /// A sentence for people.
     public var description: String {
         switch self {
         case .tooShort(let n): "ResearchBIT frame of \(n) bytes (at least 3)"
@@ -132,6 +133,7 @@ public enum ResearchBITCommand: Sendable, Hashable {
     /// Send a status frame.
     case status
 
+    /// Bytes.
     public var bytes: [UInt8] {
         let (type, value): (UInt8, UInt32?) =
             switch self {

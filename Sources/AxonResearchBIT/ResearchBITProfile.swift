@@ -26,6 +26,7 @@ public struct ResearchBITProfile: Sendable, Hashable {
     /// The service this device uses.
     public var service: BluetoothUUID
 
+    /// Creates a value from its fields.
     public init(service: BluetoothUUID = ResearchBITProfile.researchBITService) { self.service = service }
 
     /// The command characteristic.

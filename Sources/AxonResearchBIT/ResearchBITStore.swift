@@ -9,9 +9,11 @@ import Foundation
 ///
 /// Threading: `Sendable`; any thread. Each insert is one write transaction and one `fsync`.
 public final class ResearchBITStore: Sendable {
+    /// The event store.
     public let store: EventStore
     private let known: StreamHandle
 
+    /// Creates a value from its fields.
     public init(store: EventStore) throws(EventStoreError) {
         self.store = store
         known = try store.register(

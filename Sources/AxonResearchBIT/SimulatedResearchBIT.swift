@@ -14,16 +14,25 @@ import Foundation
 public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     // Sendable invariant: every mutable property is touched on `queue` only.
 
+    /// Configuration.
     public struct Configuration: Sendable {
+        /// The name the device gives itself.
         public var name: String
+        /// The Bluetooth address.
         public var address: String
+        /// Battery level in percent.
         public var battery: Int
+        /// Sessions.
         public var sessions: Int
+        /// Seed of the deterministic data.
         public var seed: UInt64
         /// Wake-up time of the first session (Unix seconds); sessions follow every few hours.
         public var firstWakeup: UInt32
+        /// Link loss after events.
         public var linkLossAfterEvents: Set<Int>
+        /// Vanish after events.
         public var vanishAfterEvents: Int?
+        /// Creates a value from its fields.
         public init(
             name: String = "ResearchBIT-0001", address: String = "C0:FF:EE:00:00:20", battery: Int = 91,
             sessions: Int = 12, seed: UInt64 = 11, firstWakeup: UInt32 = 1_763_800_000,
@@ -40,9 +49,13 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         }
     }
 
+    /// What the simulated device is.
     public let configuration: Configuration
+    /// Where its characteristics are.
     public let profile = ResearchBITProfile()
+    /// Link events of every connection (see ``AxonDevices/DeviceTransport``).
     public let events: AsyncStream<LinkEvent>
+    /// How the device is named in reports.
     public var deviceDescription: String { "sim:researchbit (\(configuration.name))" }
 
     private let continuation: AsyncStream<LinkEvent>.Continuation
@@ -54,6 +67,7 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     private var inFlight: UInt32?
     private var sent = 0
 
+    /// Creates a value from its fields.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
         (events, continuation) = AsyncStream.makeStream()
@@ -97,6 +111,7 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     /// Event notifications sent (re-sends included).
     public var eventsSent: Int { queue.sync { sent } }
 
+    /// Connects the simulated link (see ``AxonDevices/DeviceTransport``).
     public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
         async throws(TransportError)
     {
@@ -115,10 +130,12 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         if let error { throw error }
     }
 
+    /// Reads a characteristic (see ``AxonDevices/DeviceTransport``).
     public func read(_ characteristic: GATTCharacteristicID) async throws(TransportError) -> [UInt8] {
         throw .characteristicMissing(characteristic)
     }
 
+    /// Handles a write as the device would (see ``AxonDevices/DeviceTransport``).
     public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
         async throws(TransportError)
     {
@@ -141,6 +158,7 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         if let error { throw error }
     }
 
+    /// Disconnects (see ``AxonDevices/DeviceTransport``); the device keeps what was not acknowledged.
     public func close() async {
         queue.sync {
             linkUp = false

@@ -10,11 +10,13 @@ public struct SummaryEvent: Sendable, Hashable, Codable, CustomStringConvertible
         case triggerPulls = 1
         /// How long the device was awake in that session (field 0: seconds).
         case timeAwake = 2
+        /// A sentence for people.
         public var description: String { self == .triggerPulls ? "trigger pulls" : "time awake" }
     }
 
     /// The device's unique identifier of the event: its identity in the store.
     public var id: UUID
+    /// What kind it is.
     public var type: EventType
     /// The event's size in bytes as the device counts it (identifier, type, wake-up time, fields).
     public var size: Int
@@ -23,6 +25,7 @@ public struct SummaryEvent: Sendable, Hashable, Codable, CustomStringConvertible
     /// The values (one today; an array for later fields).
     public var fields: [UInt32]
 
+    /// Creates a value from its fields.
     public init(id: UUID, type: EventType, wakeupTime: UInt32, fields: [UInt32]) {
         self.id = id
         self.type = type
@@ -34,6 +37,7 @@ public struct SummaryEvent: Sendable, Hashable, Codable, CustomStringConvertible
     /// 16 (id) + 1 (type) + 4 (wake-up) + 1 (field count) + 4 per field.
     public static func size(fieldCount: Int) -> Int { 22 + 4 * fieldCount }
 
+    /// A sentence for people.
     public var description: String {
         "\(type) \(fields.map(String.init).joined(separator: ",")) at wake-up \(wakeupTime) (\(id.uuidString))"
     }
@@ -43,8 +47,11 @@ public struct SummaryEvent: Sendable, Hashable, Codable, CustomStringConvertible
 ///
 /// Threading: a value type; share freely.
 public struct ResearchBITSession: Sendable, Hashable, Codable {
+    /// The shared wake-up time.
     public var wakeupTime: UInt32
+    /// Trigger pulls.
     public var triggerPulls: SummaryEvent
+    /// Time awake.
     public var timeAwake: SummaryEvent
 
     /// Trigger pulls in the session.
