@@ -96,9 +96,9 @@ struct BandSyncTests {
         let fixture = try Fixture()
         let band = SimulatedBand(configuration: .init(today: Self.today, vanishAfterRecords: 100))
         let session = BandSession(
-            transport: band, store: fixture.store, configuration: .init(idleTimeout: 0.5, today: { Self.today }))
+            transport: band, store: fixture.store, configuration: .init(idleTimeout: 1.5, today: { Self.today }))
         try await session.connect()
-        await #expect(throws: BandError.timedOut(what: "sync records", seconds: 0.5)) { try await session.sync() }
+        await #expect(throws: BandError.timedOut(what: "sync records", seconds: 1.5)) { try await session.sync() }
         await session.close()
         #expect(try fixture.store.counts().values.reduce(0, +) == 100)
         // The hundredth was stored but never acknowledged: the band still holds it and sends it again.

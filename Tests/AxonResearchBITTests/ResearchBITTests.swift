@@ -77,8 +77,8 @@ struct ResearchBITTests {
         let fixture = try Fixture()
         let device = SimulatedResearchBIT(configuration: .init(vanishAfterEvents: 9))
         let address = device.configuration.address
-        await #expect(throws: ResearchBITError.timedOut(seconds: 0.3)) {
-            try await ResearchBITClient(transport: device, store: fixture.store, address: address, idleTimeout: 0.3)
+        await #expect(throws: ResearchBITError.timedOut(seconds: 1.5)) {
+            try await ResearchBITClient(transport: device, store: fixture.store, address: address, idleTimeout: 1.5)
                 .fetch()
         }
         let partial = try fixture.store.storedEvents(of: address)
