@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
         .library(name: "AxonOBD", targets: ["AxonOBD"]),
         .library(name: "AxonScales", targets: ["AxonScales"]),
+        .library(name: "AxonBand", targets: ["AxonBand"]),
+        .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -59,13 +61,20 @@ let package = Package(
         // Bathroom scales: the standard Weight Scale / Body Composition decoders, the iHealth HS3/HS4/HS5 model
         // (units, memory transfer into the event store, HS5 users, the seed's error codes) and simulators.
         .target(name: "AxonScales", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
+        // Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): Axon's band framing
+        // (docs/band-protocol.md), the Heart Rate Measurement decoder, validated commands, the once-only sync into
+        // the event store, and a simulated band.
+        .target(name: "AxonBand", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
+        // P&G ResearchBIT sensors: scan filter, summary events paired into sessions, resumable fetch into the
+        // event store (docs/researchbit-protocol.md), and a simulated sensor.
+        .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
                 argumentParser,
             ]),
 
@@ -89,5 +98,13 @@ let package = Package(
         .testTarget(
             name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
             exclude: ["Fixtures"]),
+        .testTarget(
+            name: "AxonBandTests",
+            dependencies: ["AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport"]),
+        .testTarget(
+            name: "AxonResearchBITTests",
+            dependencies: [
+                "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+            ]),
     ]
 )

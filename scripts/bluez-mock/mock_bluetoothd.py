@@ -732,6 +732,7 @@ class AirDevice:
     def streaming_changed(self):
         """Called when a characteristic's ability to deliver notifications may have changed."""
 
+
     def set_rate(self, rate):
         raise BluezError("NotSupported", "This device kind has no rate")
 

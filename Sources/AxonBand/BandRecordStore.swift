@@ -1,0 +1,94 @@
+import AxonRecording
+import AxonStreams
+import Foundation
+
+/// A band's once-only records in the durable ``AxonRecording/EventStore``: one event stream per record kind
+/// (``BandRecordKind/streamName``), source id `band-<device>`, each record keyed by its identity
+/// (``BandRecordContent/identity(today:)``) so a record sent again is stored once.
+///
+///     let store = try BandRecordStore(store: EventStore(path: "band.sqlite"), device: "C0:FF:EE:00:00:10")
+///     let outcome = try store.insert(record, today: today)   // durable on return: now acknowledge it
+///
+/// Threading: `Sendable`; any thread. Each insert is one write transaction and one `fsync`.
+public final class BandRecordStore: Sendable {
+    /// The event store.
+    public let store: EventStore
+    /// Source i d.
+    public let sourceID: String
+    /// Time zone.
+    public let timeZone: TimeZone
+    private let handles: [BandRecordKind: StreamHandle]
+
+    /// Registers (or finds) the band's streams.
+    ///
+    /// - Throws: ``AxonRecording/EventStoreError`` from registration.
+    public init(store: EventStore, device: String, timeZone: TimeZone = .current) throws(EventStoreError) {
+        self.store = store
+        self.sourceID = "band-\(device)"
+        self.timeZone = timeZone
+        var handles: [BandRecordKind: StreamHandle] = [:]
+        for kind in BandRecordKind.allCases {
+            handles[kind] = try store.register(Self.descriptor(kind, sourceID: sourceID))
+        }
+        self.handles = handles
+    }
+
+    /// The handle of a kind's stream.
+    public func handle(_ kind: BandRecordKind) -> StreamHandle { handles[kind]! }
+
+    /// How many records each stream holds.
+    ///
+    /// Threading: any thread; reads a snapshot.
+    public func counts() throws(EventStoreError) -> [BandRecordKind: Int] {
+        var counts: [BandRecordKind: Int] = [:]
+        for kind in BandRecordKind.allCases { counts[kind] = try store.count(in: handle(kind)) }
+        return counts
+    }
+
+    /// Stores a record durably; when this returns the record may be acknowledged to the band.
+    ///
+    /// - Parameter today: the host's date, which today's totals belong to.
+    /// - Throws: ``AxonRecording/EventStoreError``; then nothing was stored and nothing may be acknowledged.
+    @discardableResult
+    public func insert(_ record: BandRecord, today: BandDate) throws(EventStoreError) -> InsertOutcome {
+        let content = record.content
+        let id = content.identity(today: today)
+        let time = content.deviceTime(today: today, timeZone: timeZone)
+        let stream = handle(content.kind)
+        switch content {
+        case .today(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .day(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .sport(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .sleep(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .heartRate(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .supportedSports(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .takePicture(let p), .searchPhone(let p):
+            return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        }
+    }
+
+    /// The descriptor of a kind's stream: irregular events.
+    public static func descriptor(_ kind: BandRecordKind, sourceID: String) -> StreamDescriptor {
+        let contentType: StreamContentType =
+            switch kind {
+            case .today, .day, .sport: .activity
+            case .sleep: .sleep
+            case .heartRate: .heartRate
+            case .supportedSports, .takePicture, .searchPhone: .status
+            }
+        let channels: [ChannelInfo] =
+            switch kind {
+            case .today, .day, .sport:
+                [
+                    ChannelInfo(label: "steps", unit: "steps"), ChannelInfo(label: "calories", unit: "kcal"),
+                    ChannelInfo(label: "distance", unit: "m"),
+                ]
+            case .sleep: [ChannelInfo(label: "sleep type", unit: "")]
+            case .heartRate: [ChannelInfo(label: "heart rate", unit: "bpm")]
+            case .supportedSports, .takePicture, .searchPhone: []
+            }
+        return StreamDescriptor(
+            name: kind.streamName, contentType: contentType, channels: channels, nominalRate: 0, format: .event,
+            sourceID: sourceID, metadata: ["protocol": "axon-band-1"])
+    }
+}

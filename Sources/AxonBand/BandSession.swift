@@ -1,0 +1,328 @@
+import AxonDevices
+import AxonRecording
+import Foundation
+
+/// A connection to a band over any ``AxonDevices/DeviceTransport``: sync its once-only records into the event
+/// store, send validated commands, follow live heart rate.
+///
+///     let session = BandSession(transport: transport, store: try BandRecordStore(store: events, device: "band"))
+///     try await session.connect()
+///     let report = try await session.sync()      // every record stored before it is acknowledged
+///     try await session.send(.alarm(BandAlarm(id: 0, hour: 7, minute: 0, weekRepeat: [.repeatWeekly, .monday],
+///                                             switchOn: true, viable: true)))
+///     await session.close()
+///
+/// **The once-only rule.** The band forgets a record when it is acknowledged, so the session acknowledges a
+/// record only after ``BandRecordStore/insert(_:today:)`` has returned (committed and `fsync`ed). A lost
+/// acknowledgement makes the band send the record again, which the store recognises by its identity. After a
+/// link loss the session asks again from the last record it stored (``BandCommand/sync(after:)``), so the sync
+/// resumes where it stopped.
+///
+/// Threading contract: an actor; call it from any task. The transport's delivery thread only enqueues (it never
+/// blocks); the actor stores and acknowledges, one notification at a time, in arrival order.
+public actor BandSession {
+    /// Session settings.
+    public struct Configuration: Sendable {
+        /// Where its characteristics are.
+        public var profile: BandGATTProfile
+        /// Subscribe to the Heart Rate Measurement characteristic too (``heartRate``).
+        public var liveHeartRate: Bool
+        /// Seconds without any notification before a wait fails with ``BandError/timedOut(what:seconds:)``.
+        public var idleTimeout: Double
+        /// The host's "today" for today's totals.
+        public var today: @Sendable () -> BandDate
+        /// Creates a value from its fields.
+        public init(
+            profile: BandGATTProfile = .init(), liveHeartRate: Bool = false, idleTimeout: Double = 30,
+            today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) }
+        ) {
+            self.profile = profile
+            self.liveHeartRate = liveHeartRate
+            self.idleTimeout = idleTimeout
+            self.today = today
+        }
+    }
+
+    /// The link to the device.
+    public nonisolated let transport: any DeviceTransport
+    /// Where ``sync()`` stores records (``attach(_:)`` sets it after connecting, when the store is named after
+    /// the band's own info).
+    public private(set) var store: BandRecordStore?
+    /// The session's settings.
+    public nonisolated let configuration: Configuration
+    /// Live heart-rate measurements (with ``Configuration/liveHeartRate``), decoded; one consumer.
+    public nonisolated let heartRate: AsyncStream<HeartRateMeasurement>
+    /// Every record after it was stored, with the store's outcome; one consumer. For printing as it goes.
+    public nonisolated let storedRecords: AsyncStream<(BandRecord, InsertOutcome)>
+
+    private let heartRateContinuation: AsyncStream<HeartRateMeasurement>.Continuation
+    private let storedContinuation: AsyncStream<(BandRecord, InsertOutcome)>.Continuation
+    private let inbound: AsyncStream<Inbound>
+    private let inboundContinuation: AsyncStream<Inbound>.Continuation
+    private var pump: Task<Void, Never>?
+    private var watchdog: Task<Void, Never>?
+    private var lastActivity = Date()
+    private var linkDown = false
+    private var syncing = false
+    private var syncWaiter: CheckedContinuation<Void, any Error>?
+    private var responseWaiters: [UInt8: CheckedContinuation<Bool, any Error>] = [:]
+    private var report = BandSyncReport()
+    private var lastStored: UInt32 = 0
+    private var consecutiveMalformed = 0
+    /// The band's schedules as far as this session saw them (commands it sent and the band accepted).
+    public private(set) var schedules = BandScheduleBook()
+    /// The band's info and battery, once it answered.
+    public private(set) var deviceInfo: BandDeviceInfo?
+    /// Battery level in percent.
+    public private(set) var battery: Int?
+    /// Heart-rate notifications that were malformed (typed errors, counted; the stream goes on).
+    public private(set) var malformedHeartRate = 0
+
+    /// A session over `transport`; `store` is needed for ``sync()`` only.
+    public init(transport: any DeviceTransport, store: BandRecordStore?, configuration: Configuration = .init()) {
+        self.transport = transport
+        self.store = store
+        self.configuration = configuration
+        (heartRate, heartRateContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
+        (storedRecords, storedContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        (inbound, inboundContinuation) = AsyncStream.makeStream()
+    }
+
+    /// Connects, subscribes and asks for device info and battery.
+    ///
+    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached.
+    public func connect() async throws(BandError) {
+        let receiver = Receiver(inboundContinuation)
+        var notifications = [configuration.profile.records]
+        if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
+        do { try await transport.open(notifications: notifications, receiver: receiver) } catch {
+            throw .transport(error)
+        }
+        let stream = inbound
+        pump = Task { [weak self] in
+            for await item in stream {
+                guard let self else { return }
+                await self.handle(item)
+            }
+        }
+        watchdog = Task { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(250))
+                await self?.checkIdle()
+            }
+        }
+        try await write(.getDeviceInfo)
+        try await write(.getBattery)
+    }
+
+    /// Takes every record the band holds into the store: asks for today's totals and the supported sports, then
+    /// for every record after the last one stored, storing and acknowledging each, until the band says it is done.
+    /// Survives link losses (it resumes after reconnection).
+    ///
+    /// - Throws: ``BandError/noStore``, ``BandError/store(_:)`` (the failing record stays on the band),
+    ///   ``BandError/timedOut(what:seconds:)``, ``BandError/transport(_:)``, ``BandError/malformed(_:)``.
+    public func sync() async throws(BandError) -> BandSyncReport {
+        guard store != nil else { throw .noStore }
+        report = BandSyncReport()
+        report.deviceInfo = deviceInfo
+        report.battery = battery
+        syncing = true
+        defer { syncing = false }
+        lastActivity = Date()
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                syncWaiter = continuation
+                Task { await self.startSync() }
+            }
+        } catch let error as BandError {
+            throw error
+        } catch {
+            throw .transport(.operationFailed("\(error)"))
+        }
+        report.deviceInfo = deviceInfo
+        report.battery = battery
+        return report
+    }
+
+    /// Validates `command` against the seed's limits, sends it and waits for the band's answer.
+    ///
+    /// - Throws: ``BandError/invalidCommand(_:)`` before anything is sent; ``BandError/rejected(command:)`` when
+    ///   the band refuses; ``BandError/transport(_:)``, ``BandError/timedOut(what:seconds:)``.
+    public func send(_ command: BandCommand) async throws(BandError) {
+        do { try command.validate(model: deviceInfo?.model, schedules: schedules) } catch {
+            throw .invalidCommand(error)
+        }
+        guard command.expectsResponse else {
+            try await write(command)
+            return
+        }
+        lastActivity = Date()
+        let accepted: Bool
+        do {
+            accepted = try await withCheckedThrowingContinuation {
+                (continuation: CheckedContinuation<Bool, any Error>) in
+                responseWaiters[command.type] = continuation
+                Task { await self.writeForWaiter(command) }
+            }
+        } catch let error as BandError {
+            throw error
+        } catch {
+            throw .transport(.operationFailed("\(error)"))
+        }
+        guard accepted else { throw .rejected(command: command.type) }
+        schedules.apply(command)
+    }
+
+    /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected).
+    public func attach(_ store: BandRecordStore) { self.store = store }
+
+    /// Waits (up to the idle timeout) until the band has told its model, so model-dependent rules can be checked.
+    public func waitForDeviceInfo() async -> BandDeviceInfo? {
+        let deadline = Date().addingTimeInterval(configuration.idleTimeout)
+        while deviceInfo == nil, Date() < deadline { try? await Task.sleep(for: .milliseconds(20)) }
+        return deviceInfo
+    }
+
+    /// Closes the transport; pending waits fail with ``BandError/closed``.
+    public func close() async {
+        failWaiters(.closed)
+        watchdog?.cancel()
+        await transport.close()
+        inboundContinuation.finish()
+        heartRateContinuation.finish()
+        storedContinuation.finish()
+    }
+
+    // MARK: - Inbound
+
+    private func handle(_ item: Inbound) async {
+        // Only the band's own notifications count as activity: a transport retrying a band that left range reports
+        // link events for ever.
+        if case .value = item { lastActivity = Date() }
+        switch item {
+        case .link(let event):
+            switch event {
+            case .linkLost:
+                linkDown = true
+                if syncing { report.linkLosses += 1 }
+            case .ready where linkDown:
+                linkDown = false
+                if syncing { try? await write(.sync(after: lastStored)) }
+            default: break
+            }
+        case .value(let bytes, let characteristic):
+            if characteristic.characteristic == BandGATTProfile.heartRateMeasurementUUID {
+                do { heartRateContinuation.yield(try HeartRateMeasurement(decoding: bytes)) } catch {
+                    malformedHeartRate += 1
+                }
+                return
+            }
+            let notification: BandNotification
+            do { notification = try BandNotification(decoding: bytes) } catch {
+                await malformed(error)
+                return
+            }
+            consecutiveMalformed = 0
+            await handle(notification)
+        }
+    }
+
+    private func handle(_ notification: BandNotification) async {
+        switch notification {
+        case .deviceInfo(let info): deviceInfo = info
+        case .battery(let level): battery = level
+        case .response(let command, let accepted):
+            responseWaiters.removeValue(forKey: command)?.resume(returning: accepted)
+        case .syncDone:
+            guard syncing else { return }
+            report.lastSequence = lastStored
+            syncWaiter?.resume()
+            syncWaiter = nil
+        case .record(let record):
+            // Never acknowledged unless stored: without a store (or outside a sync) the band keeps it.
+            guard syncing, let store else { return }
+            report.recordsReceived += 1
+            let outcome: InsertOutcome
+            do { outcome = try store.insert(record, today: configuration.today()) } catch {
+                failWaiters(.store(error))
+                return
+            }
+            report.count(outcome, record.content.kind)
+            lastStored = max(lastStored, record.sequence)
+            storedContinuation.yield((record, outcome))
+            do { try await write(.acknowledge(sequence: record.sequence)) } catch {
+                report.acknowledgementsLost += 1
+            }
+        }
+    }
+
+    private func malformed(_ error: BandDecodingError) async {
+        report.malformedNotifications += 1
+        consecutiveMalformed += 1
+        guard syncing else { return }
+        if consecutiveMalformed > 3 {
+            failWaiters(.malformed(error))
+        } else {
+            // The band is waiting for an acknowledgement it will not get: ask again from the last stored record.
+            try? await write(.sync(after: lastStored))
+        }
+    }
+
+    // MARK: - Helpers
+
+    private func startSync() async {
+        do {
+            try await write(.getCurrentSportData)
+            try await write(.getSupportedSports)
+            try await write(.sync(after: lastStored))
+        } catch {
+            // A link loss right now: the sync request is repeated on reconnection.
+            if !linkDown { failWaiters(error) }
+        }
+    }
+
+    private func writeForWaiter(_ command: BandCommand) async {
+        do { try await write(command) } catch {
+            responseWaiters.removeValue(forKey: command.type)?.resume(throwing: error)
+        }
+    }
+
+    private func write(_ command: BandCommand) async throws(BandError) {
+        do { try await transport.write(command.bytes, to: configuration.profile.command, withResponse: true) } catch {
+            throw .transport(error)
+        }
+    }
+
+    private func checkIdle() {
+        guard syncWaiter != nil || !responseWaiters.isEmpty else { return }
+        let idle = Date().timeIntervalSince(lastActivity)
+        if idle > configuration.idleTimeout {
+            failWaiters(
+                .timedOut(
+                    what: syncWaiter != nil ? "sync records" : "a command answer", seconds: configuration.idleTimeout))
+        }
+    }
+
+    private func failWaiters(_ error: BandError) {
+        syncWaiter?.resume(throwing: error)
+        syncWaiter = nil
+        for waiter in responseWaiters.values { waiter.resume(throwing: error) }
+        responseWaiters = [:]
+    }
+}
+
+/// What the delivery thread hands the session.
+enum Inbound: Sendable {
+    case value([UInt8], GATTCharacteristicID)
+    case link(LinkEvent)
+}
+
+/// Enqueues on the transport's delivery thread; never blocks.
+private final class Receiver: TransportReceiver, Sendable {
+    let continuation: AsyncStream<Inbound>.Continuation
+    init(_ continuation: AsyncStream<Inbound>.Continuation) { self.continuation = continuation }
+    func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        continuation.yield(.value(value, characteristic))
+    }
+    func transport(didChange event: LinkEvent) { continuation.yield(.link(event)) }
+}

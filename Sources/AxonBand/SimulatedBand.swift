@@ -1,0 +1,288 @@
+import AxonDevices
+import Dispatch
+import Foundation
+
+/// A band as a ``AxonDevices/DeviceTransport``: it holds a week of records (``week(today:days:seed:)``), answers
+/// Axon's band framing exactly as docs/band-protocol.md says — one record at a time, the next after the previous
+/// one's acknowledgement, a record forgotten only once acknowledged — checks settings by the seed's rules
+/// (answering `rejected` as the real band's `responseOfScheduleSetting:NO` does), and notifies live heart rate on
+/// 0x2A37 while subscribed. Link losses, a departure out of range and damaged notifications can be injected after
+/// chosen records. Like a real band it can be
+/// connected again after ``close()`` (another session, another phone); ``events`` spans all connections.
+///
+/// Threading contract: `Sendable`; methods from any task. Everything happens on one serial queue, which is also
+/// the receiver's delivery thread.
+public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
+    // Sendable invariant: every mutable property is touched on `queue` only.
+
+    /// What the simulated band is.
+    public struct Configuration: Sendable {
+        /// The band model.
+        public var model: BandModel
+        /// The name the device gives itself.
+        public var name: String
+        /// Firmware.
+        public var firmware: String
+        /// Battery level in percent.
+        public var battery: Int
+        /// The band's today: the week ends the day before.
+        public var today: BandDate
+        /// Days.
+        public var days: Int
+        /// Seed of the deterministic data.
+        public var seed: UInt64
+        /// Lose the link right after sending these record notifications (1 = the first record sent).
+        public var linkLossAfterRecords: Set<Int>
+        /// Seconds the link stays down after an injected loss.
+        public var outage: Double
+        /// After this many record notifications the band leaves range until the next ``open`` (a sync cut short).
+        public var vanishAfterRecords: Int?
+        /// Record notifications (1 = the first sent) whose checksum is damaged on the way.
+        public var corruptRecords: Set<Int>
+        /// Seconds between live heart-rate notifications.
+        public var heartRatePeriod: Double
+        /// Creates a value from its fields.
+        public init(
+            model: BandModel = .smarteeTraining, name: String = "Smartee-0001", firmware: String = "3.1.4",
+            battery: Int = 83, today: BandDate = BandDate(Date(), timeZone: .current), days: Int = 7, seed: UInt64 = 7,
+            linkLossAfterRecords: Set<Int> = [], outage: Double = 0.05, vanishAfterRecords: Int? = nil,
+            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1
+        ) {
+            self.model = model
+            self.name = name
+            self.firmware = firmware
+            self.battery = battery
+            self.today = today
+            self.days = days
+            self.seed = seed
+            self.linkLossAfterRecords = linkLossAfterRecords
+            self.outage = outage
+            self.vanishAfterRecords = vanishAfterRecords
+            self.corruptRecords = corruptRecords
+            self.heartRatePeriod = heartRatePeriod
+        }
+    }
+
+    /// What the simulated device is.
+    public let configuration: Configuration
+    /// Where its characteristics are.
+    public let profile = BandGATTProfile()
+    /// Link events of every connection (see ``AxonDevices/DeviceTransport``).
+    public let events: AsyncStream<LinkEvent>
+    /// How the device is named in reports.
+    public var deviceDescription: String { "sim:band (\(configuration.name))" }
+
+    private let eventContinuation: AsyncStream<LinkEvent>.Continuation
+    private let queue = DispatchQueue(label: "axon.simulated-band")
+    private var receiver: (any TransportReceiver)?
+    private var linkUp = false
+    private var closed = false
+    private var heartRateOn = false
+    private var heartRateTimer: DispatchSourceTimer?
+    private var heartRateSent = 0
+    private var pending: [BandRecord] = []
+    private var nextSequence: UInt32 = 1
+    private var inFlight: UInt32?
+    private var recordsSent = 0
+    private var book = BandScheduleBook()
+    private var commandLog: [[UInt8]] = []
+    private var settings: [UInt8: BandCommand] = [:]
+
+    /// Creates a value from its fields.
+    public init(configuration: Configuration = .init()) {
+        self.configuration = configuration
+        (events, eventContinuation) = AsyncStream.makeStream()
+        for content in Self.week(today: configuration.today, days: configuration.days, seed: configuration.seed) {
+            append(content)
+        }
+    }
+
+    // MARK: - What tests look at (any thread)
+
+    /// Records the band still holds (sent but not acknowledged, or not sent yet).
+    public var pendingRecords: [BandRecord] { queue.sync { pending } }
+    /// Record notifications sent so far (re-sends included).
+    public var recordNotificationsSent: Int { queue.sync { recordsSent } }
+    /// Every settings command frame received (type ≥ 0x40), byte for byte, in order, accepted or not.
+    public var receivedSettingFrames: [[UInt8]] { queue.sync { commandLog } }
+    /// The last accepted command of each settings type.
+    public var acceptedSettings: [UInt8: BandCommand] { queue.sync { settings } }
+    /// The schedules the band holds.
+    public var schedules: BandScheduleBook { queue.sync { book } }
+
+    /// Adds a record as if the band had just made it.
+    public func add(_ content: BandRecordContent) { queue.sync { append(content) } }
+
+    // MARK: - DeviceTransport
+
+    /// Connects the simulated link (see ``AxonDevices/DeviceTransport``).
+    public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
+        async throws(TransportError)
+    {
+        let result: TransportError? = queue.sync {
+            for id in notifications where id != profile.records && id != profile.heartRate {
+                return .characteristicMissing(id)
+            }
+            self.receiver = receiver
+            closed = false
+            linkUp = true
+            for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved] { deliver(event) }
+            for id in notifications { deliver(.notifying(id)) }
+            deliver(.ready)
+            if notifications.contains(profile.heartRate) { startHeartRate() }
+            return nil
+        }
+        if let result { throw result }
+    }
+
+    /// Reads a characteristic (see ``AxonDevices/DeviceTransport``).
+    public func read(_ characteristic: GATTCharacteristicID) async throws(TransportError) -> [UInt8] {
+        let result: Result<[UInt8], TransportError> = queue.sync {
+            guard linkUp else { return .failure(closed ? .closed : .notConnected) }
+            guard characteristic.characteristic == BluetoothUUID.batteryLevel else {
+                return .failure(.characteristicMissing(characteristic))
+            }
+            return .success([UInt8(configuration.battery)])
+        }
+        return try result.get()
+    }
+
+    /// Handles a write as the device would (see ``AxonDevices/DeviceTransport``).
+    public func write(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
+        async throws(TransportError)
+    {
+        let result: TransportError? = queue.sync {
+            guard linkUp else { return closed ? .closed : .notConnected }
+            guard characteristic == profile.command else { return .characteristicMissing(characteristic) }
+            guard let command = try? BandCommand(decoding: value) else {
+                return .operationFailed("org.bluez.Error.InvalidValueLength: not a band command")
+            }
+            if command.type >= 0x40 { commandLog.append(value) }
+            handle(command)
+            return nil
+        }
+        if let result { throw result }
+    }
+
+    /// Disconnects (see ``AxonDevices/DeviceTransport``); the device keeps what was not acknowledged.
+    public func close() async {
+        queue.sync {
+            guard !closed else { return }
+            closed = true
+            linkUp = false
+            inFlight = nil
+            heartRateTimer?.cancel()
+            heartRateTimer = nil
+            deliver(.closed)
+            receiver = nil
+        }
+    }
+
+    // MARK: - The band's behaviour (on the queue)
+
+    private func append(_ content: BandRecordContent) {
+        pending.append(BandRecord(sequence: nextSequence, content: content))
+        nextSequence += 1
+    }
+
+    private func handle(_ command: BandCommand) {
+        switch command {
+        case .sync(let after):
+            pending.removeAll { $0.sequence <= after }
+            sendNext()
+        case .acknowledge(let sequence):
+            pending.removeAll { $0.sequence == sequence }
+            if inFlight == sequence {
+                inFlight = nil
+                sendNext()
+            }
+        case .getDeviceInfo:
+            notify(
+                .deviceInfo(
+                    BandDeviceInfo(
+                        model: configuration.model, firmware: configuration.firmware, name: configuration.name)))
+        case .getBattery: notify(.battery(configuration.battery))
+        case .getSupportedSports: append(.supportedSports(Self.supportedSports))
+        case .getCurrentSportData: append(.today(Self.todayTotals))
+        default:
+            let accepted: Bool
+            do {
+                try command.validate(model: configuration.model, schedules: book)
+                accepted = true
+            } catch {
+                accepted = false
+            }
+            if accepted {
+                book.apply(command)
+                settings[command.type] = command
+                if case .reset = command { settings = [:] }
+            }
+            notify(.response(command: command.type, accepted: accepted))
+        }
+    }
+
+    private func sendNext() {
+        guard linkUp else { return }
+        guard let record = pending.first else {
+            inFlight = nil
+            notify(.syncDone(lastSequence: nextSequence - 1))
+            return
+        }
+        inFlight = record.sequence
+        recordsSent += 1
+        var bytes = BandNotification.record(record).bytes
+        if configuration.corruptRecords.contains(recordsSent) { bytes[bytes.count - 1] &+= 1 }
+        receiver?.transport(didReceive: bytes, from: profile.records, arrivalTime: Self.now())
+        if configuration.vanishAfterRecords == recordsSent {
+            linkUp = false
+            inFlight = nil
+            deliver(.linkLost(reason: "out of range"))
+        } else if configuration.linkLossAfterRecords.contains(recordsSent) {
+            loseLink()
+        }
+    }
+
+    private func loseLink() {
+        linkUp = false
+        inFlight = nil
+        deliver(.linkLost(reason: "simulated link loss"))
+        queue.asyncAfter(deadline: .now() + configuration.outage) { [self] in
+            guard !closed else { return }
+            linkUp = true
+            for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved, .ready] { deliver(event) }
+        }
+    }
+
+    private func notify(_ notification: BandNotification) {
+        receiver?.transport(didReceive: notification.bytes, from: profile.records, arrivalTime: Self.now())
+    }
+
+    private func deliver(_ event: LinkEvent) {
+        eventContinuation.yield(event)
+        receiver?.transport(didChange: event)
+    }
+
+    /// Live heart rate: cycles through every flag combination the decoder handles.
+    private func startHeartRate() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + configuration.heartRatePeriod, repeating: configuration.heartRatePeriod)
+        timer.setEventHandler { [weak self] in self?.sendHeartRate() }
+        timer.resume()
+        heartRateTimer = timer
+    }
+
+    private func sendHeartRate() {
+        guard linkUp, let receiver else { return }
+        let n = heartRateSent
+        heartRateSent += 1
+        let bpm = 64 + (n * 7) % 40
+        let packet = HeartRateMeasurement.encode(
+            beatsPerMinute: bpm, sixteenBit: n % 2 == 1, contact: n % 3 == 0 ? .detected : .notDetected,
+            energyExpended: n % 4 >= 2 ? 100 + n : nil, rrUnits: n % 8 >= 4 ? [UInt16(61_440 / bpm)] : [])
+        receiver.transport(didReceive: packet, from: profile.heartRate, arrivalTime: Self.now())
+    }
+
+    private static func now() -> Double {
+        Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+    }
+}

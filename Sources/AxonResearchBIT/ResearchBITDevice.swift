@@ -1,0 +1,75 @@
+import AxonDevices
+
+/// A ResearchBIT sensor or Nordic dongle found by a scan (the SDK's `BLEDevice`): name, battery and whether it
+/// holds summary data not yet fetched, all read from its advertisement without connecting.
+///
+/// Threading: a value type; share freely.
+public struct ResearchBITDevice: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// Which family the advertised service says it is.
+    public enum Kind: String, Sendable, Hashable, Codable { case researchBIT, nordicDongle }
+
+    /// The name the device gives itself.
+    public var name: String
+    /// The Bluetooth address: the identity to store for a later fetch without a scan.
+    public var address: String
+    /// Kind.
+    public var kind: Kind
+    /// 0–100, `nil` when the advertisement did not carry it.
+    public var batteryPercentage: Int?
+    /// Summary data waiting to be fetched.
+    public var dataIsAvailable: Bool
+    /// Rssi.
+    public var rssi: Int?
+
+    /// Creates a value from its fields.
+    public init(
+        name: String, address: String, kind: Kind, batteryPercentage: Int?, dataIsAvailable: Bool, rssi: Int? = nil
+    ) {
+        self.name = name
+        self.address = address
+        self.kind = kind
+        self.batteryPercentage = batteryPercentage
+        self.dataIsAvailable = dataIsAvailable
+        self.rssi = rssi
+    }
+
+    /// The device an advertisement describes, or `nil` when it is not a ResearchBIT or Nordic device (the scan's
+    /// filter: by service UUID only, whatever the name says).
+    ///
+    /// The manufacturer data under Nordic's company id (0x0059) is `battery (0–100) | flags (bit 0: data
+    /// available)`; missing or malformed, battery is `nil` and data is assumed available.
+    public init?(
+        name: String?, address: String, serviceUUIDs: [BluetoothUUID], manufacturerData: [UInt16: [UInt8]], rssi: Int?
+    ) {
+        let kind: Kind
+        if serviceUUIDs.contains(ResearchBITProfile.researchBITService) {
+            kind = .researchBIT
+        } else if serviceUUIDs.contains(ResearchBITProfile.nordicService) {
+            kind = .nordicDongle
+        } else {
+            return nil
+        }
+        let data = manufacturerData[ResearchBITProfile.companyID] ?? []
+        let battery = data.count == 2 && data[0] <= 100 ? Int(data[0]) : nil
+        self.init(
+            name: name ?? address, address: address, kind: kind, batteryPercentage: battery,
+            dataIsAvailable: data.count == 2 ? data[1] & 1 != 0 : true, rssi: rssi)
+    }
+
+    /// The manufacturer data a device advertises (the simulators' side).
+    public static func manufacturerData(battery: Int, dataAvailable: Bool) -> [UInt8] {
+        [UInt8(clamping: battery), dataAvailable ? 1 : 0]
+    }
+
+    /// The profile of its service.
+    public var profile: ResearchBITProfile {
+        ResearchBITProfile(
+            service: kind == .researchBIT ? ResearchBITProfile.researchBITService : ResearchBITProfile.nordicService)
+    }
+
+    /// A sentence for people.
+    public var description: String {
+        "\(name) (\(address)) \(kind == .researchBIT ? "ResearchBIT" : "Nordic dongle"), battery "
+            + (batteryPercentage.map { "\($0) %" } ?? "unknown") + (dataIsAvailable ? ", data available" : ", synced")
+    }
+}

@@ -1,0 +1,425 @@
+"""Simulated devices of the smartband and ResearchBIT adapters (docs/band-protocol.md, docs/researchbit-protocol.md).
+
+- `band`: an Iwown-style smartband holding a week of once-only records; answers Axon's band framing on its
+  command characteristic (one record at a time, the next after the acknowledgement, a record forgotten only when
+  acknowledged), checks settings by the vendor SDK's rules, and notifies live heart rate on 0x2A37.
+  Options: model (9614/9615/9616), battery, today (YYYY-MM-DD), days, seed, loss_after (record numbers joined
+  by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate.
+- `researchbit`: a ResearchBIT sensor (family=nordic: a Nordic dongle) holding summary events of `sessions`
+  uses; battery and data-available in Nordic's manufacturer data (company 0x0059).
+  Options: battery, sessions, seed, family, vanish_after (the device leaves range after that many events).
+- `nordicother`: a Nordic-chip device with Nordic's manufacturer data but another service: a scan must skip it.
+
+This module sees mock_bluetoothd as the global `mock`.
+"""
+
+import datetime
+import random
+import struct
+
+BAND_SERVICE = "a10b0000-6d2c-4b8e-9f31-62616e640000"
+BAND_COMMAND = "a10b0001-6d2c-4b8e-9f31-62616e640000"
+BAND_RECORDS = "a10b0002-6d2c-4b8e-9f31-62616e640000"
+RB_SERVICE = "5242a000-7a3c-4e1d-9a51-52657362a000"
+NORDIC_SERVICE = "5242b000-7a3c-4e1d-9a51-52657362a000"
+RB_COMMAND = "5242a001-7a3c-4e1d-9a51-52657362a000"
+RB_SUMMARY = "5242a002-7a3c-4e1d-9a51-52657362a000"
+NORDIC_UART = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+NORDIC_COMPANY = 0x0059
+
+SPORTS = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06] + list(range(0x80, 0x92))
+
+
+def frame(kind, payload):
+    body = bytes([kind, len(payload)]) + bytes(payload)
+    return body + bytes([sum(body) & 0xFF])
+
+
+def parse_frame(value):
+    """(type, payload) of a well-formed frame, else None."""
+    if len(value) < 3 or len(value) != value[1] + 3 or sum(value[:-1]) & 0xFF != value[-1]:
+        return None
+    return value[0], bytes(value[2:-1])
+
+
+def date_bytes(day):
+    return struct.pack("<HBB", day.year, day.month, day.day)
+
+
+def valid_date(year, month, day):
+    try:
+        datetime.date(year, month, day)
+        return 2000 <= year <= 2099
+    except ValueError:
+        return False
+
+
+class Band(mock.AirDevice):
+    """A smartband with a week of records (docs/band-protocol.md)."""
+
+    KIND = "band"
+    OPTIONS = mock.AirDevice.OPTIONS | {"model", "battery", "today", "days", "seed", "loss_after", "loss_seconds",
+                                        "hr_rate", "firmware"}
+
+    def __init__(self, mock_, address, name, options):
+        super().__init__(mock_, address, name, options)
+        self.advertised_uuids = [BAND_SERVICE, mock.uuid16(0x180D)]
+        self.model = int(options.get("model", 9616))
+        self.battery = int(options.get("battery", 83))
+        self.firmware = [int(p) for p in str(options.get("firmware", "3.1.4")).split(".")]
+        today = options.get("today")
+        self.today = datetime.date.fromisoformat(today) if today else datetime.datetime.now(datetime.timezone.utc).date()
+        self.days = int(options.get("days", 7))
+        self.loss_after = {int(n) for n in str(options.get("loss_after", "")).split("+") if n}
+        self.loss_seconds = float(options.get("loss_seconds", 0.5))
+        self.rng = random.Random(int(options.get("seed", 7)))
+        self.pending = []          # (sequence, type, payload) not yet acknowledged
+        self.next_sequence = 1
+        self.in_flight = None
+        self.syncing = False
+        self.records_sent = 0
+        self.acks = 0
+        self.rejected = 0
+        self.schedules = {}        # (y, m, d, h, mi) -> title
+        self.settings = {}
+        self.hr_sent = 0
+        self.command_char = None
+        self.records_char = None
+        self.hr_char = None
+        self.hr_pacer = mock.NotificationPacer(float(options.get("hr_rate", 1)), self._send_heart_rate)
+        self._make_week()
+
+    # -- data
+
+    def _add(self, kind, payload):
+        self.pending.append((self.next_sequence, kind, bytes(payload)))
+        self.next_sequence += 1
+
+    def _make_week(self):
+        r = self.rng.randint
+        for back in range(self.days, 0, -1):
+            day = self.today - datetime.timedelta(days=back)
+            d = date_bytes(day)
+            steps = r(4000, 14000)
+            self._add(0x21, d + struct.pack("<BIIIH", 0x01, steps, steps // 25, steps * 7 // 10, 0))
+            other = [0x83, 0x88, 0x90, 0x87, 0x81, 0x8C, 0x8D][back % 7]
+            self._add(0x21, d + struct.pack("<BIIIH", other, 0, r(150, 600), r(0, 9000), r(0, 40)))
+            start = r(420, 540)
+            self._add(0x22, d + struct.pack("<HHBIIIHH", start, start + r(20, 50), 0x01, r(2000, 5000), r(80, 200),
+                                            r(1500, 4000), r(10, 90), 0))
+            start = r(1020, 1140)
+            self._add(0x22, d + struct.pack("<HHBIIIHH", start, start + r(30, 90), other, 0, r(150, 600),
+                                            r(0, 9000), r(10, 90), r(0, 40)))
+            minute = r(0, 60)
+            for sleep_type in (1, 4, 3, 4, 6):
+                length = 5 if sleep_type == 6 else r(40, 150)
+                self._add(0x23, d + struct.pack("<HHB", minute, minute + length, sleep_type))
+                minute += length
+            for hour in range(24):
+                values = [r(52, 128) for _ in range(60)]
+                if hour % 5 == 2:
+                    start = r(0, 40)
+                    for m in range(start, start + r(3, 19)):
+                        values[m] = 255
+                if hour == 3:
+                    values = [255] * 60
+                self._add(0x24, d + bytes([hour]) + bytes(values))
+        t = date_bytes(self.today)
+        self._add(0x26, t + bytes([9, 15, 7]))
+        self._add(0x27, t + bytes([10, 2, 41]))
+
+    # -- GATT
+
+    def build_gatt(self):
+        service = self.add_service(0x0050, BAND_SERVICE)
+        self.command_char = self.add_characteristic(service, 0x0051, BAND_COMMAND, ["write"])
+        self.records_char = self.add_characteristic(service, 0x0053, BAND_RECORDS, ["notify"])
+        hr = self.add_service(0x0060, mock.uuid16(0x180D))
+        self.hr_char = self.add_characteristic(hr, 0x0061, mock.uuid16(0x2A37), ["notify"])
+        self.battery_char = mock.add_battery_service(self, 0x0070, self.battery)
+        mock.add_device_info_service(self, 0x0080, str(self.model))
+
+    def forget_gatt(self):
+        super().forget_gatt()
+        self.command_char = self.records_char = self.hr_char = self.battery_char = None
+        self.hr_pacer.stop()
+
+    def streaming_changed(self):
+        if self.hr_char is not None and self.hr_char.streaming:
+            self.hr_pacer.start()
+        else:
+            self.hr_pacer.stop()
+        if self.records_char is None or not self.records_char.streaming:
+            self.in_flight = None  # the link went: nothing is in flight until the central asks again
+        elif self.syncing and self.in_flight is None:
+            # A sync asked for before the subscription was back (BlueZ re-subscribes a moment after the
+            # services resolve): the band sends once it can.
+            self._send_next()
+
+    def _notify(self, value):
+        def send():
+            if self.records_char is not None:
+                self.records_char.notify(value)
+            return False
+        mock.GLib.idle_add(send)
+
+    # -- commands
+
+    def written(self, char, value, write_type):
+        if char is not self.command_char:
+            return
+        parsed = parse_frame(value)
+        if parsed is None:
+            raise mock.BluezError("InvalidValueLength", "Invalid Length")
+        kind, p = parsed
+        if kind == 0x01 and len(p) == 4:
+            after = struct.unpack("<I", p)[0]
+            self.pending = [rec for rec in self.pending if rec[0] > after]
+            self.syncing = True
+            self._send_next()
+        elif kind == 0x02 and len(p) == 4:
+            seq = struct.unpack("<I", p)[0]
+            self.acks += 1
+            self.pending = [rec for rec in self.pending if rec[0] != seq]
+            if self.in_flight == seq:
+                self.in_flight = None
+                self._send_next()
+        elif kind == 0x03:
+            name = self.name.encode()
+            self._notify(frame(0x10, struct.pack("<H", self.model) + bytes(self.firmware[:3]) + bytes([len(name)]) + name))
+        elif kind == 0x04:
+            self._notify(frame(0x11, [self.battery]))
+        elif kind == 0x05:
+            self._add(0x25, bytes([5, len(SPORTS)] + SPORTS))
+        elif kind == 0x06:
+            self._add(0x20, struct.pack("<IIIH", 6789, 271, 4752, 0) + bytes(5))
+        elif 0x40 <= kind <= 0x4C:
+            accepted = self._check(kind, p)
+            if accepted:
+                self.settings[kind] = bytes(value)
+            else:
+                self.rejected += 1
+            self._notify(frame(0x30, [kind, 0 if accepted else 1]))
+        else:
+            raise mock.BluezError("NotSupported", "Unknown command")
+
+    def _send_next(self):
+        if self.records_char is None or not self.records_char.streaming:
+            return
+        if not self.pending:
+            self.in_flight = None
+            self.syncing = False
+            self._notify(frame(0x2F, struct.pack("<I", self.next_sequence - 1)))
+            return
+        seq, kind, payload = self.pending[0]
+        self.in_flight = seq
+        self.records_sent += 1
+        self._notify(frame(kind, struct.pack("<I", seq) + payload))
+        if self.records_sent in self.loss_after:
+            mock.GLib.idle_add(lambda: self.link_loss(self.loss_seconds) and False)
+
+    def _check(self, kind, p):
+        """The band's own check of the SDK's rules (it answers 'rejected', as responseOfScheduleSetting:NO)."""
+        try:
+            if kind == 0x40:
+                on, start, end, _ = struct.unpack("<BBBB", p)
+                return start <= 23 and end <= 23 and start < end
+            if kind == 0x41:
+                _, height, weight, target, age = struct.unpack("<BBBIB", p)
+                return 50 <= height <= 250 and 10 <= weight <= 250 and 100 <= target <= 100000 and 5 <= age <= 120
+            if kind == 0x42:
+                ident, _, _, hour, minute, week = struct.unpack("<BBBBBB", p)
+                return ident <= 7 and hour <= 23 and minute <= 59 and not (week & 0x80 and not week & 0x7F)
+            if kind in (0x43, 0x44):
+                year, month, day, hour, minute = struct.unpack("<HBBBB", p[:6])
+                slot = (year, month, day, hour, minute)
+                if not valid_date(year, month, day) or hour > 23 or minute > 59:
+                    return False
+                if kind == 0x44:
+                    return self.schedules.pop(slot, None) is not None
+                n = p[6]
+                title = p[7:7 + n].decode()
+                subtitle = p[8 + n:8 + n + p[7 + n]].decode()
+                same_day = [s for s in self.schedules if s[:3] == slot[:3]]
+                if not (1 <= len(title) <= 20 and len(subtitle) <= 33) or slot in self.schedules or len(same_day) >= 4:
+                    return False
+                self.schedules[slot] = title
+                return True
+            if kind == 0x45:
+                self.schedules.clear()
+                return True
+            if kind == 0x46:
+                _, _, _, start, end, colour = struct.unpack("<BBBBBB", p[:6])
+                return start <= 23 and end <= 23 and (colour == 0xFF or self.model == 9616)
+            if kind == 0x47:
+                n = p[0]
+                targets = [struct.unpack("<BH", p[1 + 3 * i:4 + 3 * i]) for i in range(n)]
+                codes = [c for c, _ in targets]
+                return (1 <= n <= 5 and 0x01 in codes and len(set(codes)) == n and all(c in SPORTS for c in codes)
+                        and all(t >= 1 for _, t in targets))
+            if kind == 0x48:
+                return 1 <= p[0] <= 64
+            if kind == 0x4C:
+                self.schedules.clear()
+            return True
+        except (struct.error, IndexError, UnicodeDecodeError):
+            return False
+
+    # -- live heart rate: every flag combination in turn
+
+    def _send_heart_rate(self):
+        n = self.hr_sent
+        bpm = 64 + (n * 7) % 40
+        flags = (1 if n % 2 else 0) | (0x06 if n % 3 == 0 else 0x04) | (0x08 if n % 4 >= 2 else 0) | (0x10 if n % 8 >= 4 else 0)
+        packet = bytes([flags]) + (struct.pack("<H", bpm) if flags & 1 else bytes([bpm]))
+        if flags & 0x08:
+            packet += struct.pack("<H", 100 + n)
+        if flags & 0x10:
+            packet += struct.pack("<H", 61440 // bpm)
+        if not self.hr_char.notify(packet):
+            return False
+        self.hr_sent += 1
+        return True
+
+    def stats(self):
+        stats = super().stats()
+        stats.update({
+            "pending": mock.dbus.UInt32(len(self.pending)),
+            "recordsMade": mock.dbus.UInt32(self.next_sequence - 1),
+            "recordsSent": mock.dbus.UInt32(self.records_sent),
+            "acks": mock.dbus.UInt32(self.acks),
+            "rejected": mock.dbus.UInt32(self.rejected),
+            "schedules": mock.dbus.UInt32(len(self.schedules)),
+            "hrSent": mock.dbus.UInt32(self.hr_sent),
+        })
+        return stats
+
+    def shutdown(self):
+        super().shutdown()
+        self.hr_pacer.stop()
+
+
+class ResearchBIT(mock.AirDevice):
+    """A ResearchBIT sensor or Nordic dongle with summary events (docs/researchbit-protocol.md)."""
+
+    KIND = "researchbit"
+    OPTIONS = mock.AirDevice.OPTIONS | {"battery", "sessions", "seed", "family", "vanish_after", "first_wakeup"}
+
+    def __init__(self, mock_, address, name, options):
+        super().__init__(mock_, address, name, options)
+        self.service = NORDIC_SERVICE if options.get("family") == "nordic" else RB_SERVICE
+        self.advertised_uuids = [self.service]
+        self.battery = int(options.get("battery", 91))
+        self.vanish_after = int(options.get("vanish_after", 0))
+        rng = random.Random(int(options.get("seed", 11)))
+        first = int(options.get("first_wakeup", 1763800000))
+        events, held = [], None
+        for session in range(int(options.get("sessions", 12))):
+            wakeup = first + session * 3 * 3600 + rng.randrange(600)
+            pulls = (bytes(rng.getrandbits(8) for _ in range(16)), 1, wakeup, 5 + rng.randrange(60))
+            awake = (bytes(rng.getrandbits(8) for _ in range(16)), 2, wakeup, 30 + rng.randrange(900))
+            events.append(pulls)
+            if held:
+                events.append(held)
+                held = None
+            if session % 2 == 0:
+                held = awake
+            else:
+                events.append(awake)
+        if held:
+            events.append(held)
+        self.total = len(events)
+        self.pending = [(i + 1, e) for i, e in enumerate(events)]
+        self.in_flight = None
+        self.fetching = False
+        self.sent = 0
+        self.command_char = None
+        self.summary_char = None
+        self._advertise()
+
+    def _advertise(self):
+        self.manufacturer_data = {NORDIC_COMPANY: bytes([self.battery, 1 if self.pending else 0])}
+
+    def build_gatt(self):
+        service = self.add_service(0x0090, self.service)
+        self.command_char = self.add_characteristic(service, 0x0091, RB_COMMAND, ["write"])
+        self.summary_char = self.add_characteristic(service, 0x0093, RB_SUMMARY, ["notify"])
+
+    def forget_gatt(self):
+        super().forget_gatt()
+        self.command_char = self.summary_char = None
+
+    def streaming_changed(self):
+        if self.summary_char is None or not self.summary_char.streaming:
+            self.in_flight = None
+        elif self.fetching and self.in_flight is None:
+            self._send_next()
+
+    def _notify(self, value):
+        def send():
+            if self.summary_char is not None:
+                self.summary_char.notify(value)
+            return False
+        mock.GLib.idle_add(send)
+
+    def written(self, char, value, write_type):
+        if char is not self.command_char:
+            return
+        parsed = parse_frame(value)
+        if parsed is None:
+            raise mock.BluezError("InvalidValueLength", "Invalid Length")
+        kind, p = parsed
+        if kind == 0x03:
+            self._notify(frame(0x51, [self.battery, len(self.pending) & 0xFF, len(self.pending) >> 8]))
+        elif kind == 0x01 and len(p) == 4:
+            after = struct.unpack("<I", p)[0]
+            self.pending = [e for e in self.pending if e[0] > after]
+            self.fetching = True
+            self._send_next()
+        elif kind == 0x02 and len(p) == 4:
+            seq = struct.unpack("<I", p)[0]
+            self.pending = [e for e in self.pending if e[0] != seq]
+            self._advertise()
+            if self.in_flight == seq:
+                self.in_flight = None
+                self._send_next()
+        else:
+            raise mock.BluezError("NotSupported", "Unknown command")
+
+    def _send_next(self):
+        if self.summary_char is None or not self.summary_char.streaming:
+            return
+        if not self.pending:
+            self.fetching = False
+            self._notify(frame(0x5F, struct.pack("<I", self.total)))
+            return
+        seq, (ident, kind, wakeup, value) = self.pending[0]
+        self.in_flight = seq
+        self.sent += 1
+        payload = struct.pack("<IH", seq, 26) + ident + struct.pack("<BIB", kind, wakeup, 1) + struct.pack("<I", value)
+        self._notify(frame(0x50, payload))
+        if self.vanish_after and self.sent == self.vanish_after:
+            mock.GLib.idle_add(lambda: self.set_in_range(False) or False)
+
+    def stats(self):
+        stats = super().stats()
+        stats.update({"pending": mock.dbus.UInt32(len(self.pending)), "sent": mock.dbus.UInt32(self.sent)})
+        return stats
+
+
+class NordicOther(mock.AirDevice):
+    """A Nordic-chip device that is not a ResearchBIT: Nordic's company id, Nordic UART service."""
+
+    KIND = "nordicother"
+
+    def __init__(self, mock_, address, name, options):
+        super().__init__(mock_, address, name, options)
+        self.advertised_uuids = [NORDIC_UART]
+        self.manufacturer_data = {NORDIC_COMPANY: bytes([77, 1])}
+
+    def build_gatt(self):
+        service = self.add_service(0x00A0, NORDIC_UART)
+        self.add_characteristic(service, 0x00A1, "6e400002-b5a3-f393-e0a9-e50e24dcca9e", ["write"])
+
+
+DEVICE_KINDS = [Band, ResearchBIT, NordicOther]
