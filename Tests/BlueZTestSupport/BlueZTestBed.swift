@@ -7,7 +7,7 @@ import Foundation
 
 /// A private `dbus-daemon` and the mock bluetoothd (`scripts/bluez-mock`) for one test: the real libdbus client
 /// against BlueZ 5.66's D-Bus API, without a radio. Both processes die with the test process even if it is
-/// killed (PR_SET_PDEATHSIG in the scripts); ``stop()`` ends them normally.
+/// killed (scripts/bluez-mock/leash.py); ``stop()`` ends them normally.
 public final class BlueZTestBed: @unchecked Sendable {
     // Sendable invariant: used by one test at a time; `mock` changes only in kill/restart calls of that test.
     public static let root: URL = {

@@ -3,40 +3,40 @@
 
     /usr/bin/python3 scripts/bluez-mock/bus.py --dir DIR
 
-The daemon listens on unix:path=DIR/bus and prints its address as the first line of stdout.
-It runs in the foreground (--nofork: with --fork it would setsid and outlive a killed parent), and it
-dies with the process that started this script, even if that one is SIGKILLed: PR_SET_PDEATHSIG is set
-here and survives the execve into dbus-daemon.
+The daemon listens on unix:path=DIR/bus and prints its address as the first line of stdout. It runs in the
+foreground (--nofork: with --fork it would setsid and outlive a killed parent) as a child of this script, which
+ends it when the process that started this script goes (leash.py), on SIGTERM or SIGINT, and dies with it.
 """
 
 import argparse
-import ctypes
 import os
 import signal
+import subprocess
+import sys
 
-PR_SET_PDEATHSIG = 1
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import leash  # noqa: E402
+
 CONFIG = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test-bus.conf")
-
-
-def die_with_parent():
-    """Ask the kernel to SIGKILL this process when its parent exits."""
-    parent = os.getppid()
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    # The parent may have gone before prctl took effect; then no signal would ever come.
-    if os.getppid() != parent:
-        os._exit(1)
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", required=True, help="directory for the bus socket")
     args = parser.parse_args()
-    die_with_parent()
     address = "unix:path=" + os.path.join(os.path.abspath(args.dir), "bus")
-    os.execvp("dbus-daemon", ["dbus-daemon", "--nofork", "--config-file=" + CONFIG,
-                              "--address=" + address, "--print-address=1"])
+    daemon = subprocess.Popen(
+        ["dbus-daemon", "--nofork", "--config-file=" + CONFIG, "--address=" + address, "--print-address=1"],
+        preexec_fn=leash.die_with_this_thread)
+
+    def end(*_):
+        daemon.kill()
+        os._exit(0)
+
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, end)
+    leash.watch_parent(end)
+    sys.exit(daemon.wait())
 
 
 if __name__ == "__main__":

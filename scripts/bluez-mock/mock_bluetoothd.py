@@ -18,7 +18,7 @@ Device kinds:
              amplitude, battery, rssi, battery_interval, status
   heartrate  a heart-rate band (Heart Rate Measurement once per second), options bpm, battery, rssi
 
-On start it prints READY on stdout once it owns org.bluez. It dies with its parent (PR_SET_PDEATHSIG).
+On start it prints READY on stdout once it owns org.bluez. It ends when its parent process goes (leash.py).
 """
 
 import argparse
@@ -1291,14 +1291,11 @@ class Mock:
 # Startup
 
 def die_with_parent():
-    """SIGKILL this process when its parent exits, so no mock outlives a killed test."""
-    parent = os.getppid()
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # PR_SET_PDEATHSIG
-        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG) failed")
-    # The parent may have gone before prctl took effect; then no signal would ever come.
-    if os.getppid() != parent:
-        os._exit(1)
+    """End this process when the process that started it has gone, so no mock outlives a killed test
+    (leash.py says why PR_SET_PDEATHSIG alone is not enough)."""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import leash
+    leash.watch_parent(lambda: os._exit(1))
 
 
 def parse_device_spec(spec):
