@@ -57,6 +57,9 @@ struct BrainiacOverBluetoothTests {
         try await bed.control("LinkLoss", [.string(BlueZTestBed.brainiacAddress), .double(3)])
         let lossTime = HostClock.now()
         try await Task.sleep(for: .seconds(10))
+        // Nothing more is sent once the headset is out of range again; half a second later all of it has arrived.
+        try await bed.control("SetInRange", [.string(BlueZTestBed.brainiacAddress), .boolean(false)])
+        try await Task.sleep(for: .milliseconds(500))
         let stats = try await bed.stats()
         let decodedBeforeStop = run.source.state().statistics.decodedNotifications
         await run.stop()
