@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonStreams
 import Dispatch
 import Synchronization
 
@@ -215,7 +216,7 @@ public final class BluetoothCentral: Sendable {
     func onOwnerBlocking<T: Sendable>(_ body: @escaping @Sendable (BluetoothCentral, @escaping (T) -> Void) -> Void) -> T {
         precondition(!bus.isOwnerThread, "a blocking call on the D-Bus thread would wait for itself")
         let delivered = DispatchSemaphore(value: 0)
-        let box = Mutex<T?>(nil)
+        let box = ThreadLocked<T?>(nil)
         let done: @Sendable (T) -> Void = { value in
             box.withLock { $0 = value }
             delivered.signal()

@@ -28,7 +28,7 @@ public final class BrainiacTransportSource: SampleSource, Sendable {
     public let transport: any DeviceTransport
     public let profile: BrainiacGATTProfile
 
-    private let shared = Mutex(BrainiacHeadsetState())
+    private let shared = ThreadLocked(BrainiacHeadsetState())
     private let eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)?
     private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
 

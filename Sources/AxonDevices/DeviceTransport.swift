@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import AxonStreams
 
 /// How a device adapter reaches its device: a link that carries GATT-style notifications, reads and writes, and
 /// keeps itself up (reconnecting after link loss) until it is closed.
@@ -70,7 +70,7 @@ extension DeviceTransport {
 @discardableResult
 func waitForTask<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
     let done = DispatchSemaphore(value: 0)
-    let box = Mutex<T?>(nil)
+    let box = ThreadLocked<T?>(nil)
     Task.detached {
         let value = await work()
         box.withLock { $0 = value }

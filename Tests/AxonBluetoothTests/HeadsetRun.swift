@@ -11,17 +11,17 @@ import Synchronization
 /// One Brainiac headset run over BlueZ (the test bed's mock) into the EEG engine and an EDF+ file, with
 /// everything a test checks collected on the way.
 final class HeadsetRun: @unchecked Sendable {
-    // Sendable invariant: collections are Mutexes; the rest is immutable after init.
+    // Sendable invariant: collections are locked; the rest is immutable after init.
     let central: BluetoothCentral
     let transport: BlueZTransport
     let source: BrainiacTransportSource
     let session: EEGSession
     let edfPath: String
     let gaps = GapCollector()
-    let statuses = Locked<[BrainiacStatus]>([])
-    let linkEvents = Locked<[(Double, LinkEvent)]>([])
-    let rejected = Locked<[BrainiacPacketError]>([])
-    let dominantAlpha = Locked<[Double]>([])
+    let statuses = ThreadLocked<[BrainiacStatus]>([])
+    let linkEvents = ThreadLocked<[(Double, LinkEvent)]>([])
+    let rejected = ThreadLocked<[BrainiacPacketError]>([])
+    let dominantAlpha = ThreadLocked<[Double]>([])
     private var spectraTask: Task<Void, Never>?
 
     /// Opens the central and builds the session (not started); the EDF+ file is a temporary one, removed with the run.
@@ -79,10 +79,10 @@ final class HeadsetRun: @unchecked Sendable {
 
 /// Keeps every gap record a stream delivers.
 final class GapCollector: SampleSink, @unchecked Sendable {
-    // Sendable invariant: `gaps` is a Mutex; the sink methods run on the consumer thread.
+    // Sendable invariant: `gaps` is locked; the sink methods run on the consumer thread.
     let name = "gaps"
-    let gaps = Mutex<[GapRecord]>([])
-    let frames = Mutex(0)
+    let gaps = ThreadLocked<[GapRecord]>([])
+    let frames = ThreadLocked(0)
     func open(_ descriptor: StreamDescriptor) throws {}
     func write(_ block: SampleBlock) throws {
         let found = block.gaps.map(\.gap)
@@ -117,12 +117,4 @@ enum PyEDFLib {
         let result = try JSONDecoder().decode(Result.self, from: data)
         return (result.labels, result.samples, result.annotations)
     }
-}
-
-/// A value behind a mutex, shareable by reference between the test and the threads that report into it.
-final class Locked<Value>: @unchecked Sendable {
-    // Sendable invariant: every access goes through the mutex.
-    private let mutex: Mutex<Value>
-    init(_ value: sending Value) { mutex = Mutex(value) }
-    func withLock<R>(_ body: (inout sending Value) -> sending R) -> sending R { mutex.withLock(body) }
 }

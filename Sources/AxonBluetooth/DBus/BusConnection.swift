@@ -23,7 +23,7 @@ import Synchronization
 /// Threading contract: `BusConnection` is `Sendable`; its owner-thread methods must only be called on the owner
 /// thread (``isOwnerThread``). Handlers must not block: they run the loop.
 public final class BusConnection: @unchecked Sendable {
-    // Sendable invariant: `owner` is touched only on the owner thread; `inbox` is a Mutex; the rest is immutable.
+    // Sendable invariant: `owner` is touched only on the owner thread; `inbox` is locked; the rest is immutable.
 
     /// Which bus to connect to.
     public enum Address: Sendable, Hashable, CustomStringConvertible {
@@ -53,12 +53,12 @@ public final class BusConnection: @unchecked Sendable {
 
     private let connection: OpaquePointer
     private let wakeDescriptor: Int32
-    private let inbox = Mutex(Inbox())
+    private let inbox = ThreadLocked(Inbox())
     private let owner: OwnerState
     private let ownerCPUNanoseconds = Atomic<UInt64>(0)
     private let signalCount = Atomic<Int>(0)
-    private let finished = Mutex(false)
-    private let endingState = Mutex<Ending?>(nil)
+    private let finished = ThreadLocked(false)
+    private let endingState = ThreadLocked<Ending?>(nil)
     private var thread: WorkerThread?
 
     private struct Inbox {

@@ -1,13 +1,13 @@
-import Synchronization
+import AxonStreams
 
-/// Carries one value from the D-Bus owner thread to an awaiting task through a mutex.
+/// Carries one value from the D-Bus owner thread to an awaiting task through a lock.
 ///
 /// A continuation alone would carry it too, but the concurrency runtime's own synchronisation is invisible to
-/// ThreadSanitizer; passing the value under a lock makes the happens-before edge one that every tool sees.
+/// ThreadSanitizer; passing the value under a POSIX mutex makes the happens-before edge one that every tool sees.
 ///
 /// Threading contract: ``put(_:)`` on the producing thread before resuming the waiter, ``take()`` after it resumed.
 final class HandOff<Value: Sendable>: Sendable {
-    private let slot = Mutex<Value?>(nil)
+    private let slot = ThreadLocked<Value?>(nil)
 
     func put(_ value: Value) { slot.withLock { $0 = value } }
 

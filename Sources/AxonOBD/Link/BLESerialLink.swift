@@ -16,7 +16,7 @@ import Synchronization
 /// Threading contract: see ``OBDByteLink`` — one owner at a time. Notifications arrive on the Bluetooth client's
 /// thread and wait in a buffer under a mutex.
 public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
-    // Sendable invariant: `transport` and `profile` are touched by the owner only; `inbox` is a Mutex.
+    // Sendable invariant: `transport` and `profile` are touched by the owner only; `inbox` is locked.
 
     /// Where a dongle's serial port sits in its GATT database.
     public struct Profile: Sendable, Hashable {
@@ -48,7 +48,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
 
     private var transport: BlueZTransport?
     private var profile: Profile?
-    private let inbox = Mutex(Inbox())
+    private let inbox = ThreadLocked(Inbox())
     private let arrived = DispatchSemaphore(value: 0)
 
     private struct Inbox {
