@@ -3,9 +3,6 @@ import AxonStreams
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Bluetooth LE on Linux through BlueZ's D-Bus API: discovery, connection, GATT reads, writes and notifications.
 ///
@@ -205,7 +202,7 @@ public final class BluetoothCentral: Sendable {
             if !accepted {
                 // The connection has ended: once its thread is done, run the body here; every send in it fails
                 // with `.disconnected`.
-                while !bus.isFinished { usleep(1000) }
+                bus.waitUntilFinished()
                 body(self, deliver)
             }
         }
@@ -223,7 +220,7 @@ public final class BluetoothCentral: Sendable {
         }
         let accepted = bus.perform { [self] in body(self, done) }
         if !accepted {
-            while !bus.isFinished { usleep(1000) }
+            bus.waitUntilFinished()
             body(self, done)
         }
         delivered.wait()

@@ -1,5 +1,6 @@
 import AxonStreams
 import CDBus
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -58,6 +59,7 @@ public final class BusConnection: @unchecked Sendable {
     private let ownerCPUNanoseconds = Atomic<UInt64>(0)
     private let signalCount = Atomic<Int>(0)
     private let finished = ThreadLocked(false)
+    private let finishedSignal = DispatchSemaphore(value: 0)
     private let endingState = ThreadLocked<Ending?>(nil)
     private var thread: WorkerThread?
 
@@ -120,6 +122,14 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Whether the bus connection has ended (closed by ``shutDown()`` or lost).
     public var isFinished: Bool { finished.withLock { $0 } }
+
+    /// Blocks until the owner thread has ended its loop (after ``shutDown()`` or a lost bus). Any thread but the
+    /// owner thread.
+    public func waitUntilFinished() {
+        precondition(!isOwnerThread, "the owner thread would wait for itself")
+        finishedSignal.wait()
+        finishedSignal.signal()  // every other waiter passes too
+    }
 
     /// How the connection ended, once it has.
     public enum Ending: Sendable, Hashable {
@@ -283,6 +293,7 @@ public final class BusConnection: @unchecked Sendable {
         owner.failAll()
         dbus_connection_close(connection)
         finished.withLock { $0 = true }
+        finishedSignal.signal()
         for handler in owner.disconnectHandlers { handler() }
         owner.disconnectHandlers.removeAll()
         owner.signalHandlers.removeAll()
