@@ -21,6 +21,10 @@ extension FrequencyGrid {
     /// 3. Clamp the frequency to `[band.lower, band.upper]`: a peak bin at the band's edge whose stronger
     ///    neighbour lies outside the band reports the edge, never a frequency outside the band.
     ///
+    /// This is the strongest bin of the band, which need not be a rhythm of its own: the skirt of a stronger peak
+    /// just outside reads as the band's edge. The EEG engine's dominant frequencies use
+    /// ``localPeak(of:bins:in:)``, which reports no peak in that case.
+    ///
     /// Accuracy: for a single sine under a Hann window the method's own bias is at most 0.016 bin (0.016 Hz at
     /// 250 Hz / 256 points); within about 3 bins of DC or Nyquist the mirrored image of the sine adds error (up
     /// to ≈0.06 bin at 2 bins). A single window cannot resolve two sines closer than about 2 bins.
