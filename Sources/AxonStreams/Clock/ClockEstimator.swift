@@ -12,6 +12,12 @@
 /// true times when the minimum delay is small (Bluetooth, USB). `.mean` keeps LSL's behaviour: right when the
 /// jitter is symmetric around the true time.
 ///
+/// Once the window is full, a refit never steps the time axis: the lower envelope can move by a whole Bluetooth
+/// connection interval (7.5 ms or more) when the earliest arrivals change, and a backward step would squeeze the
+/// following timestamps together (the caller keeps them increasing). Instead the difference between the old and the
+/// new line at the newest observation is slewed away linearly over the next refit interval of device time, or more
+/// slowly if that would change time faster than ``Configuration/maxSlewRate``.
+///
 ///     var clock = ClockEstimator()
 ///     clock.observe(deviceTime: Double(index) / 250, arrivalTime: HostClock.now())
 ///     let t = clock.hostTime(forDeviceTime: Double(index) / 250)
@@ -38,16 +44,19 @@ public final class ClockEstimator {
         /// A device time that moves backwards, or an arrival further than this many seconds from the line,
         /// means the device clock was reset: the estimator starts over.
         public var resetThreshold: Double
+        /// The fastest a refit's correction is slewed in, host seconds per device second (0.001 = 1 ms a second).
+        public var maxSlewRate: Double
 
         /// Creates a configuration. The defaults suit 250 Hz EEG: a 32 s window, refit every 4096 samples (16 s; a
         /// refit scans the window twice, so this keeps the estimator near 4 array reads per sample).
         public init(window: Int = 8192, refitInterval: Int = 4096, anchor: Anchor = .lowerEnvelope,
-                    resetThreshold: Double = 2) {
-            precondition(window >= 2 && refitInterval >= 1)
+                    resetThreshold: Double = 2, maxSlewRate: Double = 0.001) {
+            precondition(window >= 2 && refitInterval >= 1 && maxSlewRate > 0)
             self.window = window
             self.refitInterval = refitInterval
             self.anchor = anchor
             self.resetThreshold = resetThreshold
+            self.maxSlewRate = maxSlewRate
         }
     }
 
@@ -66,6 +75,11 @@ public final class ClockEstimator {
     private var offset = 0.0
     private var slopeValue = 1.0
     private var fitted = false
+    /// The correction still being slewed in: `slewOffset` at device time `slewStart` (relative to the origin),
+    /// falling linearly to 0 at `slewStart + slewSpan`.
+    private var slewOffset = 0.0
+    private var slewStart = 0.0
+    private var slewSpan = 0.0
 
     /// Creates an estimator; allocates its window once.
     public init(configuration: Configuration = .init()) {
@@ -114,7 +128,17 @@ public final class ClockEstimator {
 
     /// The estimated host time of a device time.
     public func hostTime(forDeviceTime deviceTime: Double) -> Double {
-        hostOrigin + offset + slopeValue * (deviceTime - deviceOrigin)
+        hostOrigin + relativeHostTime(deviceTime - deviceOrigin)
+    }
+
+    /// Host time relative to the origin for a device time relative to it: the line plus what remains of the slew.
+    private func relativeHostTime(_ x: Double) -> Double {
+        var time = offset + slopeValue * x
+        if slewSpan > 0 {
+            let remaining = min(1, max(0, 1 - (x - slewStart) / slewSpan))
+            time += slewOffset * remaining
+        }
+        return time
     }
 
     /// Forgets every observation.
@@ -126,6 +150,8 @@ public final class ClockEstimator {
         offset = 0
         slopeValue = 1
         fitted = false
+        slewOffset = 0
+        slewSpan = 0
     }
 
     private func needsReset(deviceTime: Double, arrivalTime: Double) -> Bool {
@@ -170,8 +196,21 @@ public final class ClockEstimator {
             }
             intercept += lowest
         }
+        // A refit of a full window slews from where the old line put the newest observation to the new line.
+        let steady = fitted && stored >= configuration.refitInterval
+        let before = steady ? relativeHostTime(pivotX) : 0
         slopeValue = slope
         offset = intercept
         fitted = true
+        slewSpan = 0
+        guard steady else { return }
+        let correction = before - (intercept + slope * pivotX)
+        let oldest = stored == configuration.window ? next : 0
+        let devicePerObservation = (pivotX - deviceTimes[oldest]) / Double(max(1, stored - 1))
+        let span = max(devicePerObservation * Double(configuration.refitInterval), abs(correction) / configuration.maxSlewRate)
+        guard correction != 0, span > 0 else { return }
+        slewOffset = correction
+        slewStart = pivotX
+        slewSpan = span
     }
 }
