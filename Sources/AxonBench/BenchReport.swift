@@ -32,7 +32,7 @@ public struct BenchReport: Codable, Sendable, Hashable {
     public var allocationsPerHop: Double?
     /// Dominant frequency per band (Hz; 3–7, 7–13, 14–24 Hz) of the last channel at the tenth hop, a check that the
     /// hop did the real work: `make compare`'s peers print the same numbers for the same signal.
-    public var tenthHopDominantFrequencies: [Double]
+    public var tenthHopDominantFrequencies: [Double?]
 
     /// Seconds of device data per replay (3600 = one hour).
     public var replayDeviceSeconds: Int

@@ -22,7 +22,7 @@ public final class HopMeasurement {
         public var spectraPerHop: Double
         /// Dominant frequency per band (Hz) of the last channel at the tenth hop: a check that the work was the real
         /// one, comparable with other programs fed the same signal.
-        public var tenthHopDominantFrequencies: [Double]
+        public var tenthHopDominantFrequencies: [Double?]
     }
 
     let engine: EEGEngine

@@ -2,10 +2,13 @@
 
 import AxonDSP
 
-/// The summary of an analysis run: per channel and band the median, minimum and maximum dominant frequency and the
-/// median band power over every spectrum frame, plus the zone timeline. `Codable` with stable key names
-/// (`sampleRate`, `frames`, `channels[].label`, `channels[].bands[].low/high/median/min/max/medianPower`,
-/// `zones[].time/zone/percent/channels`), which `axon analyze --json` prints.
+/// The summary of an analysis run: per channel and band the median, minimum and maximum dominant frequency over the
+/// spectrum frames where the band had a peak (and how many had none) and the median band power over every frame;
+/// per channel its signal quality; the windows with artifacts; and the zone timeline. `Codable` with stable key
+/// names (`sampleRate`, `frames`, `excludedFrames`, `channels[].label`,
+/// `channels[].bands[].low/high/median/min/max/noPeakFrames/medianPower`, `channels[].quality`,
+/// `artifacts[].time/kinds`, `zones[].time/zone/percent/frames/excludedFrames/channels`), which
+/// `axon analyze --json` prints.
 ///
 /// Threading: a plain value, `Sendable`.
 public struct EEGAnalysisReport: Sendable, Codable, Hashable {
@@ -23,10 +26,36 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
     public var baselineSeconds: Double?
     /// Frames whose window held filled-in samples (lost samples bridged by the engine).
     public var framesWithFilledSamples: Int
+    /// Frames left out of the baseline and the indicators as a whole (filled-in samples or artifacts).
+    public var excludedFrames: Int
     /// One entry per channel.
     public var channels: [Channel]
+    /// The windows with an eye or muscle artifact, in time order.
+    public var artifacts: [ArtifactWindow]
     /// The indicators, in time order.
     public var zones: [Zone]
+
+    /// A window with artifacts.
+    public struct ArtifactWindow: Sendable, Codable, Hashable {
+        /// Seconds from the first analysed sample to the end of the window.
+        public var time: Double
+        /// The kinds found (`eyes`, `muscle`).
+        public var kinds: [String]
+    }
+
+    /// One channel's signal quality over the run.
+    public struct ChannelQuality: Sendable, Codable, Hashable {
+        /// Mean fraction of the windows' samples at the rail (≈ the fraction of the run's samples).
+        public var railedFraction: Double
+        /// Windows in which the channel was unusable (railed, flat or failed).
+        public var unusableFrames: Int
+        /// Median share of the power at the mains frequencies.
+        public var medianLineShare: Double?
+        /// Median share of the power in the muscle band.
+        public var medianMuscleShare: Double?
+        /// Median peak-to-peak slow swing, unit.
+        public var medianSlowSwing: Double?
+    }
 
     /// One channel's summary.
     public struct Channel: Sendable, Codable, Hashable {
@@ -34,6 +63,8 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
         public var label: String
         /// One entry per configured band.
         public var bands: [Band]
+        /// Its signal quality over the run.
+        public var quality: ChannelQuality
     }
 
     /// One band of one channel.
@@ -48,13 +79,15 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
         public var min: Double?
         /// Highest dominant frequency, Hz.
         public var max: Double?
+        /// Frames in which the band held no peak of its own (not in the median, min or max).
+        public var noPeakFrames: Int
         /// Median band power, unit².
         public var medianPower: Double?
         /// Median share of the reference band's power.
         public var medianRelativePower: Double?
 
         private enum CodingKeys: String, CodingKey {
-            case low, high, median, min, max, medianPower, medianRelativePower
+            case low, high, median, min, max, noPeakFrames, medianPower, medianRelativePower
         }
 
         /// Encodes every key, with `null` for a value that does not exist, so readers always find the same keys.
@@ -65,6 +98,7 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
             try container.encode(median, forKey: .median)
             try container.encode(min, forKey: .min)
             try container.encode(max, forKey: .max)
+            try container.encode(noPeakFrames, forKey: .noPeakFrames)
             try container.encode(medianPower, forKey: .medianPower)
             try container.encode(medianRelativePower, forKey: .medianRelativePower)
         }
@@ -78,6 +112,10 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
         public var zone: String
         /// The overall percent.
         public var percent: Double
+        /// Spectra the indicator used.
+        public var frames: Int
+        /// Spectra of its period left out.
+        public var excludedFrames: Int
         /// Per-channel colours.
         public var channels: [ChannelZone]
         /// The channel-averaged z-scores per band.
@@ -88,10 +126,10 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
     public struct ChannelZone: Sendable, Codable, Hashable {
         /// The channel's label.
         public var label: String
-        /// The zone's name.
-        public var zone: String
-        /// The percent.
-        public var percent: Double
+        /// The zone's name; `nil` (JSON `null`) when the channel was left out of the indicator.
+        public var zone: String?
+        /// The percent (`nil` when left out).
+        public var percent: Double?
     }
 }
 
@@ -103,10 +141,18 @@ extension EEGAnalysisReport {
         private let configuration: EEGEngine.Configuration
         private let baselineSeconds: Double?
         private var dominant: [[[Double]]]
+        private var noPeak: [[Int]]
         private var power: [[[Double]]]
         private var relative: [[[Double]]]
+        private var railed: [Double]
+        private var unusable: [Int]
+        private var lineShares: [[Double]]
+        private var muscleShares: [[Double]]
+        private var slowSwings: [[Double]]
+        private var artifacts: [ArtifactWindow] = []
         private var frames = 0
         private var filled = 0
+        private var excluded = 0
         private var samples = 0
         private var zones: [Zone] = []
 
@@ -120,19 +166,41 @@ extension EEGAnalysisReport {
             dominant = empty
             power = empty
             relative = empty
+            noPeak = Array(repeating: Array(repeating: 0, count: configuration.bands.count), count: configuration.channelCount)
+            railed = Array(repeating: 0, count: configuration.channelCount)
+            unusable = Array(repeating: 0, count: configuration.channelCount)
+            lineShares = Array(repeating: [], count: configuration.channelCount)
+            muscleShares = lineShares
+            slowSwings = lineShares
         }
 
         /// Adds one spectrum frame.
         public mutating func add(_ frame: SpectrumFrame) {
             frames += 1
             if frame.filledSamples > 0 { filled += 1 }
+            if frame.isExcluded { excluded += 1 }
             samples = max(samples, frame.sampleIndex + 1)
+            if !frame.artifacts.isEmpty {
+                artifacts.append(
+                    ArtifactWindow(
+                        time: Double(frame.sampleIndex + 1) / configuration.sampleRate, kinds: frame.artifacts.names))
+            }
             for (channel, spectrum) in frame.channels.enumerated() {
                 for (band, measure) in spectrum.bands.enumerated() {
-                    dominant[channel][band].append(measure.dominantFrequency)
+                    if let frequency = measure.dominantFrequency {
+                        dominant[channel][band].append(frequency)
+                    } else {
+                        noPeak[channel][band] += 1
+                    }
                     power[channel][band].append(measure.power)
                     relative[channel][band].append(measure.relativePower)
                 }
+                let quality = spectrum.quality
+                railed[channel] += quality.railedFraction
+                if !quality.usable { unusable[channel] += 1 }
+                lineShares[channel].append(quality.lineShare)
+                if let muscle = quality.muscleShare { muscleShares[channel].append(muscle) }
+                slowSwings[channel].append(quality.slowSwing)
             }
         }
 
@@ -142,8 +210,9 @@ extension EEGAnalysisReport {
                 Zone(
                     time: Double(indicator.sampleIndex + 1) / configuration.sampleRate,
                     zone: indicator.activity.zone.description, percent: indicator.activity.percent,
+                    frames: indicator.frames, excludedFrames: indicator.excludedFrames,
                     channels: indicator.channels.map {
-                        ChannelZone(label: $0.label, zone: $0.level.zone.description, percent: $0.level.percent)
+                        ChannelZone(label: $0.label, zone: $0.level?.zone.description, percent: $0.level?.percent)
                     },
                     zScores: indicator.zScores))
         }
@@ -160,15 +229,21 @@ extension EEGAnalysisReport {
                         let values = dominant[channel][band]
                         return Band(
                             low: range.lower, high: range.upper, median: Self.median(values),
-                            min: values.min(), max: values.max(),
+                            min: values.min(), max: values.max(), noPeakFrames: noPeak[channel][band],
                             medianPower: Self.median(power[channel][band]),
                             medianRelativePower: Self.median(relative[channel][band]))
-                    })
+                    },
+                    quality: ChannelQuality(
+                        railedFraction: frames > 0 ? railed[channel] / Double(frames) : 0,
+                        unusableFrames: unusable[channel], medianLineShare: Self.median(lineShares[channel]),
+                        medianMuscleShare: Self.median(muscleShares[channel]),
+                        medianSlowSwing: Self.median(slowSwings[channel])))
             }
             return EEGAnalysisReport(
                 sampleRate: configuration.sampleRate, frames: frames, samples: samples,
                 window: configuration.windowSize, hop: configuration.hop, baselineSeconds: baselineSeconds,
-                framesWithFilledSamples: filled, channels: channels, zones: zones)
+                framesWithFilledSamples: filled, excludedFrames: excluded, channels: channels, artifacts: artifacts,
+                zones: zones)
         }
 
         /// The median (mean of the middle two for an even count); `nil` for no values.

@@ -45,6 +45,12 @@ extension EEGEngine {
         public var rigor: RealFFT.PlannerRigor
         /// The zone classifier's thresholds.
         public var classifier: ZoneClassifier.Thresholds
+        /// The longest loss bridged with filled-in samples (a straight line across it), in samples; a longer one
+        /// restarts the window history instead (``EEGEngine/restartWindow(afterLosing:)``), so an outage is never
+        /// synthesised as signal and the work per gap stays bounded.
+        public var maxBridgedSamples: Int
+        /// What makes a channel's window unusable or a window contaminated.
+        public var quality: SignalQualityThresholds
 
         /// Creates a configuration; every parameter defaults to the Brainiac headset's value.
         public init(
@@ -61,7 +67,9 @@ extension EEGEngine {
             window: WindowKind = .hann,
             detrend: DetrendMode = .mean,
             rigor: RealFFT.PlannerRigor = .measure,
-            classifier: ZoneClassifier.Thresholds = .init()
+            classifier: ZoneClassifier.Thresholds = .init(),
+            maxBridgedSamples: Int = 12,
+            quality: SignalQualityThresholds = .init()
         ) {
             self.sampleRate = sampleRate
             self.channelLabels = channelLabels
@@ -77,6 +85,8 @@ extension EEGEngine {
             self.detrend = detrend
             self.rigor = rigor
             self.classifier = classifier
+            self.maxBridgedSamples = maxBridgedSamples
+            self.quality = quality
         }
 
         // The literals are valid bands, so the `try!` cannot fail.
@@ -121,7 +131,11 @@ extension EEGEngine {
                 let grid = try FrequencyGrid(sampleRate: sampleRate, fftSize: windowSize)
                 for band in bands + [referenceBand] { _ = try grid.bins(in: band) }
             } catch { throw .dsp(error) }
+            guard maxBridgedSamples >= 0 else {
+                throw .invalidConfiguration("the longest bridged loss (\(maxBridgedSamples) samples) must be ≥ 0")
+            }
             try classifier.validate()
+            try quality.validate(channelCount: channelCount)
         }
     }
 

@@ -25,9 +25,21 @@ import AxonDSP
 /// share of the reference band's power, and the whole one-sided power spectrum (a sine of amplitude A reads A²/2
 /// at its bin; ``SpectrumScaling/power``).
 ///
-/// Lost samples: call ``ingestFilled(_:time:)`` once per missing sample with an estimate of the sample (or none,
-/// to repeat the last one), so sample time and the hop schedule stay exact; frames whose window holds filled samples say how many
-/// (``SpectrumFrameView/filledSamples``).
+/// Each spectrum frame also carries each channel's signal quality (railed, flat, mains, muscle, the eyes' slow
+/// swings; ``SignalQualityThresholds``) and the window's artifacts. What enters the baseline and the indicators
+/// is only what can be trusted: a frame whose window holds filled-in samples, or (with
+/// ``SignalQualityThresholds/excludeArtifacts``) a blink or muscle artifact, is left out as a whole
+/// (``excludedFrames``); a channel whose window is railed, flat or failed is left out for that frame; a channel
+/// left out of the whole baseline is left out of the indicators (its zone is `nil`); an indicator period with no
+/// usable frame makes no indicator (``withheldIndicators``). Each band's dominant frequency is a local maximum
+/// inside the band or no peak at all (NaN in the row, `nil` in the views).
+///
+/// Lost samples: a short loss (up to ``Configuration/maxBridgedSamples``) is bridged with
+/// ``ingestFilled(_:time:)``, once per missing sample with an estimate of it (or none, to repeat the last one), so
+/// sample time and the hop schedule stay exact; frames whose window holds filled samples say how many
+/// (``SpectrumFrameView/filledSamples``). A longer loss calls ``restartWindow(afterLosing:)``: sample time moves on
+/// by the loss in O(1), the window history starts over, and the next spectrum waits for a full window of real
+/// samples.
 ///
 /// Cost: ``init(_:)`` plans the FFT and allocates everything. ``ingest(_:time:)`` allocates nothing and takes no
 /// lock: O(channels) per sample, plus one analysis of O(channels · N log N) per hop.
@@ -85,6 +97,11 @@ public final class EEGEngine {
     private let lastValues: UnsafeMutableBufferPointer<Double>
     private let frameRow: UnsafeMutableBufferPointer<Double>
     private let indicatorRow: UnsafeMutableBufferPointer<Double>
+    private let meter: SignalQualityMeter
+    /// Per channel: baseline frames and period frames it contributed.
+    private let baselineCounts: UnsafeMutableBufferPointer<Int>
+    private let periodCounts: UnsafeMutableBufferPointer<Int>
+    private var periodExcluded = 0
 
     /// Samples ingested so far; the next sample's index.
     public private(set) var sampleCount = 0
@@ -94,6 +111,16 @@ public final class EEGEngine {
     public private(set) var indicatorCount = 0
     /// Windows whose analysis failed (a LAPACK error in linear detrending); their values are NaN.
     public private(set) var analysisFailures = 0
+    /// Spectrum frames left out of the baseline and the indicators as a whole (filled-in samples or artifacts).
+    public private(set) var excludedFrames = 0
+    /// Spectrum frames with an eye or muscle artifact (whether or not artifacts are excluded).
+    public private(set) var contaminatedFrames = 0
+    /// (Frame, channel) pairs left out because the channel's window was railed, flat or failed.
+    public private(set) var unusableChannelWindows = 0
+    /// Times the window history restarted after a loss too long to bridge.
+    public private(set) var windowRestarts = 0
+    /// Indicator periods that made no indicator: no usable frame, or they passed inside an outage.
+    public private(set) var withheldIndicators = 0
     private var nextSpectrumAt: Int
 
     /// Where the baseline stands.
@@ -153,6 +180,13 @@ public final class EEGEngine {
         self.baselineMean = Self.zeroed(channels * bands)
         self.baselineM2 = Self.zeroed(channels * bands)
         self.periodSum = Self.zeroed(channels * bands)
+        self.meter = SignalQualityMeter(
+            thresholds: configuration.quality, labels: configuration.channelLabels, grid: analyzer.grid,
+            windowSize: configuration.windowSize)
+        self.baselineCounts = .allocate(capacity: channels)
+        baselineCounts.initialize(repeating: 0)
+        self.periodCounts = .allocate(capacity: channels)
+        periodCounts.initialize(repeating: 0)
         self.nextSpectrumAt = configuration.windowSize - 1
     }
 
@@ -161,6 +195,8 @@ public final class EEGEngine {
             buffer.deallocate()
         }
         filledFlags.deallocate()
+        baselineCounts.deallocate()
+        periodCounts.deallocate()
     }
 
     private static func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<Double> {
@@ -232,6 +268,28 @@ public final class EEGEngine {
     /// The values of the last ingested sample, one per channel (zeros before the first).
     public var lastSample: UnsafeBufferPointer<Double> { UnsafeBufferPointer(lastValues) }
 
+    /// Accounts for `missing` lost samples without synthesising them: sample time moves on by `missing`, the window
+    /// history starts over (the next spectrum ends a full window of real samples later), and indicator periods that
+    /// ended inside the loss make no indicator (``withheldIndicators``). A baseline in progress keeps what it had.
+    ///
+    /// - Complexity: O(window) to clear the filled-sample flags, whatever `missing` is; no allocation.
+    public func restartWindow(afterLosing missing: Int) {
+        guard missing > 0 else { return }
+        if baselineRequested { beginBaseline() }
+        windowRestarts += 1
+        sampleCount += missing
+        filledFlags.update(repeating: 0)
+        filledInWindow = 0
+        nextSpectrumAt = sampleCount + windowSize - 1
+        if nextIndicatorAt != .max, nextIndicatorAt < sampleCount {
+            let period = configuration.indicatorSamples
+            let passed = (sampleCount - nextIndicatorAt + period - 1) / period
+            withheldIndicators += passed
+            nextIndicatorAt += passed * period
+            clearPeriod(startingAt: nextIndicatorAt + 1 - period)
+        }
+    }
+
     /// Ingests frames straight from frame-major rows (a pipeline block) until the first frame that completes
     /// something, so the caller can publish it before going on.
     ///
@@ -291,10 +349,9 @@ public final class EEGEngine {
             events.insert(.baselineCompleted)
         }
         if index == nextIndicatorAt {
-            makeIndicator(at: index, time: time)
+            if makeIndicator(at: index, time: time) { events.insert(.indicators) } else { withheldIndicators += 1 }
             nextIndicatorAt += configuration.indicatorSamples
-            periodStart = index + 1
-            events.insert(.indicators)
+            clearPeriod(startingAt: index + 1)
         }
         return events
     }
@@ -310,21 +367,40 @@ public final class EEGEngine {
         spectrumCount += 1
         let oldest = writePosition
         let newer = windowSize - oldest
+        var artifacts = ArtifactKinds()
+        let thresholds = configuration.quality
         for channel in 0..<channelCount {
             let base = UnsafePointer(history.baseAddress! + channel * windowSize)
             let spectrumStart = layout.spectrumLane(channel: channel)
             let destination = UnsafeMutableBufferPointer(rebasing: frameRow[spectrumStart..<(spectrumStart + grid.binCount)])
+            // The circular history in time order: from the oldest sample to the end, then the wrapped start.
+            let tail = UnsafeBufferPointer(start: base + oldest, count: newer)
+            let head = UnsafeBufferPointer(start: base, count: oldest)
             do {
-                // The circular history in time order: from the oldest sample to the end, then the wrapped start.
-                try analyzer.analyze(
-                    UnsafeBufferPointer(start: base + oldest, count: newer), UnsafeBufferPointer(start: base, count: oldest),
-                    into: destination)
+                try analyzer.analyze(tail, head, into: destination)
             } catch {
                 analysisFailures += 1
                 destination.update(repeating: .nan)
             }
-            measureBands(channel: channel, spectrum: UnsafeBufferPointer(destination))
+            let spectrum = UnsafeBufferPointer(destination)
+            measureBands(channel: channel, spectrum: spectrum)
+            let quality = meter.measure(tail, head, spectrum: spectrum)
+            let usable = meter.isUsable(quality, referencePower: frameRow[layout.referencePowerLane(channel: channel)])
+            frameRow[layout.qualityLane(channel: channel, .railedFraction)] = quality.railedFraction
+            frameRow[layout.qualityLane(channel: channel, .variance)] = quality.variance
+            frameRow[layout.qualityLane(channel: channel, .lineShare)] = quality.lineShare
+            frameRow[layout.qualityLane(channel: channel, .muscleShare)] = quality.muscleShare
+            frameRow[layout.qualityLane(channel: channel, .slowSwing)] = quality.slowSwing
+            frameRow[layout.qualityLane(channel: channel, .usable)] = usable ? 1 : 0
+            // Artifacts are judged on usable channels only: a railed channel's swing says nothing about the eyes.
+            guard usable else { continue }
+            if meter.isEyeChannel[channel], quality.slowSwing > thresholds.blinkAmplitude { artifacts.insert(.eyes) }
+            if quality.muscleShare > thresholds.muscleShareLimit { artifacts.insert(.muscle) }
         }
+        if !artifacts.isEmpty { contaminatedFrames += 1 }
+        let excluded = filledInWindow > 0 || (thresholds.excludeArtifacts && !artifacts.isEmpty)
+        frameRow[layout.lane(.artifacts)] = Double(artifacts.rawValue)
+        frameRow[layout.lane(.excluded)] = excluded ? 1 : 0
         frameRow[layout.lane(.baselineState)] = Double(baselineState.rawValue)
         frameRow[layout.lane(.baselineFrames)] = Double(baselineFrames)
     }
@@ -337,9 +413,9 @@ public final class EEGEngine {
             let power = sum(spectrum, bandBins[band]) / equivalentNoiseBandwidth
             frameRow[layout.bandPowerLane(channel: channel, band: band)] = power
             frameRow[layout.relativePowerLane(channel: channel, band: band)] = reference > 0 ? power / reference : 0
-            let peak = grid.peak(of: spectrum, bins: bandBins[band], clampedTo: configuration.bands[band])
-            frameRow[layout.dominantLane(channel: channel, band: band)] = peak.frequency
-            frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak.power
+            let peak = grid.localPeak(of: spectrum, bins: bandBins[band], in: configuration.bands[band])
+            frameRow[layout.dominantLane(channel: channel, band: band)] = peak?.frequency ?? .nan
+            frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak?.power ?? .nan
         }
     }
 
@@ -359,11 +435,19 @@ public final class EEGEngine {
         baselineLast = sampleCount + configuration.baselineSamples - 1
         baselineMean.update(repeating: 0)
         baselineM2.update(repeating: 0)
-        periodSum.update(repeating: 0)
-        periodFrames = 0
+        baselineCounts.update(repeating: 0)
         // The first indicator covers the baseline's last period.
-        periodStart = max(baselineStart, baselineLast + 1 - configuration.indicatorSamples)
+        clearPeriod(startingAt: max(baselineStart, baselineLast + 1 - configuration.indicatorSamples))
         nextIndicatorAt = Int.max
+    }
+
+    /// Empties the indicator period's sums; the next period collects the spectra ending from `start` on.
+    private func clearPeriod(startingAt start: Int) {
+        periodSum.update(repeating: 0)
+        periodCounts.update(repeating: 0)
+        periodFrames = 0
+        periodExcluded = 0
+        periodStart = start
     }
 
     /// The log-odds of a band's share of the reference band, `ln(r / (1 − r))` with `r` its relative power:
@@ -378,13 +462,26 @@ public final class EEGEngine {
     }
 
     private func accumulate(endingAt index: Int) {
+        let layout = spectrumLayout
+        let excluded = frameRow[layout.lane(.excluded)] != 0
+        if excluded { excludedFrames += 1 }
         let collecting = baselineState == .collecting && index >= baselineStart
         let inPeriod = baselineState != .notStarted && index >= periodStart
         guard collecting || inPeriod else { return }
-        if collecting { baselineFrames += 1 }
-        if inPeriod { periodFrames += 1 }
-        let n = Double(baselineFrames)
+        guard !excluded else {
+            if inPeriod { periodExcluded += 1 }
+            return
+        }
+        var contributed = false
         for channel in 0..<channelCount {
+            guard frameRow[layout.qualityLane(channel: channel, .usable)] != 0 else {
+                unusableChannelWindows += 1
+                continue
+            }
+            contributed = true
+            if collecting { baselineCounts[channel] += 1 }
+            if inPeriod { periodCounts[channel] += 1 }
+            let n = Double(baselineCounts[channel])
             for band in 0..<bandCount {
                 let value = logOdds(channel: channel, band: band)
                 let slot = channel * bandCount + band
@@ -396,34 +493,56 @@ public final class EEGEngine {
                 if inPeriod { periodSum[slot] += value }
             }
         }
-        if collecting { frameRow[spectrumLayout.lane(.baselineFrames)] = n }
+        guard contributed else {
+            if inPeriod { periodExcluded += 1 }
+            return
+        }
+        if collecting {
+            baselineFrames += 1
+            frameRow[layout.lane(.baselineFrames)] = Double(baselineFrames)
+        }
+        if inPeriod { periodFrames += 1 }
     }
 
     private func completeBaseline() {
         baselineState = .complete
     }
 
-    private func makeIndicator(at index: Int, time: Double) {
+    /// Makes the indicator of the period ending at `index` from the channels that have both baseline and period
+    /// frames; returns `false` (and leaves the row alone) when no channel has.
+    private func makeIndicator(at index: Int, time: Double) -> Bool {
         let layout = indicatorLayout
         let thresholds = configuration.classifier
         let roles = configuration.roles
+        var included = 0
+        for channel in 0..<channelCount where baselineCounts[channel] > 0 && periodCounts[channel] > 0 {
+            included += 1
+        }
+        guard included > 0 else { return false }
         indicatorRow[layout.lane(.counter)] = Double(indicatorCount)
         indicatorRow[layout.lane(.sampleIndex)] = Double(index)
         indicatorRow[layout.lane(.timeframe)] = time * 1000
         indicatorRow[layout.lane(.frames)] = Double(periodFrames)
+        indicatorRow[layout.lane(.excludedFrames)] = Double(periodExcluded)
         indicatorCount += 1
         for band in 0..<bandCount { indicatorRow[layout.overallZLane(band: band)] = 0 }
         for channel in 0..<channelCount {
+            let baselineCount = baselineCounts[channel]
+            let periodCount = periodCounts[channel]
+            guard baselineCount > 0, periodCount > 0 else {
+                // Left out: no usable window in the baseline or in this period.
+                for band in 0..<bandCount { indicatorRow[layout.zLane(channel: channel, band: band)] = .nan }
+                indicatorRow[layout.zoneLane(channel: channel)] = .nan
+                indicatorRow[layout.percentLane(channel: channel)] = .nan
+                continue
+            }
             for band in 0..<bandCount {
                 let slot = channel * bandCount + band
-                var z = 0.0
-                if periodFrames > 0 {
-                    let variance = baselineFrames > 1 ? baselineM2[slot] / Double(baselineFrames - 1) : 0
-                    let deviation = max(variance.squareRoot(), thresholds.minimumDeviation)
-                    z = (periodSum[slot] / Double(periodFrames) - baselineMean[slot]) / deviation
-                }
+                let variance = baselineCount > 1 ? baselineM2[slot] / Double(baselineCount - 1) : 0
+                let deviation = max(variance.squareRoot(), thresholds.minimumDeviation)
+                let z = (periodSum[slot] / Double(periodCount) - baselineMean[slot]) / deviation
                 indicatorRow[layout.zLane(channel: channel, band: band)] = z
-                indicatorRow[layout.overallZLane(band: band)] += z / Double(channelCount)
+                indicatorRow[layout.overallZLane(band: band)] += z / Double(included)
             }
             let level = classifier.classify(
                 theta: indicatorRow[layout.zLane(channel: channel, band: roles.theta)],
@@ -438,8 +557,7 @@ public final class EEGEngine {
             beta: indicatorRow[layout.overallZLane(band: roles.beta)])
         indicatorRow[layout.lane(.zone)] = Double(overall.zone.rawValue)
         indicatorRow[layout.lane(.percent)] = overall.percent
-        periodSum.update(repeating: 0)
-        periodFrames = 0
+        return true
     }
 }
 

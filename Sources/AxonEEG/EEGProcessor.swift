@@ -12,9 +12,12 @@ import AxonStreams
 ///   value per channel…]`.
 /// - ``commands``: the control direction; ``requestBaseline()`` from any one thread.
 ///
-/// Lost samples (the block's gap records) are handed to the engine as filled samples on the line between the
-/// samples around the gap (``EEGEngine/ingestFilled(_:time:)``), so sample time and the hop schedule stay exact. When a ring is full its
-/// overflow policy applies (`dropOldest`, counted by the ring): a consumer that falls behind loses the oldest
+/// Lost samples (the block's gap records): a short loss, up to ``EEGEngine/Configuration/maxBridgedSamples``, is
+/// handed to the engine as filled samples on the line between the samples around the gap
+/// (``EEGEngine/ingestFilled(_:time:)``), so sample time and the hop schedule stay exact; a longer one restarts the
+/// engine's window (``EEGEngine/restartWindow(afterLosing:)``) instead of being synthesised, so the work per gap is
+/// bounded whatever the gap's length (a device clock that jumps hours ahead costs one restart). When a ring is full
+/// its overflow policy applies (`dropOldest`, counted by the ring): a consumer that falls behind loses the oldest
 /// results, never the engine's pace.
 ///
 /// Threading: `process` on the pipeline's consumer thread; ``requestBaseline()`` from one controlling thread;
@@ -44,6 +47,9 @@ public final class EEGProcessor: SampleProcessor {
     public let commands: SPSCRing<Double>
     /// Where times come from.
     public let timeBase: TimeBase
+
+    /// Lost samples bridged with filled-in ones so far.
+    public private(set) var bridgedSamples = 0
 
     private var wallClockOffset = 0.0
     private var lastTime = 0.0
@@ -181,9 +187,15 @@ public final class EEGProcessor: SampleProcessor {
 
     /// Hands `missing` lost samples to the engine as points on the line from the last sample to `next` (the
     /// first sample after the gap, when the block has it; otherwise the last sample is held), so a short gap adds
-    /// no step to the window.
+    /// no step to the window; restarts the engine's window instead when the loss is too long to bridge.
     private func fill(_ missing: Int, before next: UnsafeMutableBufferPointer<Double>?) {
         guard missing > 0 else { return }
+        guard missing <= engine.configuration.maxBridgedSamples else {
+            engine.restartWindow(afterLosing: missing)
+            lastTime += Double(missing) * samplePeriod
+            return
+        }
+        bridgedSamples += missing
         let last = engine.lastSample
         for channel in 0..<fillStart.count { fillStart[channel] = last[channel] }
         for step in 1...missing {

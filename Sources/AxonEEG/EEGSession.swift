@@ -75,6 +75,8 @@ public final class EEGSession: Sendable {
     public let spectra: AsyncStream<SpectrumFrame>
     /// Indicators, one per indicator period after the baseline (`CB_indicatorsStateWithDictionary`).
     public let indicators: AsyncStream<ActivityIndicators>
+    /// Every channel's signal quality and the window's artifacts, one per spectrum frame.
+    public let quality: AsyncStream<SignalQualityFrame>
     /// The engine's parameters.
     public let configuration: EEGEngine.Configuration
     /// The stream's descriptor.
@@ -83,7 +85,7 @@ public final class EEGSession: Sendable {
     private let pipeline: StreamPipeline
     private let processor: UncheckedProcessor
     private let continuations: Continuations
-    private let mutableState = Mutex(State())
+    private let mutableState = Mutex(StateTracker())
     private let delivery = DeliveryHandle()
 
     /// The processor lives on the consumer thread while the pipeline runs; the session touches only its rings
@@ -97,6 +99,36 @@ public final class EEGSession: Sendable {
         let samples: AsyncStream<EEGSample>.Continuation
         let spectra: AsyncStream<SpectrumFrame>.Continuation
         let indicators: AsyncStream<ActivityIndicators>.Continuation
+        let quality: AsyncStream<SignalQualityFrame>.Continuation
+    }
+
+    /// The state and what orders it: spectra and indicators come through separate rings, so an indicator made
+    /// before a baseline restart can be delivered after the restart's first frame (and a frame made at the sample
+    /// that completed a baseline after that baseline's first indicator). Sample indices say which is newer.
+    private struct StateTracker {
+        var state = State()
+        /// Sample index of the newest frame made while a baseline was collecting.
+        var lastCollectingIndex = -1
+        /// Sample index of the newest indicator.
+        var lastIndicatorIndex = -1
+
+        mutating func note(_ frame: SpectrumFrame) {
+            state.spectra += 1
+            // A collecting frame no newer than an indicator already seen was made before that baseline completed.
+            if frame.baselineState == .collecting, frame.sampleIndex <= lastIndicatorIndex { return }
+            state.baselineState = frame.baselineState
+            state.hasStartedIndicators = frame.baselineState == .complete
+            if frame.baselineState == .collecting { lastCollectingIndex = frame.sampleIndex }
+        }
+
+        mutating func note(_ indicator: ActivityIndicators) {
+            state.indicators += 1
+            lastIndicatorIndex = max(lastIndicatorIndex, indicator.sampleIndex)
+            // An indicator older than the newest collecting frame belongs to a baseline since restarted.
+            guard indicator.sampleIndex >= lastCollectingIndex else { return }
+            state.hasStartedIndicators = true
+            state.baselineState = .complete
+        }
     }
 
     /// Builds the session: the engine (FFT planning happens here), the pipeline and the sequences.
@@ -128,15 +160,19 @@ public final class EEGSession: Sendable {
             of: SpectrumFrame.self, bufferingPolicy: .bufferingNewest(options.bufferLimit))
         let (indicators, indicatorContinuation) = AsyncStream.makeStream(
             of: ActivityIndicators.self, bufferingPolicy: .bufferingNewest(options.bufferLimit))
+        let (quality, qualityContinuation) = AsyncStream.makeStream(
+            of: SignalQualityFrame.self, bufferingPolicy: .bufferingNewest(options.bufferLimit))
         self.samples = samples
         self.spectra = spectra
         self.indicators = indicators
+        self.quality = quality
         self.continuations = Continuations(
-            samples: sampleContinuation, spectra: spectrumContinuation, indicators: indicatorContinuation)
+            samples: sampleContinuation, spectra: spectrumContinuation, indicators: indicatorContinuation,
+            quality: qualityContinuation)
     }
 
     /// The session's state. Any thread.
-    public var state: State { mutableState.withLock { $0 } }
+    public var state: State { mutableState.withLock { $0.state } }
 
     /// The pipeline's statistics (frames, gaps, drops, latency). Any thread.
     public func statistics() -> PipelineStatistics { pipeline.statistics() }
@@ -153,7 +189,7 @@ public final class EEGSession: Sendable {
     public func start() throws {
         let thread = try WorkerThread(name: "axon-eeg-deliver") { [self] in deliverLoop() }
         delivery.thread = thread
-        mutableState.withLock { $0.hasStarted = true }
+        mutableState.withLock { $0.state.hasStarted = true }
         try pipeline.start()
     }
 
@@ -177,7 +213,7 @@ public final class EEGSession: Sendable {
     private func joinDelivery() {
         delivery.thread?.join()
         delivery.thread = nil
-        mutableState.withLock { $0.hasStarted = false }
+        mutableState.withLock { $0.state.hasStarted = false }
     }
 
     // MARK: - Delivery thread
@@ -203,7 +239,7 @@ public final class EEGSession: Sendable {
                     EEGSample(
                         sampleIndex: Int(sampleRow[0]), timeframe: sampleRow[1],
                         counter: counter.isNaN ? nil : UInt64(counter), values: Array(sampleRow[3...])))
-                mutableState.withLock { $0.samples += 1 }
+                mutableState.withLock { $0.state.samples += 1 }
             }
             while spectrumRow.withUnsafeMutableBufferPointer({ processor.spectra.pop(into: $0) }) == 1 {
                 moved = true
@@ -212,24 +248,16 @@ public final class EEGSession: Sendable {
                         SpectrumFrameView(row: $0, layout: engine.spectrumLayout), labels: labels, bands: bands,
                         binWidth: binWidth)
                 }
-                mutableState.withLock { state in
-                    state.spectra += 1
-                    if !(state.baselineState == .complete && frame.baselineState == .collecting) {
-                        state.baselineState = frame.baselineState
-                    }
-                }
+                mutableState.withLock { $0.note(frame) }
                 continuations.spectra.yield(frame)
+                continuations.quality.yield(SignalQualityFrame(frame))
             }
             while indicatorRow.withUnsafeMutableBufferPointer({ processor.indicators.pop(into: $0) }) == 1 {
                 moved = true
                 let indicator = indicatorRow.withUnsafeBufferPointer {
                     ActivityIndicators(row: $0, layout: engine.indicatorLayout, labels: labels)
                 }
-                mutableState.withLock { state in
-                    state.indicators += 1
-                    state.hasStartedIndicators = true
-                    state.baselineState = .complete
-                }
+                mutableState.withLock { $0.note(indicator) }
                 continuations.indicators.yield(indicator)
             }
             if moved {
@@ -242,8 +270,11 @@ public final class EEGSession: Sendable {
                 idle.idle()
             }
         }
+        // The run has ended on its own or been stopped: not started any more, before readers see the end.
+        mutableState.withLock { $0.state.hasStarted = false }
         continuations.samples.finish()
         continuations.spectra.finish()
         continuations.indicators.finish()
+        continuations.quality.finish()
     }
 }

@@ -1,7 +1,8 @@
 // AxonEEG — where each number of an indicator lives in its flat row of doubles.
 
 /// The flat layout of one indicator: the header (``Header``), the overall z-scores (one per band), then per
-/// channel: zone, percent and one z-score per band. A row moves through an `SPSCRing` as one slot.
+/// channel: zone, percent and one z-score per band (all NaN for a channel left out of the indicator). A row moves
+/// through an `SPSCRing` as one slot.
 ///
 /// Threading: a plain value, `Sendable`.
 public struct IndicatorLayout: Sendable, Hashable {
@@ -13,12 +14,14 @@ public struct IndicatorLayout: Sendable, Hashable {
         case sampleIndex
         /// Time of that sample, milliseconds since 1970.
         case timeframe
-        /// Spectra averaged in the period.
+        /// Spectra averaged in the period (those that could be used).
         case frames
         /// The overall zone's raw value.
         case zone
         /// The overall percent.
         case percent
+        /// Spectra of the period left out (filled-in samples, artifacts, no usable channel).
+        case excludedFrames
     }
 
     /// Channels per indicator.

@@ -19,6 +19,10 @@ public struct SpectrumFrame: Sendable, Hashable {
     public var filledSamples: Int
     /// The baseline's state when the frame was made.
     public var baselineState: BaselineState
+    /// Artifacts found in the window.
+    public var artifacts: ArtifactKinds
+    /// Whether the frame was left out of the baseline and the indicators as a whole.
+    public var isExcluded: Bool
     /// Hz between spectrum bins.
     public var binWidth: Double
     /// One entry per channel, in stream order.
@@ -32,6 +36,8 @@ public struct SpectrumFrame: Sendable, Hashable {
         public var bands: [BandMeasure]
         /// Mean-square power in the reference band, unit².
         public var referencePower: Double
+        /// The window's signal quality on this channel.
+        public var quality: SignalQuality
         /// The one-sided power spectrum, bin `k` at `k · binWidth` Hz.
         public var spectrum: [Double]
     }
@@ -40,10 +46,11 @@ public struct SpectrumFrame: Sendable, Hashable {
     public struct BandMeasure: Sendable, Hashable {
         /// The band.
         public var band: FrequencyBand
-        /// The dominant frequency inside the band, Hz (sub-bin, clamped to the band).
-        public var dominantFrequency: Double
-        /// Power of the dominant bin, unit².
-        public var peakPower: Double
+        /// The dominant frequency inside the band, Hz (sub-bin): a local maximum inside the band, `nil` when the
+        /// band holds none (no peak).
+        public var dominantFrequency: Double?
+        /// Power of the dominant bin, unit² (`nil` with no peak).
+        public var peakPower: Double?
         /// Mean-square power in the band, unit².
         public var power: Double
         /// Share of the reference band's power.
@@ -58,6 +65,8 @@ public struct SpectrumFrame: Sendable, Hashable {
         self.timeframe = view.timeframe
         self.filledSamples = view.filledSamples
         self.baselineState = view.baselineState
+        self.artifacts = view.artifacts
+        self.isExcluded = view.isExcluded
         self.binWidth = binWidth
         self.channels = labels.enumerated().map { channel, label in
             ChannelSpectrum(
@@ -70,6 +79,7 @@ public struct SpectrumFrame: Sendable, Hashable {
                         relativePower: view.relativePower(channel: channel, band: index))
                 },
                 referencePower: view.referencePower(channel: channel),
+                quality: SignalQuality(view, channel: channel),
                 spectrum: Array(view.spectrum(channel: channel)))
         }
     }

@@ -3,10 +3,11 @@
 /// The flat layout of one spectrum frame: a row of `width` doubles, so a frame moves through an `SPSCRing` as one
 /// slot and is read in place without allocation.
 ///
-/// Row: the header lanes (``Header``), then one block per channel of `4·bands + 1 + bins` doubles: dominant
-/// frequency per band (Hz), peak-bin power per band, band power per band (unit²), relative band power per band
-/// (share of the reference band), the reference band's power, then the one-sided power spectrum (`bins` values,
-/// bin `k` at `k · binWidth` Hz).
+/// Row: the header lanes (``Header``), then one block per channel of `4·bands + 1 + qualityLanes + bins` doubles:
+/// dominant frequency per band (Hz; NaN when the band has no peak), peak-bin power per band (NaN likewise), band
+/// power per band (unit²), relative band power per band (share of the reference band), the reference band's
+/// power, the channel's signal quality (``Quality``), then the one-sided power spectrum (`bins` values, bin `k` at
+/// `k · binWidth` Hz).
 ///
 /// Threading: a plain value, `Sendable`.
 public struct SpectrumFrameLayout: Sendable, Hashable {
@@ -24,6 +25,27 @@ public struct SpectrumFrameLayout: Sendable, Hashable {
         case baselineState
         /// Spectra collected by the baseline so far.
         case baselineFrames
+        /// Artifacts found in the window: bit 0 (1) eyes, bit 1 (2) muscle (see ``SignalQualityThresholds``).
+        case artifacts
+        /// 1 when the frame was left out of the baseline and the indicators as a whole (filled-in samples, or an
+        /// artifact while artifacts are excluded), else 0.
+        case excluded
+    }
+
+    /// The signal-quality lanes of a channel block (``SignalQualityThresholds`` says what they mean).
+    public enum Quality: Int, CaseIterable, Sendable {
+        /// Fraction of the window's samples at the rail.
+        case railedFraction
+        /// Variance of the window, unit².
+        case variance
+        /// Share of the 1 Hz…Nyquist power within ±1 Hz of the mains frequencies.
+        case lineShare
+        /// Share of the 3 Hz…muscle-band-top power in the muscle band (NaN when the band is above Nyquist).
+        case muscleShare
+        /// Peak-to-peak swing of the 100 ms-smoothed, straight-line-removed window, unit.
+        case slowSwing
+        /// 1 when the channel's window was usable (not railed, not flat, analysed), else 0.
+        case usable
     }
 
     /// Channels per frame.
@@ -44,7 +66,7 @@ public struct SpectrumFrameLayout: Sendable, Hashable {
     /// Number of header lanes.
     public static let headerCount = Header.allCases.count
     /// Doubles per channel block.
-    public var channelStride: Int { 4 * bandCount + 1 + binCount }
+    public var channelStride: Int { 4 * bandCount + 1 + Quality.allCases.count + binCount }
     /// Doubles per frame row.
     public var width: Int { Self.headerCount + channelCount * channelStride }
 
@@ -64,8 +86,14 @@ public struct SpectrumFrameLayout: Sendable, Hashable {
     }
     /// Lane of a channel's reference-band power.
     @inlinable public func referencePowerLane(channel: Int) -> Int { channelBase(channel) + 4 * bandCount }
+    /// Lane of one of a channel's signal-quality measures.
+    @inlinable public func qualityLane(channel: Int, _ measure: Quality) -> Int {
+        channelBase(channel) + 4 * bandCount + 1 + measure.rawValue
+    }
     /// First lane of a channel's spectrum.
-    @inlinable public func spectrumLane(channel: Int) -> Int { channelBase(channel) + 4 * bandCount + 1 }
+    @inlinable public func spectrumLane(channel: Int) -> Int {
+        channelBase(channel) + 4 * bandCount + 1 + Quality.allCases.count
+    }
 
     @inlinable func channelBase(_ channel: Int) -> Int { Self.headerCount + channel * channelStride }
 }

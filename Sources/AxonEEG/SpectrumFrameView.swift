@@ -34,14 +34,29 @@ public struct SpectrumFrameView {
     /// Spectra the baseline had collected when the frame was made.
     @inlinable public var baselineFrames: Int { Int(row[layout.lane(.baselineFrames)]) }
 
-    /// Dominant frequency of a channel inside a band, Hz (`data1…3` of the seed for bands 0…2).
-    @inlinable public func dominantFrequency(channel: Int, band: Int) -> Double {
-        row[layout.dominantLane(channel: channel, band: band)]
+    /// Artifacts found in the window (eyes, muscle).
+    @inlinable public var artifacts: ArtifactKinds { ArtifactKinds(rawValue: UInt8(row[layout.lane(.artifacts)])) }
+    /// Whether the frame was left out of the baseline and the indicators as a whole.
+    @inlinable public var isExcluded: Bool { row[layout.lane(.excluded)] != 0 }
+
+    /// Dominant frequency of a channel inside a band, Hz (`data1…3` of the seed for bands 0…2); `nil` when the
+    /// band holds no peak of its own (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:)``).
+    @inlinable public func dominantFrequency(channel: Int, band: Int) -> Double? {
+        let value = row[layout.dominantLane(channel: channel, band: band)]
+        return value.isNaN ? nil : value
     }
-    /// Power of the dominant bin, in the spectrum's unit (unit²; a sine of amplitude A reads A²/2 at its bin).
-    @inlinable public func peakPower(channel: Int, band: Int) -> Double {
-        row[layout.peakPowerLane(channel: channel, band: band)]
+    /// Power of the dominant bin, in the spectrum's unit (unit²; a sine of amplitude A reads A²/2 at its bin);
+    /// `nil` when the band holds no peak.
+    @inlinable public func peakPower(channel: Int, band: Int) -> Double? {
+        let value = row[layout.peakPowerLane(channel: channel, band: band)]
+        return value.isNaN ? nil : value
     }
+    /// One of a channel's signal-quality measures for this window.
+    @inlinable public func quality(channel: Int, _ measure: SpectrumFrameLayout.Quality) -> Double {
+        row[layout.qualityLane(channel: channel, measure)]
+    }
+    /// Whether the channel's window was usable (not railed, not flat, analysed).
+    @inlinable public func isUsable(channel: Int) -> Bool { quality(channel: channel, .usable) != 0 }
     /// Mean-square power of a channel inside a band, unit².
     @inlinable public func bandPower(channel: Int, band: Int) -> Double {
         row[layout.bandPowerLane(channel: channel, band: band)]

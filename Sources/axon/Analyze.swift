@@ -42,6 +42,12 @@ extension Axon {
         @Option(help: "Analyse up to this second.")
         var to: Double?
 
+        @Option(help: "The amplifier's rail in the channels' unit (a Cyton at gain 24: 187500); samples at it count as railed. Default: the recording's declared range, if any.")
+        var rail: Double?
+
+        @Flag(name: .customLong("keep-artifacts"), help: "Flag blink and muscle windows but keep them in the baseline and the indicators.")
+        var keepArtifacts = false
+
         @Flag(help: "Print one JSON object instead of tables.")
         var json = false
 
@@ -56,6 +62,8 @@ extension Axon {
 
         func run() async throws {
             var configuration = EEGEngine.Configuration(windowSize: window, hop: hop, indicatorPeriod: indicator)
+            configuration.quality.excludeArtifacts = !keepArtifacts
+            configuration.quality.railMagnitude = rail
             let report: EEGAnalysisReport
             let source: String
             var worstError: Double?
@@ -73,6 +81,9 @@ extension Axon {
                 }
                 configuration.sampleRate = recording.sampleRate
                 configuration.channelLabels = recording.channelLabels
+                if rail == nil, let range = recording.descriptor.channels.compactMap(\.range).first {
+                    configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
+                }
                 let loaded = recording
                 report = try EEGOfflineAnalysis.run(
                     configuration: configuration, frameCount: loaded.frameCount,
@@ -108,7 +119,8 @@ extension Axon {
                 builder.add(frame)
                 if let band {
                     for channel in frame.channels {
-                        worst = max(worst, abs(channel.bands[band].dominantFrequency - frequency))
+                        // No peak in the tone's band is as wrong as it gets.
+                        worst = max(worst, abs((channel.bands[band].dominantFrequency ?? .infinity) - frequency))
                     }
                 }
             }
@@ -142,15 +154,37 @@ extension Axon {
                     print("  " + label + "  " + range + frequencies + cell(band.medianPower, 2, 19) + share)
                 }
             }
+            printQuality(report)
             if report.zones.isEmpty {
                 print("  zones: none (" + (report.baselineSeconds == nil ? "no baseline" : "shorter than the baseline of \(fmt(report.baselineSeconds!, 0)) s") + ")")
             } else {
                 print("  zone timeline (baseline \(fmt(report.baselineSeconds ?? 0, 0)) s from the start):")
                 for zone in report.zones {
-                    let channels = zone.channels.map { "\($0.label) \($0.zone) \(Int($0.percent * 100))%" }.joined(separator: ", ")
-                    print("    \(fmt(zone.time, 1).leftPadded(7)) s  \(zone.zone) \(Int(zone.percent * 100))%   [\(channels)]")
+                    let channels = zone.channels.map { channel -> String in
+                        guard let name = channel.zone, let percent = channel.percent else { return "\(channel.label) left out" }
+                        return "\(channel.label) \(name) \(Int(percent * 100))%"
+                    }.joined(separator: ", ")
+                    let excluded = zone.excludedFrames > 0 ? "  (\(zone.frames) windows used, \(zone.excludedFrames) left out)" : ""
+                    print("    \(fmt(zone.time, 1).leftPadded(7)) s  \(zone.zone) \(Int(zone.percent * 100))%   [\(channels)]" + excluded)
                 }
             }
+        }
+
+        private func printQuality(_ report: EEGAnalysisReport) {
+            print("  signal quality   railed   unusable   mains   muscle   slow swing (median)")
+            for channel in report.channels {
+                let quality = channel.quality
+                let label = channel.label.padding(toLength: 15, withPad: " ", startingAt: 0)
+                let line = quality.medianLineShare.map { fmt($0 * 100, 0) + "%" } ?? "–"
+                let muscle = quality.medianMuscleShare.map { fmt($0 * 100, 0) + "%" } ?? "–"
+                let swing = quality.medianSlowSwing.map { fmt($0, 1) } ?? "–"
+                print("  " + label + (fmt(quality.railedFraction * 100, 1) + "%").leftPadded(8)
+                    + "\(quality.unusableFrames)".leftPadded(11) + line.leftPadded(8) + muscle.leftPadded(9)
+                    + swing.leftPadded(13))
+            }
+            let artifacts = report.artifacts.map { "\(fmt($0.time, 0)) s \($0.kinds.joined(separator: "+"))" }
+            print("  artifacts: " + (artifacts.isEmpty ? "none" : artifacts.joined(separator: ", "))
+                + "; \(report.excludedFrames) of \(report.frames) windows left out of baseline and zones")
         }
     }
 }

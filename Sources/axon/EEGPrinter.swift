@@ -39,23 +39,28 @@ struct EEGPrinter {
         case .complete: baseline = "  done  "
         }
         let cells = frame.channels.map { channel in
-            let peaks = channel.bands.map { fmt($0.dominantFrequency, 1).leftPadded(4) }.joined(separator: " ")
+            // "–": the band holds no peak of its own.
+            let peaks = channel.bands.map { ($0.dominantFrequency.map { fmt($0, 1) } ?? "–").leftPadded(4) }
+                .joined(separator: " ")
             let alphaShare = channel.bands.count > 1 ? fmt(channel.bands[1].relativePower * 100, 0) : ""
             return (peaks + " " + (alphaShare + "%").leftPadded(4)).padding(toLength: 18, withPad: " ", startingAt: 0)
         }
         let filled = frame.filledSamples > 0 ? "  (\(frame.filledSamples) samples filled in)" : ""
+        let artifacts = frame.artifacts.isEmpty ? "" : "  [\(frame.artifacts)]"
         return "  " + fmt(time, 1).leftPadded(6) + "  " + baseline + "  " + cells.joined(separator: " ") + filled
+            + artifacts
     }
 
     /// One indicator line: overall zone and percent, per-channel colours, and the z-scores behind them.
     func indicator(_ indicator: ActivityIndicators) -> String {
         let time = Double(indicator.sampleIndex + 1) / sampleRate + timeOffset
         let channels = zip(labels, indicator.channels).map { label, channel in
-            "\(label) \(channel.level.zone) \(percent(channel.level.percent))"
+            channel.level.map { "\(label) \($0.zone) \(percent($0.percent))" } ?? "\(label) left out"
         }.joined(separator: ", ")
         let scores = indicator.zScores.map { fmt($0, 1) }.joined(separator: " ")
+        let excluded = indicator.excludedFrames > 0 ? "   (\(indicator.excludedFrames) windows left out)" : ""
         return "  ── \(fmt(time, 1)) s  zone \(indicator.activity.zone) \(percent(indicator.activity.percent))"
-            + "   [\(channels)]   z(θ α β) \(scores)"
+            + "   [\(channels)]   z(θ α β) \(scores)" + excluded
     }
 
     private func percent(_ value: Double) -> String { "\(Int((value * 100).rounded()))%" }

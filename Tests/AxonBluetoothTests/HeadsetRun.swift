@@ -55,7 +55,7 @@ final class HeadsetRun: @unchecked Sendable {
         let dominantAlpha = dominantAlpha
         spectraTask = Task.detached {
             for await frame in spectra {
-                let alpha = frame.channels.map { $0.bands[1].dominantFrequency }
+                let alpha = frame.channels.map { $0.bands[1].dominantFrequency ?? .nan }
                 dominantAlpha.withLock { $0.append(contentsOf: alpha) }
             }
         }

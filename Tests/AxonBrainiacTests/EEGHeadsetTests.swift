@@ -27,7 +27,7 @@ struct EEGHeadsetTests {
         for await frame in headset.spectra {
             frames += 1
             for channel in frame.channels {
-                worst = max(worst, abs(channel.bands[band].dominantFrequency - frequency))
+                worst = max(worst, abs((channel.bands[band].dominantFrequency ?? .infinity) - frequency))
             }
         }
         #expect(frames == 19)  // 5000 samples: windows end at 255, 505, …, 4755
@@ -83,6 +83,37 @@ struct EEGHeadsetTests {
         #expect(throws: EEGHeadsetError.alreadyStarted) { try headset.startTestSequence(dominantFrequency: 5) }
         #expect(headset.hasStarted)
         headset.stop()
+        #expect(!headset.hasStarted)
+    }
+}
+
+@Suite("EEG headset: SDK flags through a baseline restart and a run's own end", .serialized)
+struct EEGHeadsetFlagTests {
+    @Test("isBaselineRunning comes back with a second startBaseline, hasStartedIndicators drops until it completes, and a finished run can be started again")
+    func flags() async throws {
+        var configuration = EEGEngine.Configuration(baselineDuration: 2, indicatorPeriod: 1, rigor: .estimate)
+        configuration.channelLabels = ["T3", "O1", "T4", "O2"]
+        let headset = EEGHeadset(configuration: configuration)
+        headset.startBaseline()
+        try headset.startTestSequence(dominantFrequency: 10, noise: 3, duration: 7)
+        var phase = 0
+        for await _ in headset.spectra {
+            switch phase {
+            case 0 where headset.hasStartedIndicators && !headset.isBaselineRunning:
+                headset.startBaseline()
+                phase = 1
+            case 1 where headset.isBaselineRunning && !headset.hasStartedIndicators:
+                phase = 2
+            case 2 where headset.hasStartedIndicators && !headset.isBaselineRunning:
+                phase = 3
+            default: break
+            }
+        }
+        #expect(phase == 3)
+        #expect(!headset.hasStarted)
+        // Ended on its own: the next start is accepted, not refused as "already started".
+        try headset.startTestSequence(dominantFrequency: 10, duration: 1, realTime: false)
+        headset.waitUntilFinished()
         #expect(!headset.hasStarted)
     }
 }

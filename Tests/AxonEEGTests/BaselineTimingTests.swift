@@ -43,7 +43,7 @@ struct BaselineTimingTests {
         engine.startBaseline()
         var frames: [Int] = []
         for n in 0..<(40 * 250) {
-            if engine.ingest([1, 2, 3, 4].map { $0 * sin(Double(n)) }, time: testStartTime + Double(n) / 250)
+            if engine.ingest([1, 2, 3, 4].map { $0 * sin(2 * .pi * 10 * Double(n) / 250) }, time: testStartTime + Double(n) / 250)
                 .contains(.indicators)
             {
                 frames.append(Int(engine.indicatorRowView[engine.indicatorLayout.lane(.frames)]))
@@ -60,7 +60,7 @@ struct BaselineTimingTests {
         var indicators: [Int] = []
         for n in 0..<(40 * 250) {
             if n == 20 * 250 { engine.startBaseline() }
-            if engine.ingest([1, 2, 3, 4].map { $0 * cos(Double(n)) }, time: Double(n) / 250).contains(.indicators) {
+            if engine.ingest([1, 2, 3, 4].map { $0 * cos(2 * .pi * 10 * Double(n) / 250) }, time: Double(n) / 250).contains(.indicators) {
                 indicators.append(n)
             }
         }

@@ -51,7 +51,7 @@ struct RealEEGTests {
         let open = Self.frames(all, from: 16, to: 28)
         #expect(closed.count == 41 && open.count == 11)
         for channel in 0..<2 {
-            let peak = Self.median(closed.map { $0.channels[channel].bands[1].dominantFrequency })
+            let peak = Self.median(closed.compactMap { $0.channels[channel].bands[1].dominantFrequency })
             #expect(abs(peak - 11.5) < 0.5, "\(all[0].channels[channel].label): median alpha peak \(peak) Hz")
             let shareClosed = Self.median(closed.map { $0.channels[channel].bands[1].relativePower })
             let shareOpen = Self.median(open.map { $0.channels[channel].bands[1].relativePower })

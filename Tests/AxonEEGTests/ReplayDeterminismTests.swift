@@ -44,7 +44,7 @@ struct ReplayDeterminismTests {
             all.append(channel.referencePower)
             all += channel.spectrum
             for band in channel.bands {
-                all += [band.dominantFrequency, band.peakPower, band.power, band.relativePower]
+                all += [band.dominantFrequency ?? .nan, band.peakPower ?? .nan, band.power, band.relativePower]
             }
         }
         return all

@@ -1,0 +1,93 @@
+// AxonEEG — what makes a channel's window unusable, and a window contaminated by eyes or muscle.
+
+import AxonDSP
+
+/// The limits the engine measures every window against (``SignalQualityMeter``): which channels are usable and
+/// which windows carry a blink or muscle artifact. Defaults suit scalp EEG in µV at 200–500 Hz.
+///
+/// - A channel is **unusable** in a window when it is railed (more than ``maxRailedFraction`` of its samples at
+///   the amplifier's rail), flat (variance below ``flatVariance``), or its analysis failed (no power in the
+///   reference band, or not a number). An unusable channel's window enters neither the baseline nor an indicator.
+/// - A window is **contaminated** by a blink or eye movement when, on an eye channel (``blinkChannels``), the
+///   slow part of the signal — smoothed over 100 ms, which also cancels 10 Hz alpha and 50/60 Hz mains, and with
+///   its straight line removed — swings more than ``blinkAmplitude`` peak to peak; by muscle when, on any
+///   channel, more than ``muscleShareLimit`` of the 3 Hz…``muscleBand``-top power lies in ``muscleBand``
+///   (broadband EMG from a jaw clench). With ``excludeArtifacts`` on, a contaminated window enters neither the
+///   baseline nor an indicator, on any channel.
+/// - Mains (line noise) is measured and reported, not used to exclude: raw amplifier data before a notch is
+///   routinely dominated by it, and the engine's bands lie far from 50 and 60 Hz.
+///
+/// Threading: a plain value, `Sendable`.
+public struct SignalQualityThresholds: Sendable, Hashable {
+    /// The amplifier's rail in the channels' unit (a Cyton at gain 24: 187,500 µV); `nil` when unknown, which
+    /// turns the railed test off. A sample whose magnitude reaches 99.9 % of it counts as railed.
+    public var railMagnitude: Double?
+    /// Most railed samples a usable window may hold, as a fraction of the window.
+    public var maxRailedFraction: Double
+    /// Variance below which a window is flat (a disconnected or shorted input), unit².
+    public var flatVariance: Double
+    /// Mains frequencies whose power share is reported (±1 Hz around each).
+    public var lineFrequencies: [Double]
+    /// The band of broadband muscle power.
+    public var muscleBand: FrequencyBand
+    /// Share of the 3 Hz…muscle-band-top power in the muscle band above which a window is contaminated.
+    public var muscleShareLimit: Double
+    /// Peak-to-peak swing of the slow signal above which a window is contaminated by the eyes, unit.
+    public var blinkAmplitude: Double
+    /// Indices of the channels where eye artifacts are looked for; `nil`: the frontal and temporal ones by label
+    /// (`Fp…`, `AF…`, `F…`, `T…`), or all channels when no label is one.
+    public var blinkChannels: [Int]?
+    /// Leave contaminated windows out of the baseline and the indicators (they are flagged either way).
+    public var excludeArtifacts: Bool
+
+    /// Creates thresholds; every parameter has a default.
+    public init(
+        railMagnitude: Double? = nil, maxRailedFraction: Double = 0.01, flatVariance: Double = 0.01,
+        lineFrequencies: [Double] = [50, 60], muscleBand: FrequencyBand = SignalQualityThresholds.defaultMuscleBand,
+        muscleShareLimit: Double = 0.55, blinkAmplitude: Double = 100, blinkChannels: [Int]? = nil,
+        excludeArtifacts: Bool = true
+    ) {
+        self.railMagnitude = railMagnitude
+        self.maxRailedFraction = maxRailedFraction
+        self.flatVariance = flatVariance
+        self.lineFrequencies = lineFrequencies
+        self.muscleBand = muscleBand
+        self.muscleShareLimit = muscleShareLimit
+        self.blinkAmplitude = blinkAmplitude
+        self.blinkChannels = blinkChannels
+        self.excludeArtifacts = excludeArtifacts
+    }
+
+    // The literal is a valid band, so the `try!` cannot fail.
+    /// 30–45 Hz: above beta, below the mains.
+    public static let defaultMuscleBand = try! FrequencyBand(30, 45)
+
+    /// The eye channels for a set of labels: ``blinkChannels`` when set, else those whose label starts with `Fp`,
+    /// `AF`, `F` or `T` (case-insensitive), else all.
+    public func eyeChannels(labels: [String]) -> [Int] {
+        if let blinkChannels { return blinkChannels }
+        let frontalOrTemporal = labels.indices.filter { index in
+            let label = labels[index].uppercased()
+            return label.hasPrefix("F") || label.hasPrefix("AF") || label.hasPrefix("T")
+        }
+        return frontalOrTemporal.isEmpty ? Array(labels.indices) : frontalOrTemporal
+    }
+
+    /// Checks the limits.
+    ///
+    /// - Throws: ``EEGError/invalidConfiguration(_:)`` naming the first limit that cannot work.
+    public func validate(channelCount: Int) throws(EEGError) {
+        if let railMagnitude, !(railMagnitude > 0 && railMagnitude.isFinite) {
+            throw .invalidConfiguration("rail of \(railMagnitude) must be finite and positive")
+        }
+        guard (0...1).contains(maxRailedFraction), (0...1).contains(muscleShareLimit) else {
+            throw .invalidConfiguration("railed fraction and muscle share limits must lie in 0…1")
+        }
+        guard flatVariance >= 0, blinkAmplitude > 0 else {
+            throw .invalidConfiguration("flat variance must be ≥ 0 and blink amplitude > 0")
+        }
+        for channel in blinkChannels ?? [] where !(0..<channelCount).contains(channel) {
+            throw .invalidConfiguration("blink channel \(channel) is not one of the \(channelCount) channels")
+        }
+    }
+}
