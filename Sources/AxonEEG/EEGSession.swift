@@ -136,12 +136,15 @@ public final class EEGSession: Sendable {
     /// - Parameters:
     ///   - source: the frames; its descriptor's channel count must match `configuration`'s.
     ///   - configuration: the engine's parameters.
-    ///   - sinks: further sinks on the same stream (files, the console), after the engine.
+    ///   - stages: processors that change the samples before the engine sees them (a filter, artifact subspace
+    ///     reconstruction), in order, on the consumer thread; they are the session's from then on.
+    ///   - sinks: further sinks on the same stream (files, the console), after the engine: they receive what the
+    ///     stages made of the samples.
     ///   - options: threading and delivery options.
     /// - Throws: ``EEGError`` for a bad configuration or a channel-count mismatch.
     public init(
-        source: any SampleSource, configuration: EEGEngine.Configuration = .init(), sinks: [any SampleSink] = [],
-        options: Options = .init()
+        source: any SampleSource, configuration: EEGEngine.Configuration = .init(),
+        stages: [any SampleProcessor] = [], sinks: [any SampleSink] = [], options: Options = .init()
     ) throws(EEGError) {
         guard source.descriptor.channelCount == configuration.channelCount else {
             throw .channelCountMismatch(expected: configuration.channelCount, actual: source.descriptor.channelCount)
@@ -153,7 +156,7 @@ public final class EEGSession: Sendable {
         self.configuration = configuration
         self.descriptor = source.descriptor
         self.pipeline = StreamPipeline(
-            source: source, processors: [processor], sinks: sinks, configuration: options.pipeline)
+            source: source, processors: stages + [processor], sinks: sinks, configuration: options.pipeline)
         let buffering = AsyncStream<EEGSample>.Continuation.BufferingPolicy.bufferingNewest(options.bufferLimit)
         let (samples, sampleContinuation) = AsyncStream.makeStream(of: EEGSample.self, bufferingPolicy: buffering)
         let (spectra, spectrumContinuation) = AsyncStream.makeStream(
