@@ -95,7 +95,8 @@ public struct ASRConfiguration: Sendable, Hashable {
         }
         guard calibrationWindowOverlap.isFinite, calibrationWindowOverlap >= 0, calibrationWindowOverlap < 1 else {
             throw .invalidParameter(
-                name: "calibration window overlap", value: calibrationWindowOverlap, requirement: "it must lie in [0, 1)")
+                name: "calibration window overlap", value: calibrationWindowOverlap,
+                requirement: "it must lie in [0, 1)")
         }
         guard covarianceBlockLength >= 1, covarianceBlockLength <= windowLength else {
             throw .invalidParameter(

@@ -1,8 +1,9 @@
 // The LAPACK pieces of artifact subspace reconstruction on hand-checkable matrices, and the high-pass.
 
-@testable import AxonDSP
 import Foundation
 import Testing
+
+@testable import AxonDSP
 
 @Suite("ASR linear algebra: dsyevr, matrix square root, dgesvd pseudo-inverse, high-pass")
 struct ASRLinearAlgebraTests {
@@ -35,8 +36,10 @@ struct ASRLinearAlgebraTests {
         let values = Array(solver.eigenvalues)
         #expect(Self.maxDifference(values, [1, 3, 5]) < 1e-12)
         let vectors = Array(solver.eigenvectors)
-        let expected: [[Double]] = [[1 / 2.0.squareRoot(), -1 / 2.0.squareRoot(), 0],
-                                    [1 / 2.0.squareRoot(), 1 / 2.0.squareRoot(), 0], [0, 0, 1]]
+        let expected: [[Double]] = [
+            [1 / 2.0.squareRoot(), -1 / 2.0.squareRoot(), 0],
+            [1 / 2.0.squareRoot(), 1 / 2.0.squareRoot(), 0], [0, 0, 1],
+        ]
         for j in 0..<3 {
             let v = Array(vectors[(3 * j)..<(3 * j + 3)])
             // Unit length, aligned with the expected direction up to sign, and A·v = λ·v.
@@ -140,7 +143,10 @@ struct ASRLinearAlgebraTests {
         frame = [.nan, 0, 0]
         frame.withUnsafeMutableBufferPointer { filter.filter($0.baseAddress!) }
         #expect(frame[0] == 0 && filter.heldValues == 1)
-        #expect(throws: DSPError.invalidParameter(name: "high-pass cutoff", value: 200, requirement: "it must lie in (0, rate/2)")) {
+        #expect(
+            throws: DSPError.invalidParameter(
+                name: "high-pass cutoff", value: 200, requirement: "it must lie in (0, rate/2)")
+        ) {
             try HighPassFilter(channelCount: 1, cutoff: 200, sampleRate: rate)
         }
     }

@@ -13,7 +13,9 @@ struct ASRReconstructorTests {
     /// Gaussian, unit-ish variance) scaled by its own amplitude, mixed by a fixed deterministic matrix.
     static func mixture(frames: Int, seed: UInt64) -> [Double] {
         let c = channels
-        let mixing = TestSignals.noise(count: c * c, seed: 99).enumerated().map { $0.element + ($0.offset % (c + 1) == 0 ? 2 : 0) }
+        let mixing = TestSignals.noise(count: c * c, seed: 99).enumerated().map {
+            $0.element + ($0.offset % (c + 1) == 0 ? 2 : 0)
+        }
         var generator = SplitMix64(seed: seed)
         var data = [Double](repeating: 0, count: frames * c)
         var source = [Double](repeating: 0, count: c)
@@ -102,7 +104,8 @@ struct ASRReconstructorTests {
     @Test("a 20× burst on one channel of calibrated data loses ≥ 95 % of its energy; clean data is kept")
     func removesBurst() throws {
         let configuration = Self.configuration()
-        let calibration = try ASRCalibration(frames: Self.mixture(frames: 15_000, seed: 3), configuration: configuration)
+        let calibration = try ASRCalibration(
+            frames: Self.mixture(frames: 15_000, seed: 3), configuration: configuration)
         let clean = Self.mixture(frames: 5000, seed: 4)
         var rms = 0.0
         for frame in 0..<5000 { rms += clean[frame * Self.channels + 2] * clean[frame * Self.channels + 2] }
