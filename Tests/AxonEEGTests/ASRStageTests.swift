@@ -97,7 +97,7 @@ struct ASRStageTests {
         }
 
         var burst = [Double](repeating: 0, count: clean.count)
-        var generator = ASRTestNoise(seed: 17)
+        var generator = SplitMix64(seed: 17)
         for b in Self.bursts {
             let start = Int(b.start * Self.rate)
             let length = Int(b.duration * Self.rate)
@@ -109,7 +109,7 @@ struct ASRStageTests {
                 let wave =
                     b.frequency > 0
                     ? 2.0.squareRoot() * sin(2 * .pi * b.frequency * Double(n) / Self.rate)
-                    : 3.0.squareRoot() * generator.uniform()
+                    : 3.0.squareRoot() * (2 * generator.uniform() - 1)
                 burst[(start + n) * Self.channels + b.channel] += b.gain * rms[b.channel] * envelope * wave
             }
         }
@@ -203,30 +203,14 @@ struct ASRStageTests {
             format: .event, sourceID: "test")
         #expect(throws: EEGError.self) { try ASRStage().open(irregular) }
         let configuration = ASRConfiguration(sampleRate: Self.rate, channelCount: 3)
-        var generator = ASRTestNoise(seed: 3)
+        var generator = SplitMix64(seed: 3)
         let calibration = try ASRCalibration(
-            frames: (0..<(3 * 1000)).map { _ in generator.uniform() }, configuration: configuration)
+            frames: (0..<(3 * 1000)).map { _ in 2 * generator.uniform() - 1 }, configuration: configuration)
         let eight = StreamDescriptor(
             name: "eeg", contentType: .eeg, channels: (0..<8).map { ChannelInfo(label: "ch\($0)", unit: "µV") },
             nominalRate: Self.rate, format: .float32, sourceID: "test")
         #expect(throws: EEGError.channelCountMismatch(expected: 3, actual: 8)) {
             try ASRStage(calibration: .given(calibration)).open(eight)
         }
-    }
-}
-
-/// A deterministic SplitMix64 generator for test signals.
-struct ASRTestNoise {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    /// Uniform in [−1, 1).
-    mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return Double(z >> 11) * 0x1p-52 - 1
     }
 }
