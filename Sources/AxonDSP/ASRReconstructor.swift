@@ -24,10 +24,12 @@
 /// Hence a fixed delay: the value written into frame `n` is the cleaned value of input frame `n − delay`
 /// (``delay``, `lookahead + stepLength − 1`); the first ``delay`` frames after init or ``reset()`` are zero.
 ///
-/// Until a calibration is loaded, and during the first window of every segment (after init, ``reset()`` or
-/// ``restart()``), the matrix is the identity: data passes through, delayed. ``restart()`` marks a break in the
-/// data (a gap): the frames still pending are finished with the matrices known so far and no window spans the
-/// break.
+/// Until a calibration is loaded the matrix is the identity: data passes through, delayed. A *segment* starts at
+/// init, ``reset()`` and ``restart()``; no window reaches back before its segment's start, and until a segment holds
+/// half a window (the look-ahead, by default) the matrix is the identity, then the covariance is taken over the
+/// frames the segment has until it holds a full window — with the default look-ahead, the segment's first frames
+/// are thus already repaired. ``restart()`` marks a break in the data (a gap): the frames still pending are
+/// finished with a matrix from the window that ends at the break.
 ///
 /// A LAPACK failure in an update keeps the previous matrix; it is counted in ``failureCount`` and kept in
 /// ``lastFailure``. Non-finite input is not repaired (the matrix update in whose window it falls fails with
@@ -50,7 +52,8 @@ public final class ASRReconstructor {
     public private(set) var isCalibrated = false
     /// Frames processed since init or ``reset()``.
     public private(set) var frameCount = 0
-    /// Reconstruction matrices computed from a full window with a calibration loaded.
+    /// Reconstruction matrices computed from the data (a calibration loaded, at least half a window in the
+    /// segment).
     public private(set) var updateCount = 0
     /// Updates that removed at least one component.
     public private(set) var repairCount = 0
@@ -217,8 +220,8 @@ public final class ASRReconstructor {
     }
 
     /// Marks a break in the data before the next frame (a gap): the frames still pending are finished with a
-    /// matrix from the window that ends at the break, and a new segment starts, whose first window passes data
-    /// through. The delay line keeps running, so no frame is lost and the delay stays fixed.
+    /// matrix from the window that ends at the break, and a new segment starts, whose windows begin after the
+    /// break. The delay line keeps running, so no frame is lost and the delay stays fixed.
     ///
     /// - Complexity: one update and up to ``delay`` frame reconstructions; no allocation.
     public func restart() {
@@ -265,10 +268,10 @@ public final class ASRReconstructor {
         previousIsIdentity = currentIsIdentity
     }
 
-    /// Sets ``current`` from the window ending at input frame `end` (identity without a calibration or a full
-    /// window in the segment; the previous matrix if the update fails).
+    /// Sets ``current`` from the window ending at input frame `end` (identity without a calibration or with less
+    /// than half a window in the segment; the previous matrix if the update fails).
     private func update(windowEnd end: Int) {
-        guard isCalibrated, end - segmentStart + 1 >= window else {
+        guard isCalibrated, end - segmentStart + 1 >= max(1, window / 2) else {
             Self.setIdentity(current, order: channels)
             currentIsIdentity = true
             return
@@ -283,12 +286,14 @@ public final class ASRReconstructor {
         }
     }
 
-    /// `R = M · (K·Vᵀ·M)⁺ · Vᵀ` for the window ending at input frame `end`, into ``current``.
+    /// `R = M · (K·Vᵀ·M)⁺ · Vᵀ` for the window ending at input frame `end` (or starting at the segment's start,
+    /// if that is later), into ``current``.
     private func computeReconstruction(windowEnd end: Int) throws(DSPError) {
         let c = channels
+        let first = max(end - window + 1, segmentStart)
         // Upper triangle of the window's mean outer product (the data is zero-mean).
         covariance.update(repeating: 0, count: c * c)
-        for m in (end - window + 1)...end {
+        for m in first...end {
             let x = input + (m & mask) * c
             for j in 0..<c {
                 let xj = x[j]
@@ -296,7 +301,7 @@ public final class ASRReconstructor {
                 for i in 0...j { column[i] += x[i] * xj }
             }
         }
-        let scale = 1 / Double(window)
+        let scale = 1 / Double(end - first + 1)
         var finite = true
         for j in 0..<c {
             for i in 0...j {
@@ -304,7 +309,7 @@ public final class ASRReconstructor {
                 finite = finite && covariance[i + j * c].isFinite
             }
         }
-        guard finite else { throw .nonFiniteData(count: nonFiniteCount(windowEnd: end)) }
+        guard finite else { throw .nonFiniteData(count: nonFiniteCount(from: first, through: end)) }
         try eigensolver.decompose(covariance)
         let values = eigensolver.eigenvalues.baseAddress!
         let vectors = eigensolver.eigenvectors.baseAddress!
@@ -375,10 +380,10 @@ public final class ASRReconstructor {
         lastReconstructed = last
     }
 
-    /// NaN or infinite input values in the window ending at `end` (only counted on the failure path).
-    private func nonFiniteCount(windowEnd end: Int) -> Int {
+    /// NaN or infinite input values in frames `first...last` (only counted on the failure path).
+    private func nonFiniteCount(from first: Int, through last: Int) -> Int {
         var count = 0
-        for m in (end - window + 1)...end {
+        for m in first...last {
             let x = input + (m & mask) * channels
             for i in 0..<channels where !x[i].isFinite { count += 1 }
         }

@@ -20,9 +20,8 @@ import AxonStreams
 ///
 /// A gap record in a block (lost samples) restarts the filters before the frame it precedes: the high-pass
 /// primes again on that frame, and the reconstructor finishes the frames pending before the gap and starts a
-/// new window, so no window spans the gap (``ASRReconstructor/restart()``); the first window after it passes
-/// data through. The delay line keeps running, so the frames that follow a gap record carry the last
-/// ``delay`` cleaned frames from before it.
+/// new segment, so no window spans the gap (``ASRReconstructor/restart()``). The delay line keeps running, so the
+/// frames that follow a gap record carry the last ``delay`` cleaned frames from before it.
 ///
 /// Memory: everything is allocated in ``open(_:)``; ``process(_:)`` allocates nothing and takes no lock.
 ///

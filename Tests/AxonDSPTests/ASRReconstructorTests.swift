@@ -129,6 +129,34 @@ struct ASRReconstructorTests {
         #expect(change / total < 0.01, "clean data changed by \(100 * change / total) %")
     }
 
+    @Test("a burst across a restart is removed on both sides of it: ≥ 90 % of its energy")
+    func burstAcrossRestart() throws {
+        let configuration = Self.configuration()
+        let calibration = try ASRCalibration(
+            frames: Self.mixture(frames: 15_000, seed: 3), configuration: configuration)
+        let clean = Self.mixture(frames: 5000, seed: 8)
+        var burst = [Double](repeating: 0, count: clean.count)
+        for frame in 2400..<2600 {
+            burst[frame * Self.channels + 2] = 600 * sin(2 * .pi * 7 * Double(frame) / Self.rate)
+        }
+        func cleanedWithRestart(_ data: [Double]) throws -> [Double] {
+            let asr = try ASRReconstructor(configuration: configuration, calibration: calibration)
+            var output = data
+            output.withUnsafeMutableBufferPointer { buffer in
+                asr.process(buffer.baseAddress!, frameCount: 2500, stride: Self.channels)
+                asr.restart()
+                asr.process(buffer.baseAddress! + 2500 * Self.channels, frameCount: 2500, stride: Self.channels)
+            }
+            #expect(asr.failureCount == 0)
+            return output
+        }
+        let cleanOut = try cleanedWithRestart(clean)
+        let burstOut = try cleanedWithRestart(zip(clean, burst).map(+))
+        let residual = zip(burstOut, cleanOut).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+        let energy = burst.map { $0 * $0 }.reduce(0, +)
+        #expect(1 - residual / energy >= 0.9, "removed \(100 * (1 - residual / energy)) % across the restart")
+    }
+
     @Test("restart keeps the delay fixed and loses no frame: without a calibration the output stays the delayed input")
     func restartKeepsDelay() throws {
         let asr = try ASRReconstructor(configuration: Self.configuration())
