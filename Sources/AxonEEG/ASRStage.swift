@@ -15,8 +15,8 @@ import AxonStreams
 /// Calibration is either given (``Calibration/given(_:)``) or taken from the stream's first seconds
 /// (``Calibration/firstSeconds(_:)``): those frames pass through, high-passed and delayed but not cleaned, and
 /// when they are complete the calibration is computed on the consumer thread, into memory allocated at
-/// ``open(_:)``. If it fails (too little variance, non-finite data), ``calibrationFailure`` says why and the next
-/// seconds are collected for another attempt.
+/// ``open(_:)``. If it fails (a LAPACK error), ``calibrationFailure`` says why and the next seconds are collected
+/// for another attempt.
 ///
 /// A gap record in a block (lost samples) restarts the filters before the frame it precedes: the high-pass
 /// primes again on that frame, and the reconstructor finishes the frames pending before the gap and starts a
