@@ -36,6 +36,17 @@ struct ASRReconstructorTests {
 
     static func configuration() -> ASRConfiguration { ASRConfiguration(sampleRate: rate, channelCount: channels) }
 
+    /// A calibration on a minute of the mixture.
+    static func calibration() throws -> ASRCalibration {
+        try ASRCalibration(frames: mixture(frames: 15_000, seed: 3), configuration: configuration())
+    }
+
+    /// `1 − ‖with − without‖² / ‖burst‖²`: the share of the burst's energy that the cleaning removed.
+    static func removedShare(with: [Double], without: [Double], burst: [Double]) -> Double {
+        let residual = zip(with, without).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
+        return 1 - residual / burst.map { $0 * $0 }.reduce(0, +)
+    }
+
     /// Runs `data` through a reconstructor in blocks of `block` frames and returns the output (delayed).
     static func run(_ asr: ASRReconstructor, _ data: [Double], block: Int = 100) -> [Double] {
         var output = data
@@ -104,8 +115,7 @@ struct ASRReconstructorTests {
     @Test("a 20× burst on one channel of calibrated data loses ≥ 95 % of its energy; clean data is kept")
     func removesBurst() throws {
         let configuration = Self.configuration()
-        let calibration = try ASRCalibration(
-            frames: Self.mixture(frames: 15_000, seed: 3), configuration: configuration)
+        let calibration = try Self.calibration()
         let clean = Self.mixture(frames: 5000, seed: 4)
         var rms = 0.0
         for frame in 0..<5000 { rms += clean[frame * Self.channels + 2] * clean[frame * Self.channels + 2] }
@@ -118,9 +128,8 @@ struct ASRReconstructorTests {
         let cleanOut = Self.run(try ASRReconstructor(configuration: configuration, calibration: calibration), clean)
         let asr = try ASRReconstructor(configuration: configuration, calibration: calibration)
         let burstOut = Self.run(asr, withBurst)
-        let residual = zip(burstOut, cleanOut).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
-        let energy = burst.map { $0 * $0 }.reduce(0, +)
-        #expect(1 - residual / energy >= 0.95, "removed \(100 * (1 - residual / energy)) %")
+        let removed = Self.removedShare(with: burstOut, without: cleanOut, burst: burst)
+        #expect(removed >= 0.95, "removed \(100 * removed) %")
         #expect(asr.repairCount > 0 && asr.failureCount == 0)
         // On clean data ASR changes almost nothing: < 1 % of the energy, compared at the delay.
         let d = asr.delay * Self.channels
@@ -132,8 +141,7 @@ struct ASRReconstructorTests {
     @Test("a burst across a restart is removed on both sides of it: ≥ 90 % of its energy")
     func burstAcrossRestart() throws {
         let configuration = Self.configuration()
-        let calibration = try ASRCalibration(
-            frames: Self.mixture(frames: 15_000, seed: 3), configuration: configuration)
+        let calibration = try Self.calibration()
         let clean = Self.mixture(frames: 5000, seed: 8)
         var burst = [Double](repeating: 0, count: clean.count)
         for frame in 2400..<2600 {
@@ -152,9 +160,8 @@ struct ASRReconstructorTests {
         }
         let cleanOut = try cleanedWithRestart(clean)
         let burstOut = try cleanedWithRestart(zip(clean, burst).map(+))
-        let residual = zip(burstOut, cleanOut).map { ($0 - $1) * ($0 - $1) }.reduce(0, +)
-        let energy = burst.map { $0 * $0 }.reduce(0, +)
-        #expect(1 - residual / energy >= 0.9, "removed \(100 * (1 - residual / energy)) % across the restart")
+        let removed = Self.removedShare(with: burstOut, without: cleanOut, burst: burst)
+        #expect(removed >= 0.9, "removed \(100 * removed) % across the restart")
     }
 
     @Test("restart keeps the delay fixed and loses no frame: without a calibration the output stays the delayed input")
