@@ -18,6 +18,10 @@ public enum AllocationCounter {
     /// Allocations made by the process since it started (0 when ``isEnabled`` is `false`).
     public static var count: UInt64 { axon_allocation_count() }
 
+    /// Allocations made by the calling thread since it started (0 when ``isEnabled`` is `false`): a region that
+    /// runs on one thread can be checked exactly while other threads allocate.
+    public static var threadCount: UInt64 { axon_thread_allocation_count() }
+
     /// Whether allocations are counted: `false` in sanitizer builds, whose runtimes own the allocator.
     public static var isEnabled: Bool { axon_allocation_counting_enabled() != 0 }
 

@@ -17,9 +17,16 @@ public enum DSPError: Error, Sendable, Equatable, CustomStringConvertible {
     case plannerFailed(size: Int)
     /// An aligned allocation through FFTW (`fftw_alloc_real` / `fftw_alloc_complex`) returned null.
     case allocationFailed(elements: Int)
-    /// A LAPACK routine returned a non-zero `info` (negative: argument `-info` was illegal; positive: the matrix
-    /// is rank deficient at that position).
+    /// A LAPACK routine returned a non-zero `info` (negative: argument `-info` was illegal; positive: the routine
+    /// could not finish on this matrix — an eigen- or singular-value iteration that did not converge, or a
+    /// rank-deficient factorisation — at the position `info` names).
     case lapackFailed(routine: String, info: Int32)
+    /// A parameter outside its valid range: `name` is the parameter, `value` what was given, `requirement` the rule.
+    case invalidParameter(name: String, value: Double, requirement: String)
+    /// Too little data for an estimate: `count` frames given, at least `minimum` needed.
+    case insufficientData(count: Int, minimum: Int)
+    /// Input data with `count` values that are NaN or infinite, where only finite values can be used.
+    case nonFiniteData(count: Int)
     /// A band whose edges are not finite or whose lower edge is above its upper edge.
     case invalidBand(lower: Double, upper: Double)
     /// A band that reaches outside `[0, nyquist]` hertz.
@@ -44,7 +51,13 @@ public enum DSPError: Error, Sendable, Equatable, CustomStringConvertible {
             if info < 0 {
                 return "LAPACK \(routine) rejected argument \(-info) (info = \(info))"
             }
-            return "LAPACK \(routine) failed: the design matrix is rank deficient (info = \(info))"
+            return "LAPACK \(routine) failed (info = \(info)): it did not converge or the matrix is singular"
+        case .invalidParameter(let name, let value, let requirement):
+            return "invalid \(name) \(value): \(requirement)"
+        case .insufficientData(let count, let minimum):
+            return "too little data: \(count) frames given, at least \(minimum) needed"
+        case .nonFiniteData(let count):
+            return "the data holds \(count) NaN or infinite values; only finite values can be used"
         case .invalidBand(let lower, let upper):
             return "invalid band [\(lower), \(upper)] Hz: edges must be finite with lower ≤ upper"
         case .bandOutOfRange(let lower, let upper, let nyquist):

@@ -11,8 +11,7 @@ extension SpectrumAnalyzer {
     /// `destination` must therefore be caller memory, not ``spectrum`` itself.
     ///
     /// - Throws: ``DSPError/invalidSize(size:minimum:)`` if `hop < 1` or `signal` is shorter than one window;
-    ///   ``DSPError/lengthMismatch(expected:actual:)`` unless `destination.count == grid.binCount`;
-    ///   ``DSPError/lapackFailed(routine:info:)`` from linear detrending.
+    ///   ``DSPError/lengthMismatch(expected:actual:)`` unless `destination.count == grid.binCount`.
     /// - Complexity: O(windows · N log N); no allocation.
     @discardableResult
     public func averageSpectrum(

@@ -71,11 +71,10 @@ public final class SpectrumAnalyzer {
     public private(set) var lastTrend = LinearFit(intercept: 0, slope: 0)
 
     /// Builds the analyzer: validates the configuration, plans the FFT, precomputes the window and the detrend
-    /// design matrix, and allocates the spectrum.
+    /// constants, and allocates the spectrum.
     ///
     /// - Throws: ``DSPError/invalidSampleRate(_:)``, ``DSPError/invalidSize(size:minimum:)`` (`fftSize < 2`), and
-    ///   the FFT's and detrender's set-up errors (``DSPError/plannerFailed(size:)``,
-    ///   ``DSPError/allocationFailed(elements:)``, ``DSPError/lapackFailed(routine:info:)``).
+    ///   the FFT's set-up errors (``DSPError/plannerFailed(size:)``, ``DSPError/allocationFailed(elements:)``).
     /// - Complexity: one FFTW planning run plus O(N) set-up; takes the process-wide FFTW planner lock.
     public init(_ configuration: Configuration) throws(DSPError) {
         let grid = try FrequencyGrid(sampleRate: configuration.sampleRate, fftSize: configuration.fftSize)
@@ -108,8 +107,8 @@ public final class SpectrumAnalyzer {
 
     /// Analyses one window of `fftSize` samples into ``spectrum``.
     ///
-    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless `samples.count == fftSize`;
-    ///   ``DSPError/lapackFailed(routine:info:)`` from linear detrending (``spectrum`` is then unchanged).
+    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless `samples.count == fftSize` (``spectrum`` is
+    ///   then unchanged).
     /// - Complexity: O(N log N); no allocation, no lock.
     public func analyze(_ samples: UnsafeBufferPointer<Double>) throws(DSPError) {
         try analyze(samples, into: UnsafeMutableBufferPointer(start: spectrumPointer, count: grid.binCount))
@@ -124,8 +123,8 @@ public final class SpectrumAnalyzer {
     /// Analyses one window of `fftSize` samples into the caller's `destination` of
     /// ``FrequencyGrid/binCount`` values instead of ``spectrum`` (which is left as it was).
     ///
-    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` if `samples` or `destination` has the wrong length;
-    ///   ``DSPError/lapackFailed(routine:info:)`` from linear detrending (`destination` is then unchanged).
+    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` if `samples` or `destination` has the wrong length
+    ///   (`destination` is then unchanged).
     /// - Complexity: O(N log N); no allocation, no lock.
     public func analyze(
         _ samples: UnsafeBufferPointer<Double>, into destination: UnsafeMutableBufferPointer<Double>
@@ -140,8 +139,7 @@ public final class SpectrumAnalyzer {
     /// write `(x − mean) · w` into the FFT's input: two passes instead of copy, mean, subtract and taper.
     ///
     /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless the pieces hold `fftSize` samples together
-    ///   and `destination` holds ``FrequencyGrid/binCount`` values; ``DSPError/lapackFailed(routine:info:)`` from
-    ///   linear detrending (`destination` is then unchanged).
+    ///   and `destination` holds ``FrequencyGrid/binCount`` values (`destination` is then unchanged).
     /// - Complexity: O(N log N); no allocation, no lock.
     public func analyze(
         _ older: UnsafeBufferPointer<Double>, _ newer: UnsafeBufferPointer<Double>,

@@ -25,6 +25,9 @@
 #include <errno.h>
 
 static _Atomic uint64_t allocations = 0;
+// The calling thread's own count. Initial-exec TLS: the counter lives in the static TLS block set up with each
+// thread, so reaching it never calls into the allocator (the general-dynamic model may allocate lazily).
+static _Thread_local uint64_t thread_allocations __attribute__((tls_model("initial-exec"))) = 0;
 
 // glibc's implementations, which these wrappers forward to.
 extern void *__libc_malloc(size_t size);
@@ -33,7 +36,10 @@ extern void *__libc_realloc(void *pointer, size_t size);
 extern void __libc_free(void *pointer);
 extern void *__libc_memalign(size_t alignment, size_t size);
 
-static inline void count_one(void) { atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed); }
+static inline void count_one(void) {
+    atomic_fetch_add_explicit(&allocations, 1, memory_order_relaxed);
+    thread_allocations += 1;
+}
 
 void *malloc(size_t size) {
     count_one();
@@ -74,11 +80,15 @@ int posix_memalign(void **result, size_t alignment, size_t size) {
 
 uint64_t axon_allocation_count(void) { return atomic_load_explicit(&allocations, memory_order_relaxed); }
 
+uint64_t axon_thread_allocation_count(void) { return thread_allocations; }
+
 int axon_allocation_counting_enabled(void) { return 1; }
 
 #else
 
 uint64_t axon_allocation_count(void) { return 0; }
+
+uint64_t axon_thread_allocation_count(void) { return 0; }
 
 int axon_allocation_counting_enabled(void) { return 0; }
 

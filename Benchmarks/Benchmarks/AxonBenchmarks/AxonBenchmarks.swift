@@ -1,7 +1,8 @@
 import Benchmark
 
 /// The Axon benchmark suite: ring hand-off between threads, the pipeline end to end, the DSP kernels, the EEG
-/// engine and its ring-to-spectrum latency, the Brainiac notification decoder and encoder, and the EDF+/BDF+ writers.
+/// engine and its ring-to-spectrum latency, artifact subspace reconstruction, the Brainiac notification decoder and
+/// encoder, and the EDF+/BDF+ writers.
 ///
 /// The CI gate is `swift package benchmark thresholds check` on `mallocCountTotal` only (see `Thresholds/`):
 /// the steady state of every hot path must allocate nothing. Wall-clock numbers are for local comparison.
@@ -30,6 +31,7 @@ let benchmarks: @Sendable () -> Void = {
     registerDSPBenchmarks()
     registerBrainiacBenchmarks()
     registerEEGBenchmarks()
+    registerASRBenchmarks()
     registerLatencyBenchmarks()
     registerRecordBenchmarks()
 }

@@ -1,0 +1,209 @@
+// AxonEEG — artifact subspace reconstruction as a real-time pipeline stage, ahead of the EEG engine.
+
+import AxonDSP
+import AxonStreams
+
+/// Cleans EEG blocks in place with artifact subspace reconstruction (ASR, `docs/asr.md`) on a
+/// ``StreamPipeline``'s consumer thread, before the engine and the sinks see them.
+///
+/// For every frame it (1) high-passes each channel (``HighPassFilter``, second-order Butterworth, primed on the
+/// first frame so the amplifier's DC offset leaves no transient), (2) while calibrating, keeps the frame for
+/// calibration, and (3) passes it through an ``ASRReconstructor``, which writes into the frame the cleaned value
+/// of the frame ``delay`` frames earlier. The output is therefore high-passed and delayed by a fixed ``delay``
+/// (77 frames, 308 ms, at 250 Hz with the defaults); the header lanes (times, counters) are left as they are.
+///
+/// Calibration is either given (``Calibration/given(_:)``) or taken from the stream's first seconds
+/// (``Calibration/firstSeconds(_:)``): those frames pass through, high-passed and delayed but not cleaned, and
+/// when they are complete the calibration is computed on the consumer thread, into memory allocated at
+/// ``open(_:)``. If it fails (a LAPACK error), ``calibrationFailure`` says why and the next seconds are collected
+/// for another attempt.
+///
+/// A gap record in a block (lost samples) restarts the filters before the frame it precedes: the high-pass
+/// primes again on that frame, and the reconstructor finishes the frames pending before the gap and starts a
+/// new segment, so no window spans the gap (``ASRReconstructor/restart()``). The delay line keeps running, so the
+/// frames that follow a gap record carry the last ``delay`` cleaned frames from before it.
+///
+/// Memory: everything is allocated in ``open(_:)``; ``process(_:)`` allocates nothing and takes no lock.
+///
+/// Threading: ``open(_:)`` and ``close()`` on the controlling thread before start / after the consumer ended,
+/// ``process(_:)`` on the consumer thread; read the status properties on the consumer thread or after the
+/// pipeline has finished.
+///
+///     let asr = ASRStage(calibration: .firstSeconds(60))
+///     let pipeline = StreamPipeline(descriptor: eeg, processors: [asr, eegProcessor], sinks: sinks)
+public final class ASRStage: SampleProcessor {
+    /// Where the calibration comes from.
+    public enum Calibration: Sendable, Hashable {
+        /// The first `seconds` of the stream (at least four windows; 60 s is customary): clean resting EEG.
+        case firstSeconds(Double)
+        /// A calibration computed earlier for the same channels, order and unit, on data high-passed at the
+        /// same cutoff.
+        case given(ASRCalibration)
+    }
+
+    /// `"asr"`.
+    public let name = "asr"
+    /// Where the calibration comes from.
+    public let calibration: Calibration
+    /// The high-pass −3 dB frequency in hertz.
+    public let highPassCutoff: Double
+    /// Rejection threshold in standard deviations of the calibration data's window RMS.
+    public let cutoff: Double
+    /// The sliding window in seconds.
+    public let windowDuration: Double
+    /// The largest fraction of components removed per window.
+    public let maxRemovedFraction: Double
+
+    /// The reconstructor, from ``open(_:)`` on.
+    public private(set) var reconstructor: ASRReconstructor?
+    /// The high-pass filter, from ``open(_:)`` on.
+    public private(set) var highPass: HighPassFilter?
+    /// The calibration learned from the stream's first seconds, available after ``close()`` (`nil` when it was
+    /// given, or the stream ended before it was complete).
+    public private(set) var learnedCalibration: ASRCalibration?
+    /// The error of the last failed calibration attempt, if any.
+    public private(set) var calibrationFailure: DSPError?
+    /// Gap records that restarted the filters.
+    public private(set) var gapRestarts = 0
+    /// The fixed delay in frames (0 before ``open(_:)``).
+    public var delay: Int { reconstructor?.delay ?? 0 }
+    /// Whether frames are being cleaned (a calibration is loaded).
+    public var isCalibrated: Bool { reconstructor?.isCalibrated ?? false }
+
+    private var calibrator: ASRCalibrator?
+    private var collected: UnsafeMutableBufferPointer<Double>?
+    private var collectedFrames = 0
+    private var calibrating = false
+    private var channels = 0
+
+    /// Creates the stage; nothing is allocated until ``open(_:)``.
+    ///
+    /// - Parameters:
+    ///   - calibration: where the calibration comes from (default: the first 60 s of the stream).
+    ///   - highPassCutoff: the high-pass −3 dB frequency (default 1 Hz: ASR needs zero-mean data, and the engine's
+    ///     lowest band starts at 3 Hz).
+    ///   - cutoff: rejection threshold in standard deviations (default 5).
+    ///   - windowDuration: the sliding window in seconds (default 0.5).
+    ///   - maxRemovedFraction: the largest fraction of components removed per window (default 0.66).
+    public init(
+        calibration: Calibration = .firstSeconds(60), highPassCutoff: Double = 1, cutoff: Double = 5,
+        windowDuration: Double = 0.5, maxRemovedFraction: Double = 0.66
+    ) {
+        self.calibration = calibration
+        self.highPassCutoff = highPassCutoff
+        self.cutoff = cutoff
+        self.windowDuration = windowDuration
+        self.maxRemovedFraction = maxRemovedFraction
+    }
+
+    deinit { collected?.deallocate() }
+
+    /// The ASR parameters for a stream of `channelCount` channels at `sampleRate`.
+    public func configuration(sampleRate: Double, channelCount: Int) -> ASRConfiguration {
+        ASRConfiguration(
+            sampleRate: sampleRate, channelCount: channelCount, cutoff: cutoff, windowDuration: windowDuration,
+            maxRemovedFraction: maxRemovedFraction)
+    }
+
+    /// Builds the filter, the reconstructor and, when calibrating on the stream, the calibration buffer.
+    ///
+    /// - Throws: ``EEGError/invalidConfiguration(_:)`` for an irregular stream or a calibration period that is not
+    ///   finite and positive; ``EEGError/channelCountMismatch(expected:actual:)`` if a given calibration has
+    ///   other channels; ``EEGError/dsp(_:)`` for parameters ASR cannot use.
+    public func open(_ descriptor: StreamDescriptor) throws {
+        guard descriptor.isRegular else {
+            throw EEGError.invalidConfiguration("ASR needs a regular stream; \(descriptor.name) has no nominal rate")
+        }
+        let rate = descriptor.nominalRate
+        let channelCount = descriptor.channelCount
+        let configuration = configuration(sampleRate: rate, channelCount: channelCount)
+        if case .given(let given) = calibration, given.channelCount != channelCount {
+            throw EEGError.channelCountMismatch(expected: given.channelCount, actual: channelCount)
+        }
+        close()
+        do throws(DSPError) {
+            highPass = try HighPassFilter(channelCount: channelCount, cutoff: highPassCutoff, sampleRate: rate)
+            reconstructor = try ASRReconstructor(configuration: configuration)
+            switch calibration {
+            case .given(let given):
+                try reconstructor?.load(given)
+            case .firstSeconds(let seconds):
+                guard seconds.isFinite, seconds > 0 else {
+                    throw DSPError.invalidParameter(
+                        name: "calibration period", value: seconds, requirement: "it must be finite and positive")
+                }
+                let frames = max(Int((seconds * rate).rounded()), 4 * configuration.windowLength)
+                calibrator = try ASRCalibrator(configuration: configuration, capacity: frames)
+                let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: frames * channelCount)
+                buffer.initialize(repeating: 0)
+                collected = buffer
+            }
+        } catch {
+            close()
+            throw EEGError.dsp(error)
+        }
+        channels = channelCount
+        learnedCalibration = nil
+        calibrating = calibrator != nil
+        collectedFrames = 0
+        gapRestarts = 0
+        calibrationFailure = nil
+    }
+
+    /// High-passes, collects calibration frames or cleans, in place; gap records restart the filters.
+    public func process(_ block: SampleBlock) {
+        guard let highPass, let reconstructor else { return }
+        let gaps = block.gaps
+        let width = block.layout.width
+        var gapIndex = 0
+        var frame = 0
+        while frame < block.frameCount || gapIndex < gaps.count {
+            while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
+                if gaps[gapIndex].gap.missingCount > 0 {
+                    highPass.reset()
+                    reconstructor.restart()
+                    gapRestarts += 1
+                }
+                gapIndex += 1
+            }
+            guard frame < block.frameCount else { break }
+            let end = gapIndex < gaps.count ? min(gaps[gapIndex].beforeFrame, block.frameCount) : block.frameCount
+            let values = block.rows.baseAddress! + frame * width + FrameLayout.headerLanes
+            for f in 0..<(end - frame) {
+                let row = values + f * width
+                highPass.filter(row)
+                collect(row)
+            }
+            reconstructor.process(values, frameCount: end - frame, stride: width)
+            frame = end
+        }
+    }
+
+    /// Releases the calibration buffers; the reconstructor and filter stay readable for their statistics.
+    public func close() {
+        if let calibrator, !calibrating, calibrator.frameCount > 0 { learnedCalibration = calibrator.makeCalibration() }
+        collected?.deallocate()
+        collected = nil
+        calibrator = nil
+        calibrating = false
+    }
+
+    /// Keeps one high-passed frame for calibration and calibrates when the period is complete.
+    @inline(__always)
+    private func collect(_ row: UnsafeMutablePointer<Double>) {
+        guard calibrating, let collected, let calibrator, let reconstructor else { return }
+        let base = collected.baseAddress! + collectedFrames * channels
+        base.update(from: row, count: channels)
+        collectedFrames += 1
+        guard collectedFrames == calibrator.capacity else { return }
+        collectedFrames = 0
+        do throws(DSPError) {
+            try calibrator.calibrate(UnsafeBufferPointer(collected))
+            try reconstructor.load(mixing: calibrator.mixing, thresholdMatrix: calibrator.thresholdMatrix)
+            calibrationFailure = nil
+            calibrating = false
+        } catch {
+            calibrationFailure = error
+        }
+    }
+}
