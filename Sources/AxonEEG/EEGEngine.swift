@@ -109,7 +109,7 @@ public final class EEGEngine {
     public private(set) var spectrumCount = 0
     /// Indicators made so far.
     public private(set) var indicatorCount = 0
-    /// Windows whose analysis failed (a LAPACK error in linear detrending); their values are NaN.
+    /// Windows whose analysis threw (``AxonDSP/DSPError``); their values are NaN and their channels unusable.
     public private(set) var analysisFailures = 0
     /// Spectrum frames left out of the baseline and the indicators as a whole (filled-in samples or artifacts).
     public private(set) var excludedFrames = 0

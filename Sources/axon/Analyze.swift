@@ -48,6 +48,12 @@ extension Axon {
         @Flag(name: .customLong("keep-artifacts"), help: "Flag blink and muscle windows but keep them in the baseline and the indicators.")
         var keepArtifacts = false
 
+        @Flag(help: "Clean the samples with artifact subspace reconstruction before the engine (docs/asr.md); the analysis then runs through replay → ring → ASR → engine.")
+        var asr = false
+
+        @Option(name: .customLong("asr-calibration"), help: "Seconds FROM-TO of the recording ASR calibrates on (clean resting EEG). Default: the stream's first 60 s.")
+        var asrCalibration: String?
+
         @Flag(help: "Print one JSON object instead of tables.")
         var json = false
 
@@ -57,6 +63,10 @@ extension Axon {
             }
             guard window >= 8, hop >= 1, baseline >= 0, indicator > 0, seconds > 0 else {
                 throw ValidationError("need window ≥ 8, hop ≥ 1, baseline ≥ 0, indicator > 0, seconds > 0")
+            }
+            if asrCalibration != nil || asr {
+                guard asr, file != nil else { throw ValidationError("--asr and --asr-calibration analyse a FILE") }
+                _ = try calibrationSpan()
             }
         }
 
@@ -85,10 +95,14 @@ extension Axon {
                     configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
                 }
                 let loaded = recording
-                report = try EEGOfflineAnalysis.run(
-                    configuration: configuration, frameCount: loaded.frameCount,
-                    baselineSeconds: baseline > 0 ? baseline : nil,
-                    value: { loaded.value(frame: $0, channel: $1) }, time: { loaded.time(ofFrame: $0) })
+                if asr {
+                    report = try await analyzeWithASR(loaded, configuration: configuration)
+                } else {
+                    report = try EEGOfflineAnalysis.run(
+                        configuration: configuration, frameCount: loaded.frameCount,
+                        baselineSeconds: baseline > 0 ? baseline : nil,
+                        value: { loaded.value(frame: $0, channel: $1) }, time: { loaded.time(ofFrame: $0) })
+                }
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
                     + "\(fmt(loaded.duration, 2)) s" + (from != nil || to != nil ? " (segment \(fmt(from ?? 0, 1))–\(fmt(to ?? loaded.duration + (from ?? 0), 1)) s)" : "")
             }
@@ -99,6 +113,51 @@ extension Axon {
             } else {
                 printTables(report, source: source, worstError: worstError)
             }
+        }
+
+        /// `--asr-calibration FROM-TO` as seconds, or `nil` when not given.
+        private func calibrationSpan() throws -> (from: Double, to: Double)? {
+            guard let asrCalibration else { return nil }
+            let parts = asrCalibration.split(separator: "-").compactMap { Double($0) }
+            guard parts.count == 2, parts[0] >= 0, parts[1] > parts[0] else {
+                throw ValidationError("--asr-calibration takes FROM-TO in seconds, e.g. 30-60")
+            }
+            return (parts[0], parts[1])
+        }
+
+        /// Replays the recording unpaced through ring → ASR → engine (the live path) and collects its output. ASR
+        /// calibrates on `--asr-calibration`'s span of the recording, or on the stream's first 60 s.
+        private func analyzeWithASR(_ recording: Recording, configuration: EEGEngine.Configuration) async throws
+            -> EEGAnalysisReport
+        {
+            var configuration = configuration
+            if baseline > 0 { configuration.baselineDuration = baseline }
+            var stage = ASRStage()
+            if let span = try calibrationSpan() {
+                let clean = try recording.segment(from: span.from, to: span.to)
+                let frames = (0..<clean.frameCount).flatMap { frame in
+                    (0..<clean.channelCount).map { clean.value(frame: frame, channel: $0) }
+                }
+                stage = ASRStage(
+                    calibration: .given(
+                        try stage.calibration(
+                            cleanFrames: frames, channelCount: clean.channelCount, sampleRate: clean.sampleRate)))
+            }
+            let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
+            let session = try EEGSession(
+                source: replay, configuration: configuration, stages: [stage],
+                options: .init(
+                    timeBase: .device, publishSamples: false, bufferLimit: 1 << 22,
+                    pipeline: replay.pipelineConfiguration()))
+            if baseline > 0 { session.startBaseline() }
+            try session.start()
+            session.waitUntilFinished()
+            // The run has ended: the sequences hold everything it made, then finish.
+            var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            for await frame in session.spectra { builder.add(frame) }
+            for await indicator in session.indicators { builder.add(indicator) }
+            builder.setSampleCount(recording.frameCount)
+            return builder.report()
         }
 
         /// Runs the simulated headset unpaced through the whole live path and collects its output.

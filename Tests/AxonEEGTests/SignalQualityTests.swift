@@ -2,6 +2,7 @@
 // eyes-closed alpha (datasets/README.md).
 
 import AxonRecording
+import AxonStreams
 import Testing
 
 @testable import AxonEEG
@@ -79,5 +80,48 @@ struct SignalQualityTests {
                 #expect(channel.quality.unusableFrames == 0)
             }
         }
+    }
+}
+
+@Suite("ASR ahead of the engine on the OpenBCI recording", .serialized)
+struct ASRArtifactTests {
+    /// Replays the demo's channels through ring → ASR (calibrated on the clean eyes-closed 30–60 s) → engine.
+    static func replay(asr: Bool) async throws -> EEGAnalysisReport {
+        let recording = try RecordingReader.read(path: RealEEGTests.openBCIPath)
+            .selecting(channels: ["EXG2", "EXG3", "EXG6", "EXG7"]).segment(from: 0, to: 86)
+        var stages: [any SampleProcessor] = []
+        if asr {
+            let clean = try recording.segment(from: 30, to: 60)
+            let frames = (0..<clean.frameCount).flatMap { frame in (0..<4).map { clean.value(frame: frame, channel: $0) } }
+            let calibration = try ASRStage().calibration(cleanFrames: frames, channelCount: 4, sampleRate: 250)
+            stages = [ASRStage(calibration: .given(calibration))]
+        }
+        var configuration = EEGEngine.Configuration(
+            channelLabels: recording.channelLabels, baselineDuration: 12, rigor: .estimate)
+        configuration.quality.excludeArtifacts = true
+        let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
+        let session = try EEGSession(
+            source: replay, configuration: configuration, stages: stages,
+            options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
+        session.startBaseline()
+        try session.start()
+        session.waitUntilFinished()
+        var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: 12)
+        for await frame in session.spectra { builder.add(frame) }
+        for await indicator in session.indicators { builder.add(indicator) }
+        return builder.report()
+    }
+
+    @Test("cleaned by ASR, fewer of the recording's windows are contaminated and left out (blinks, jaw clench)")
+    func fewerExcludedWindows() async throws {
+        let raw = try await Self.replay(asr: false)
+        let cleaned = try await Self.replay(asr: true)
+        print("ASR on the demo's channels: windows left out \(raw.excludedFrames) raw, \(cleaned.excludedFrames) cleaned")
+        #expect(cleaned.excludedFrames < raw.excludedFrames)
+        // The jaw clench (8–13 s) is mostly repaired: fewer muscle windows there.
+        let muscle = { (report: EEGAnalysisReport) in
+            report.artifacts.filter { $0.time > 8 && $0.time < 14.1 && $0.kinds.contains("muscle") }.count
+        }
+        #expect(muscle(cleaned) < muscle(raw))
     }
 }
