@@ -45,7 +45,7 @@ struct DetrenderTests {
         }
     }
 
-    @Test("reusing a linear detrender gives identical results (its scratch copies are refreshed)")
+    @Test("reusing a linear detrender gives identical results (no state carries over between windows)")
     func reusable() throws {
         let detrender = try Detrender(mode: .linear, length: 64)
         let x = TestSignals.noise(count: 64, seed: 3).enumerated().map { $0.element - 0.5 * Double($0.offset) }
