@@ -26,6 +26,9 @@ extension Axon {
         @Option(help: "Convert up to this second.")
         var to: Double?
 
+        @Flag(help: "Replace OUT if it exists (it is written beside it and renamed over it when complete).")
+        var force = false
+
         private var fileExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
 
         func validate() throws {
@@ -35,6 +38,8 @@ extension Axon {
         }
 
         func run() throws {
+            // Before reading anything: an existing file is refused at once.
+            if !force, FileManager.default.fileExists(atPath: output) { throw OutputFileError.exists(path: output) }
             var recording = try RecordingReader.read(path: input)
             if let channels {
                 recording = try recording.selecting(
@@ -44,14 +49,17 @@ extension Axon {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
             }
             if fileExtension == "csv" {
-                let skipped = try AxonCSVWriter.write(recording, to: output)
+                let skipped = try OutputFile.write(to: output, replace: force) { try AxonCSVWriter.write(recording, to: $0) }
                 print(
                     "axon convert: \(input) → \(output) (Axon CSV): \(recording.frameCount) frames × "
                         + "\(recording.channelCount) channels at \(fmt(recording.sampleRate, 3)) Hz")
                 if skipped > 0 { print("  \(skipped) markers not written (Axon CSV v1 has no marker column)") }
             } else {
                 let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
-                let result = try EDFConversion.write(recording, to: output, format: format, range: try PhysicalRangeOption.parse(range))
+                let range = try PhysicalRangeOption.parse(range)
+                let result = try OutputFile.write(to: output, replace: force) {
+                    try EDFConversion.write(recording, to: $0, format: format, range: range)
+                }
                 print(
                     "axon convert: \(input) → \(output) (\(format == .bdfPlus ? "BDF+" : "EDF+")): "
                         + "\(recording.frameCount) frames × \(recording.channelCount) channels at "

@@ -58,6 +58,9 @@ extension Axon {
             valueName: "LOW,HIGH"))
         var range: String?
 
+        @Flag(help: "Replace --out if it exists (the old file is removed before the recording starts).")
+        var force = false
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
                 duration.map({ $0 > 0 }) ?? true
@@ -69,6 +72,7 @@ extension Axon {
         }
 
         func run() throws {
+            try OutputFile.claim(out, replace: force)
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
             let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents)
