@@ -107,7 +107,10 @@ public final class EEGHeadset: Sendable {
     }
 
     private func begin(source: any SampleSource, simulator: SimulatedBrainiacHeadset?) throws {
-        if current.withLock({ $0?.session.state.hasStarted ?? false }) { throw EEGHeadsetError.alreadyStarted }
+        let previous = current.withLock { $0 }
+        if previous?.session.state.hasStarted ?? false { throw EEGHeadsetError.alreadyStarted }
+        // A run that ended on its own still has threads to join (they have finished: this returns at once).
+        previous?.session.waitUntilFinished()
         let session = try EEGSession(source: source, configuration: configuration, options: options)
         current.withLock { $0 = Run(session: session, simulator: simulator) }
         // A baseline asked for before the start begins with the first sample.
