@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test deps peers build unit-tests tsan-tests bench bench-check compare clean
+.PHONY: demo test deps peers build unit-tests tsan-tests bench bench-check compare soak clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
@@ -51,6 +51,12 @@ bench-check: deps
 ## bench/compare/device-seconds.png. Installs its own needs (apt packages, bench/compare/.venv). Not part of `test`.
 compare: deps
 	./bench/compare/run.sh
+
+## 24 hours of device time (a headset losing packets and its link) through ring, engine, EDF+ and the event store,
+## as fast as the machine goes: fails if memory, descriptors or threads grow, a lost sample is not in a gap record,
+## or the EDF+ file does not read back whole with pyedflib. `make test` runs the same for half an hour of device time.
+soak: peers
+	AXON_SOAK_HOURS=24 $(SWIFT) test --filter SoakTests
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH) Benchmarks/.build bench/compare/build

@@ -1,0 +1,201 @@
+// Hours of device time, as fast as the machine goes: a 4-channel 250 Hz headset that loses packets and its link,
+// through ring → engine → EDF+ and the event store, with the process's memory, descriptors and threads sampled
+// every simulated minute. `make test` runs half an hour of device time; `make soak` runs 24 hours
+// (AXON_SOAK_HOURS=24).
+
+import AxonRecording
+import AxonStreams
+import Foundation
+import Testing
+
+@testable import AxonEEG
+
+/// The process's resident memory (kB), open descriptors and threads, from /proc.
+private struct ResourceSample {
+    var residentKB = 0.0
+    var descriptors = 0.0
+    var threads = 0.0
+
+    static func now() -> ResourceSample {
+        var sample = ResourceSample()
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) {
+            for line in status.split(separator: "\n") {
+                let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
+                if line.hasPrefix("VmRSS:"), fields.count >= 2 { sample.residentKB = Double(fields[1]) ?? 0 }
+                if line.hasPrefix("Threads:"), fields.count >= 2 { sample.threads = Double(fields[1]) ?? 0 }
+            }
+        }
+        sample.descriptors = Double((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0)
+        return sample
+    }
+}
+
+/// The simulated headset: alpha over noise, a device counter, a lost 10-sample packet every 7,919 samples and a
+/// 2 s link outage every simulated half hour; it samples the process's resources every simulated minute.
+private final class SoakSource: SampleSource, @unchecked Sendable {
+    // Sendable invariant: everything mutable is written on the source thread while the pipeline runs and read
+    // after it has finished (the thread join orders them).
+    let descriptor = StreamDescriptor(
+        name: "soak", contentType: .eeg, channels: ["T3", "O1", "T4", "O2"].map { ChannelInfo(label: $0, unit: "µV") },
+        nominalRate: 250, format: .float64, sourceID: "soak-headset")
+    let total: Int
+    private(set) var written = 0
+    private(set) var lostInPackets = 0
+    private(set) var lostInOutages = 0
+    private(set) var outages = 0
+    private(set) var resources: [ResourceSample] = []
+
+    init(hours: Double) {
+        total = Int(hours * 3600 * 250)
+        resources.reserveCapacity(Int(hours * 60) + 2)
+    }
+
+    func run(into writer: FrameWriter) throws {
+        var random = SplitMix64(seed: 24)
+        var values = [Double](repeating: 0, count: 4)
+        var index = 0
+        var linkLost = false
+        while index < total, !writer.isStopRequested {
+            if index % 15_000 == 0 { resources.append(.now()) }
+            if index > 0, index % 450_000 == 0 {  // every 30 simulated minutes: 2 s out of range
+                let lost = min(500, total - index)
+                index += lost
+                lostInOutages += lost
+                outages += 1
+                linkLost = true
+                continue
+            }
+            if index % 7_919 == 7_000 {  // one packet lost in the air
+                let lost = min(10, total - index)
+                index += lost
+                lostInPackets += lost
+                continue
+            }
+            let t = Double(index) / 250
+            for channel in 0..<4 {
+                values[channel] = 20 * sin(2 * .pi * 10 * t + Double(channel)) + 5 * random.gaussian()
+            }
+            while writer.freeCapacity == 0, !writer.isStopRequested { sched_yield() }
+            if linkLost {
+                writer.noteLinkLoss()
+                linkLost = false
+            }
+            writer.write(values, counter: UInt64(index))
+            written += 1
+            index += 1
+        }
+        resources.append(.now())
+    }
+}
+
+/// Least-squares slope of `y` against `x`.
+private func slope(_ x: [Double], _ y: [Double]) -> Double {
+    let n = Double(x.count)
+    let mx = x.reduce(0, +) / n
+    let my = y.reduce(0, +) / n
+    let sxy = zip(x, y).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+    let sxx = x.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+    return sxx > 0 ? sxy / sxx : 0
+}
+
+@Suite("Soak: device hours through ring, engine, EDF+ and the event store", .serialized)
+struct SoakTests {
+    static var hours: Double { ProcessInfo.processInfo.environment["AXON_SOAK_HOURS"].flatMap(Double.init) ?? 0.5 }
+
+    @Test("memory, descriptors and threads stay flat; every lost sample is in a gap record; the EDF+ file reads back whole")
+    func soak() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-soak-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let edfPath = folder.appendingPathComponent("soak.edf").path
+        let store = try EventStore(path: folder.appendingPathComponent("soak.sqlite").path)
+        let zones = try store.register(
+            StreamDescriptor(
+                name: "zones", contentType: "Zone", channels: [ChannelInfo(label: "zone", unit: "")], nominalRate: 0,
+                format: .float64, sourceID: "soak-headset"))
+
+        let source = SoakSource(hours: Self.hours)
+        let edf = EDFSink(path: edfPath, options: .init(format: .edfPlus, ranges: Array(repeating: -500...500, count: 4)))
+        let session = try EEGSession(
+            source: source, configuration: testConfiguration(), sinks: [edf],
+            options: .init(publishSamples: false, bufferLimit: 256, pipeline: .init(ringCapacity: 1 << 14)))
+        session.startBaseline()
+        let wall = Date()
+        try session.start()
+        // Indicators go to the event store in batches while the run goes on, as an application would keep them;
+        // the spectra nobody reads stay bounded by the sequences' buffer (the newest 256).
+        var stored = 0
+        var batch: [StoredEvent<Int>] = []
+        for await indicator in session.indicators {
+            batch.append(
+                StoredEvent(
+                    deviceRecordID: "indicator-\(indicator.counter)", deviceTime: indicator.timeframe / 1000,
+                    hostTime: Date().timeIntervalSince1970, payload: indicator.activity.zone.rawValue))
+            if batch.count == 100 {
+                stored += try store.insert(zones, batch: batch).filter { $0 == .inserted }.count
+                batch.removeAll(keepingCapacity: true)
+            }
+        }
+        stored += try store.insert(zones, batch: batch).filter { $0 == .inserted }.count
+        session.waitUntilFinished()
+        let seconds = Date().timeIntervalSince(wall)
+        let statistics = session.statistics()
+
+        // Counts reconcile: every frame written was delivered, every lost sample is in a gap record.
+        let lost = source.lostInPackets + source.lostInOutages
+        #expect(statistics.delivered == source.written)
+        #expect(statistics.dropped == 0)
+        #expect(statistics.missingFrames == lost, "gap records hold \(statistics.missingFrames) of \(lost) lost")
+        #expect(source.written + lost == source.total)
+        let indicators = Int((Self.hours * 3600 - 60) / 10) + 1
+        #expect(stored == (try store.count(in: zones)))
+        #expect(abs(stored - indicators) <= Int(Self.hours * 2) + 1, "\(stored) indicators stored of ≈\(indicators)")
+
+        // Flat: slopes per simulated hour over the second half (the first half warms caches and pools).
+        let samples = source.resources
+        let half = samples.count / 2
+        let x = (half..<samples.count).map { Double($0) / 60 }
+        let rssSlope = slope(x, samples[half...].map { $0.residentKB / 1024 })
+        let fdSlope = slope(x, samples[half...].map(\.descriptors))
+        let threadSlope = slope(x, samples[half...].map(\.threads))
+        print(
+            "soak: \(Self.hours) h of device time in \(String(format: "%.1f", seconds)) s; \(source.written) frames, "
+                + "\(lost) lost in \(source.outages) outages and packets, \(statistics.gapRecords) gap records, "
+                + "\(stored) indicators stored; slopes per simulated hour: RSS \(String(format: "%.3f", rssSlope)) MB, "
+                + "fds \(String(format: "%.3f", fdSlope)), threads \(String(format: "%.3f", threadSlope))")
+        #expect(rssSlope < 2, "RSS grows \(rssSlope) MB per simulated hour")
+        #expect(abs(fdSlope) < 0.5 && abs(threadSlope) < 0.5)
+
+        // The EDF+ file reads back whole with pyedflib: every sample of every record, and one gap annotation per
+        // gap record.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let python = root.appendingPathComponent(".venv-peers/bin/python").path
+        guard FileManager.default.isExecutableFile(atPath: python) else { return }
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = [
+            "-c",
+            """
+            import sys, pyedflib
+            f = pyedflib.EdfReader(sys.argv[1])
+            n = [len(f.readSignal(c)) for c in range(f.signals_in_file)]
+            gaps = sum(1 for t in f.readAnnotations()[2] if t.startswith('gap:'))
+            print(min(n), max(n), f.datarecords_in_file, gaps)
+            """,
+            edfPath,
+        ]
+        let output = Pipe()
+        check.standardOutput = output
+        try check.run()
+        check.waitUntilExit()
+        let fields = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .split(separator: " ").compactMap { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(check.terminationStatus == 0 && fields.count == 4)
+        guard fields.count == 4 else { return }
+        let records = edf.writer?.recordCount ?? -1
+        #expect(fields[0] == fields[1] && fields[0] == records * 250, "pyedflib read \(fields)")
+        #expect(fields[2] == records)
+        #expect(fields[3] == statistics.gapRecords, "\(fields[3]) gap annotations for \(statistics.gapRecords) gaps")
+    }
+}
