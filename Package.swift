@@ -39,7 +39,9 @@ let package = Package(
         .systemLibrary(name: "CEDFlib", providers: [.apt(["libedf-dev"])]),
 
         // MARK: - Libraries
-        .target(name: "AxonStreams", dependencies: [swiftAtomics]),
+        // The eventfd(2) the ring's consumer sleeps on (Swift's Glibc module does not declare it).
+        .target(name: "CWakeup"),
+        .target(name: "AxonStreams", dependencies: [swiftAtomics, "CWakeup"]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
         .target(name: "AxonRecording", dependencies: ["AxonStreams", "CEDFlib", grdb]),

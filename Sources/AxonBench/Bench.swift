@@ -15,7 +15,8 @@ import AxonStreams
 public enum Bench {
     /// Shares of the time budget per measurement.
     static let shares = (
-        fft: 0.06, hop: 0.14, replay: 0.25, ringSingle: 0.10, ringBatch: 0.10, latency: 0.25, polling: 0.10
+        fft: 0.06, hop: 0.14, replay: 0.25, ringSingle: 0.10, ringBatch: 0.10, latency: 0.17, napping: 0.08,
+        polling: 0.10
     )
     /// Frames per batch in the batched ring measurement.
     public static let ringBatch = 256
@@ -54,13 +55,18 @@ public enum Bench {
         let batched = batchRing.run(timing: timing(shares.ringBatch))
         batchRing.stop()
 
-        progress("latency, ring entry to spectrum out (session idle strategy)")
-        let napping = try LatencyMeasurement(workload, idle: IdleStrategy(), settle: 0.001)
-        let latency = napping.run(budget: budget * shares.latency)
+        progress("latency, ring entry to spectrum out (session idle strategy: the consumer blocks, the producer wakes it)")
+        let blocking = try LatencyMeasurement(workload, idle: IdleStrategy(), settle: 0.001)
+        let latency = blocking.run(budget: budget * shares.latency)
+        blocking.stop()
+
+        progress("latency, consumer napping 0.5 ms at a time (the strategy before wake-ups)")
+        let napping = try LatencyMeasurement(workload, idle: .napping, settle: 0.001)
+        let nappingLatency = napping.run(budget: budget * shares.napping)
         napping.stop()
 
         progress("latency, polling consumer")
-        let polling = try LatencyMeasurement(workload, idle: IdleStrategy(spins: 1_000_000, park: 0), settle: 0.0001)
+        let polling = try LatencyMeasurement(workload, idle: .polling, settle: 0.0001)
         let pollingLatency = polling.run(budget: budget * shares.polling)
         polling.stop()
 
@@ -78,10 +84,13 @@ public enum Bench {
             allocationsPerRingItem: single.allocationsPerBatch,
             latencyP50Microseconds: latency.p50Microseconds, latencyP99Microseconds: latency.p99Microseconds,
             latencyMaxMicroseconds: latency.maxMicroseconds, latencyHops: latency.hops,
+            nappingLatencyP99Microseconds: nappingLatency.p99Microseconds,
+            nappingLatencyMaxMicroseconds: nappingLatency.maxMicroseconds,
             pollingLatencyP50Microseconds: pollingLatency.p50Microseconds,
             pollingLatencyP99Microseconds: pollingLatency.p99Microseconds,
             pollingLatencyMaxMicroseconds: pollingLatency.maxMicroseconds,
-            latencyUnmatchedSpectra: latency.mismatchedSpectra + pollingLatency.mismatchedSpectra,
+            latencyUnmatchedSpectra: latency.mismatchedSpectra + nappingLatency.mismatchedSpectra
+                + pollingLatency.mismatchedSpectra,
             allocationCounting: AllocationCounter.isEnabled, elapsedSeconds: HostClock.now() - started)
     }
 }

@@ -36,7 +36,12 @@ extension BenchReport {
                 "latency p50 / p99 / max",
                 "\(Self.number(latencyP50Microseconds, 0)) / \(Self.number(latencyP99Microseconds, 0)) / "
                     + "\(Self.number(latencyMaxMicroseconds, 0)) µs",
-                "ring entry → spectrum out, session idle, \(latencyHops) hops"
+                "ring entry → spectrum out, consumer woken by the producer, \(latencyHops) hops"
+            ),
+            (
+                "  napping consumer p99 / max",
+                "\(Self.number(nappingLatencyP99Microseconds, 0)) / \(Self.number(nappingLatencyMaxMicroseconds, 0)) µs",
+                "0.5 ms naps, the strategy before wake-ups"
             ),
             (
                 "  polling consumer",

@@ -57,7 +57,7 @@ public struct BenchReport: Codable, Sendable, Hashable {
     public var allocationsPerRingItem: Double?
 
     /// Ring entry of a window's last sample to its spectrum popped by the application, median, µs (the pipeline's
-    /// default consumer idle strategy, as sessions run).
+    /// default consumer idle strategy, as sessions run: the consumer blocks and the producer wakes it).
     public var latencyP50Microseconds: Double
     /// The same, 99th percentile.
     public var latencyP99Microseconds: Double
@@ -65,14 +65,19 @@ public struct BenchReport: Codable, Sendable, Hashable {
     public var latencyMaxMicroseconds: Double
     /// Hops the latency percentiles are taken over.
     public var latencyHops: Int
-    /// The same latency with a consumer that polls instead of napping, median, µs: processing and hand-offs only.
+    /// The same latency with a consumer that naps 0.5 ms at a time (``AxonStreams/IdleStrategy/napping``, the
+    /// default before wake-ups), 99th percentile, µs.
+    public var nappingLatencyP99Microseconds: Double
+    /// The napping consumer's maximum, µs.
+    public var nappingLatencyMaxMicroseconds: Double
+    /// The same latency with a consumer that polls instead of sleeping, median, µs: processing and hand-offs only.
     public var pollingLatencyP50Microseconds: Double
     /// The polling consumer's 99th percentile, µs.
     public var pollingLatencyP99Microseconds: Double
     /// The polling consumer's maximum, µs.
     public var pollingLatencyMaxMicroseconds: Double
 
-    /// Latency hops (both idle strategies) whose spectrum was not the one of the sample just written; 0 when
+    /// Latency hops (every idle strategy) whose spectrum was not the one of the sample just written; 0 when
     /// every latency is attributed to the right window.
     public var latencyUnmatchedSpectra: Int
 

@@ -95,7 +95,8 @@ struct EEGHeadsetFlagTests {
         configuration.channelLabels = ["T3", "O1", "T4", "O2"]
         let headset = EEGHeadset(configuration: configuration)
         headset.startBaseline()
-        try headset.startTestSequence(dominantFrequency: 10, noise: 3, duration: 7)
+        // Real time, long enough for a loaded machine; stopped once the second baseline has completed.
+        try headset.startTestSequence(dominantFrequency: 10, noise: 3, duration: 120)
         var phase = 0
         for await _ in headset.spectra {
             switch phase {
@@ -108,10 +109,15 @@ struct EEGHeadsetFlagTests {
                 phase = 3
             default: break
             }
+            if phase == 3 { break }
         }
+        headset.stop()
         #expect(phase == 3)
         #expect(!headset.hasStarted)
-        // Ended on its own: the next start is accepted, not refused as "already started".
+        // A run that ends on its own: not started once its spectra have ended, and the next start is accepted.
+        try headset.startTestSequence(dominantFrequency: 10, duration: 3, realTime: false)
+        for await _ in headset.spectra {}
+        #expect(!headset.hasStarted)
         try headset.startTestSequence(dominantFrequency: 10, duration: 1, realTime: false)
         headset.waitUntilFinished()
         #expect(!headset.hasStarted)

@@ -111,7 +111,7 @@ public final class StreamPipeline: @unchecked Sendable {
         self.layout = FrameLayout(channelCount: max(1, descriptor.channelCount))
         self.ring = SPSCRing(
             capacity: SPSCRing<Double>.powerOfTwo(atLeast: configuration.ringCapacity), width: layout.width,
-            overflow: configuration.overflow)
+            overflow: configuration.overflow, wakeable: true)
         self.source = source
         self.processors = processors
         self.sinks = sinks
@@ -202,7 +202,7 @@ public final class StreamPipeline: @unchecked Sendable {
             } else if ring.isFinished || (!ownProducer && ring.isStopRequested && ring.isEmpty) {
                 break
             } else {
-                idle.idle()
+                idle.idle(waitingOn: ring)
             }
             let now = HostClock.now()
             if now >= nextPublish {

@@ -23,6 +23,7 @@ extension SPSCRing {
         (storage + (t & mask)).initialize(to: element)
         // releasing: publishes the slot's contents to the consumer's acquiring load of `tail`.
         tail.store(t &+ 1, ordering: .releasing)
+        wakeConsumerIfAsleep()
         return true
     }
 
@@ -49,6 +50,7 @@ extension SPSCRing {
         let accepted = reserve(slots, tail: t)
         copyIn(from: source, slots: accepted, at: t)
         tail.store(t &+ accepted, ordering: .releasing)  // releasing: publishes the copied slots
+        wakeConsumerIfAsleep()
         if accepted < slots {
             discarded.add(slots - accepted)  // relaxed: statistics
         }
@@ -145,6 +147,7 @@ extension SPSCRing where Element: BitwiseCopyable {
         }
         fill(UnsafeMutableBufferPointer(start: storage + (t & mask) * width, count: width))
         tail.store(t &+ 1, ordering: .releasing)  // releasing: publishes the slot's contents
+        wakeConsumerIfAsleep()
         return true
     }
 }

@@ -1,4 +1,9 @@
 import Atomics
+import CWakeup
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// What a full ring does with the samples that do not fit.
 public enum OverflowPolicy: String, Sendable, Hashable, CaseIterable {
@@ -29,6 +34,11 @@ public enum OverflowPolicy: String, Sendable, Hashable, CaseIterable {
 /// Memory layout: producer-written words and consumer-written words sit in separate 128-byte blocks so the two
 /// cores do not false-share a cache line. Indices are monotonically increasing slot counts (`Int`, 2^63 slots
 /// never wrap in practice); the storage position is `index & (capacity - 1)`.
+///
+/// Wake-ups (``init(capacity:width:overflow:wakeable:)`` with `wakeable`): a consumer with nothing to do can block
+/// in ``waitForData(timeout:)`` instead of polling. It says so in a flag and sleeps on an `eventfd`; the producer,
+/// after publishing, checks the flag and writes the `eventfd` only when it is set. While the consumer is awake
+/// the producer pays one fence and one load per push, never a system call.
 ///
 /// Every atomic access in the project lives in this type; each one says who writes it, who reads it and why its
 /// ordering suffices.
@@ -61,6 +71,11 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     @usableFromInline let peak: UnsafeAtomic<Int>
     @usableFromInline let closed: UnsafeAtomic<Int>
     @usableFromInline let stopRequested: UnsafeAtomic<Int>
+    /// 1 while the consumer is (about to be) asleep in ``waitForData(timeout:)``; written by the consumer to
+    /// 1 and back to 0, by the producer to 0 when it rings.
+    @usableFromInline let consumerAsleep: UnsafeAtomic<Int>
+    /// The `eventfd` a sleeping consumer waits on, or -1 for a ring without wake-ups.
+    @usableFromInline let wakeDescriptor: Int32
 
     /// `reading` holds this while the consumer is not reading claimed slots.
     @usableFromInline static var notReading: Int { Int.max }
@@ -76,8 +91,10 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     ///   - capacity: number of slots; must be a power of two (see ``powerOfTwo(atLeast:)``).
     ///   - width: elements per slot (channels of a frame, for example); at least 1.
     ///   - overflow: what a full ring does with what does not fit.
+    ///   - wakeable: give the consumer ``waitForData(timeout:)`` (one `eventfd`). If the system refuses one, the
+    ///     ring works without (``isWakeable`` is false and waiting naps instead).
     /// - Complexity: O(capacity × width) to allocate; nothing allocates afterwards.
-    public init(capacity: Int, width: Int = 1, overflow: OverflowPolicy) {
+    public init(capacity: Int, width: Int = 1, overflow: OverflowPolicy, wakeable: Bool = false) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "SPSCRing capacity must be a power of two")
         precondition(width >= 1, "SPSCRing width must be at least 1")
         self.capacity = capacity
@@ -103,6 +120,8 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         peak = atomic(at: 256, 0)
         closed = atomic(at: 264, 0)
         stopRequested = atomic(at: 272, 0)
+        consumerAsleep = atomic(at: 280, 0)
+        wakeDescriptor = wakeable ? axon_wakeup_eventfd() : -1
     }
 
     deinit {
@@ -116,6 +135,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         }
         storage.deallocate()
         control.deallocate()
+        if wakeDescriptor >= 0 { close(wakeDescriptor) }
     }
 
     /// The smallest power of two that is at least `n` (and at least 1).
@@ -160,6 +180,7 @@ extension SPSCRing {
     public func requestStop() {
         // releasing: whatever the requester wrote before asking is visible to a producer that sees the flag.
         stopRequested.store(1, ordering: .releasing)
+        wakeConsumerIfAsleep()
     }
 
     /// Whether ``requestStop()`` was called. Any thread; producers poll it between pushes.
@@ -170,6 +191,7 @@ extension SPSCRing {
     public func closeProducer() {
         // releasing: ordered after the last `tail` store, so a consumer that sees `closed` also sees every slot.
         closed.store(1, ordering: .releasing)
+        wakeConsumerIfAsleep()
     }
 
     /// Consumer only: the producer has closed and every slot has been popped.

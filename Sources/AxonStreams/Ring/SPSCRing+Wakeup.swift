@@ -1,0 +1,64 @@
+import Atomics
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Wake-ups: a consumer blocks on an eventfd only after saying so, and the producer rings only then.
+//
+// The race between "the consumer decides to sleep" and "the producer publishes a slot" is closed the way Dekker's
+// algorithm closes it: each side stores its own word (consumer: `consumerAsleep = 1`; producer: `tail`), then a
+// sequentially consistent fence, then loads the other's. At least one of them sees the other's store: either the
+// producer sees the flag and writes the eventfd (whose counter stays set until read, so a write before the poll is
+// not lost), or the consumer sees the new tail and does not sleep.
+
+extension SPSCRing {
+    /// Whether the consumer can block in ``waitForData(timeout:)`` (the ring was made `wakeable` and has its
+    /// `eventfd`).
+    public var isWakeable: Bool { wakeDescriptor >= 0 }
+
+    /// Producer side (and `closeProducer`/`requestStop`): wakes a consumer asleep in ``waitForData(timeout:)``.
+    /// One fence and one load when it is awake; one `write(2)` when it sleeps.
+    @inlinable
+    func wakeConsumerIfAsleep() {
+        guard wakeDescriptor >= 0 else { return }
+        // sequentiallyConsistent: orders the `tail` (or `closed`, `stopRequested`) store before the flag's load
+        // against the consumer's flag store before its `tail` load (see the file's comment).
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        // relaxed: the fence above orders the load; the exchange makes one waker ring, not two.
+        guard consumerAsleep.load(ordering: .relaxed) != 0,
+            consumerAsleep.exchange(0, ordering: .relaxed) != 0
+        else { return }
+        var one: UInt64 = 1
+        // EAGAIN means the counter is already set: the consumer is woken either way.
+        _ = write(wakeDescriptor, &one, 8)
+    }
+
+    /// Consumer only: blocks until the producer publishes, closes or a stop is requested, or `timeout` seconds
+    /// pass; returns at once if there is something to pop already. A ring that is not wakeable naps `timeout`.
+    ///
+    /// - Returns: `true` when woken by the producer or there was no need to sleep, `false` on a timeout.
+    /// - Complexity: one `poll(2)` and one `read(2)` when it sleeps; allocates nothing.
+    @discardableResult
+    public func waitForData(timeout: Double) -> Bool {
+        guard wakeDescriptor >= 0 else {
+            var request = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
+            _ = nanosleep(&request, nil)
+            return false
+        }
+        // relaxed + fence: see the file's comment; the fence orders this store before the loads below.
+        consumerAsleep.store(1, ordering: .relaxed)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if !isEmpty || closed.load(ordering: .acquiring) != 0 || stopRequested.load(ordering: .acquiring) != 0 {
+            consumerAsleep.store(0, ordering: .relaxed)  // relaxed: only this thread sleeps on it
+            return true
+        }
+        var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(min(Double(Int32.max), max(1, (timeout * 1000).rounded(.up))))
+        let ready = poll(&descriptor, 1, milliseconds)
+        var value: UInt64 = 0
+        _ = read(wakeDescriptor, &value, 8)  // resets the counter; EAGAIN after a timeout
+        consumerAsleep.store(0, ordering: .relaxed)  // relaxed: a late ring only costs one spare wake-up
+        return ready > 0
+    }
+}

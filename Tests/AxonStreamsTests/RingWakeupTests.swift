@@ -1,0 +1,97 @@
+// A consumer asleep on an empty ring is woken by the producer's next push, close or stop: never by its timeout.
+
+import Foundation
+
+import Testing
+
+@testable import AxonStreams
+
+@Suite("Ring wake-ups", .serialized)
+struct RingWakeupTests {
+    /// Starts a consumer thread that waits once with a long timeout and reports whether it was woken.
+    static func sleeper(on ring: SPSCRing<Double>) -> (thread: Thread, woken: ThreadLocked<Bool?>, done: DispatchSemaphore) {
+        let result = ThreadLocked<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            let woken = ring.waitForData(timeout: 30)
+            result.withLock { $0 = woken }
+            done.signal()
+        }
+        return (thread, result, done)
+    }
+
+    /// Waits until the consumer has said it is going to sleep.
+    static func untilAsleep(_ ring: SPSCRing<Double>) {
+        while ring.consumerAsleep.load(ordering: .relaxed) == 0 { sched_yield() }
+    }
+
+    @Test("a push, a close and a stop request each wake a sleeping consumer")
+    func wakers() throws {
+        for waker in ["push", "close", "stop"] {
+            let ring = SPSCRing<Double>(capacity: 64, overflow: .rejectNewest, wakeable: true)
+            #expect(ring.isWakeable)
+            let (thread, woken, done) = Self.sleeper(on: ring)
+            thread.start()
+            Self.untilAsleep(ring)
+            switch waker {
+            case "push": ring.push(1.5)
+            case "close": ring.closeProducer()
+            default: ring.requestStop()
+            }
+            done.wait()
+            #expect(woken.withLock { $0 } == true, "woken by \(waker)")
+            // The flag is back down, so the next push does not ring.
+            #expect(ring.consumerAsleep.load(ordering: .relaxed) == 0)
+        }
+    }
+
+    @Test("20,000 frames at random intervals to a consumer that blocks between them: all arrive in order, no wait times out")
+    func noLostWakeups() throws {
+        let ring = SPSCRing<Double>(capacity: 256, width: 2, overflow: .rejectNewest, wakeable: true)
+        let count = 20_000
+        let received = ThreadLocked<(frames: Int, ordered: Bool, timeouts: Int, sleeps: Int)>((0, true, 0, 0))
+        let done = DispatchSemaphore(value: 0)
+        let consumer = Thread {
+            var slot = [Double](repeating: 0, count: 2)
+            var next = 0.0
+            var state = (frames: 0, ordered: true, timeouts: 0, sleeps: 0)
+            while true {
+                if slot.withUnsafeMutableBufferPointer({ ring.pop(into: $0) }) == 1 {
+                    state.ordered = state.ordered && slot[0] == next && slot[1] == -next
+                    next += 1
+                    state.frames += 1
+                } else if ring.isFinished {
+                    break
+                } else {
+                    state.sleeps += 1
+                    // A wait that runs its full 10 s would be a lost wake-up.
+                    if !ring.waitForData(timeout: 10) { state.timeouts += 1 }
+                }
+            }
+            received.withLock { $0 = state }
+            done.signal()
+        }
+        consumer.start()
+        var random = SplitMix64(seed: 7)
+        for index in 0..<count {
+            // Sometimes straight on, sometimes after the consumer has had time to fall asleep.
+            let pause = random.next() % 4 == 0 ? Int(random.next() % 200) : 0
+            for _ in 0..<pause { sched_yield() }
+            let frame = [Double(index), -Double(index)]
+            while frame.withUnsafeBufferPointer({ ring.push(contentsOf: $0) }) == 0 { sched_yield() }
+        }
+        ring.closeProducer()
+        done.wait()
+        let state = received.withLock { $0 }
+        #expect(state.frames == count && state.ordered)
+        #expect(state.timeouts == 0)
+        #expect(state.sleeps > 0)
+    }
+
+    @Test("a ring made without wake-ups naps for the timeout instead")
+    func notWakeable() {
+        let ring = SPSCRing<Double>(capacity: 8, overflow: .rejectNewest)
+        #expect(!ring.isWakeable)
+        #expect(ring.waitForData(timeout: 0.001) == false)
+    }
+}
