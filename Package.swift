@@ -39,9 +39,9 @@ let package = Package(
         .systemLibrary(name: "CEDFlib", providers: [.apt(["libedf-dev"])]),
 
         // MARK: - Libraries
-        // The eventfd(2) the ring's consumer sleeps on (Swift's Glibc module does not declare it).
-        .target(name: "CWakeup"),
-        .target(name: "AxonStreams", dependencies: [swiftAtomics, "CWakeup"]),
+        // eventfd(2) for the ring's wake-ups and thread names: Linux calls Swift's Glibc module does not declare.
+        .target(name: "CLinux"),
+        .target(name: "AxonStreams", dependencies: [swiftAtomics, "CLinux"]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
         .target(name: "AxonRecording", dependencies: ["AxonStreams", "CEDFlib", grdb]),

@@ -70,6 +70,9 @@ public enum Bench {
         let pollingLatency = polling.run(budget: budget * shares.polling)
         polling.stop()
 
+        progress("consumer thread CPU, one device in real time")
+        let consumerCPU = try ConsumerCPUMeasurement.run(workload, seconds: max(2, min(4, budget * 0.1)))
+
         return BenchReport(
             channels: workload.channels, sampleRate: workload.sampleRate, windowSize: workload.windowSize,
             hop: workload.hop,
@@ -91,6 +94,7 @@ public enum Bench {
             pollingLatencyMaxMicroseconds: pollingLatency.maxMicroseconds,
             latencyUnmatchedSpectra: latency.mismatchedSpectra + nappingLatency.mismatchedSpectra
                 + pollingLatency.mismatchedSpectra,
+            consumerCPUPercent: consumerCPU,
             allocationCounting: AllocationCounter.isEnabled, elapsedSeconds: HostClock.now() - started)
     }
 }

@@ -44,6 +44,10 @@ extension BenchReport {
                 "0.5 ms naps, the strategy before wake-ups"
             ),
             (
+                "consumer CPU, 1 device", Self.number(consumerCPUPercent, 2) + " % of a core",
+                "real time, frames one by one, woken per frame"
+            ),
+            (
                 "  polling consumer",
                 "\(Self.number(pollingLatencyP50Microseconds, 1)) / \(Self.number(pollingLatencyP99Microseconds, 1))"
                     + " / \(Self.number(pollingLatencyMaxMicroseconds, 0)) µs",

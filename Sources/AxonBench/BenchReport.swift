@@ -81,6 +81,10 @@ public struct BenchReport: Codable, Sendable, Hashable {
     /// every latency is attributed to the right window.
     public var latencyUnmatchedSpectra: Int
 
+    /// The pipeline consumer thread's CPU time while one device streams in real time (frames one by one at its
+    /// rate, the engine running, the default idle strategy), percent of one core.
+    public var consumerCPUPercent: Double
+
     /// Whether allocations were counted.
     public var allocationCounting: Bool
     /// Wall-clock seconds the whole run took, set-up included.

@@ -6,7 +6,7 @@ import Testing
 struct BenchReportTests {
     static let requiredKeys = [
         "fftNanoseconds", "hopNanoseconds", "deviceSecondsPerSecond", "ringItemsPerSecond", "latencyP99Microseconds",
-        "allocationsPerHop",
+        "allocationsPerHop", "consumerCPUPercent",
     ]
 
     @Test("a short run's JSON has the required keys with sane numbers")
@@ -28,6 +28,8 @@ struct BenchReportTests {
         #expect(report.latencyP50Microseconds <= report.latencyP99Microseconds)
         #expect(report.latencyP99Microseconds <= report.latencyMaxMicroseconds)
         #expect(report.latencyHops >= 20)
+        // The kernel's accounting of the consumer thread (10 ms ticks) while one device streams in real time.
+        #expect(report.consumerCPUPercent >= 0 && report.consumerCPUPercent < 100)
         #expect(report.latencyUnmatchedSpectra == 0)
         // The signal's tones are 5.1, 10.3 and 19.7 Hz: the last channel's dominant frequencies at the tenth hop.
         #expect(report.tenthHopDominantFrequencies.count == 3)

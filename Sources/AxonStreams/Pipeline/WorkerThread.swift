@@ -1,3 +1,5 @@
+import CLinux
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -15,18 +17,25 @@
 ///     worker.join()
 public final class WorkerThread {
     private final class Body {
+        let name: String
         let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        init(name: String, _ run: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.run = run
+        }
     }
 
     private var handle: pthread_t?
 
-    /// Starts `body` on a new thread; `name` identifies it in errors.
+    /// Starts `body` on a new thread; `name` identifies it in errors and, cut to 15 bytes, to the system
+    /// (`/proc/self/task/*/comm`, `top -H`).
     public init(name: String, body: @escaping @Sendable () -> Void) throws(PipelineError) {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        let context = Unmanaged.passRetained(Body(name: name, body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, nil, { raw in
             let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
+            // A name the system refuses only loses the label: the result is not needed.
+            _ = axon_name_current_thread(body.name)
             body.run()
             return nil
         }, context)

@@ -1,5 +1,5 @@
 import Atomics
-import CWakeup
+import CLinux
 
 #if canImport(Glibc)
     import Glibc
@@ -121,7 +121,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         closed = atomic(at: 264, 0)
         stopRequested = atomic(at: 272, 0)
         consumerAsleep = atomic(at: 280, 0)
-        wakeDescriptor = wakeable ? axon_wakeup_eventfd() : -1
+        wakeDescriptor = wakeable ? axon_eventfd() : -1
     }
 
     deinit {
