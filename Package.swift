@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AxonScales", targets: ["AxonScales"]),
         .library(name: "AxonBand", targets: ["AxonBand"]),
         .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
+        .library(name: "AxonOpenBCI", targets: ["AxonOpenBCI"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -69,12 +70,17 @@ let package = Package(
         // event store (docs/researchbit-protocol.md), and a simulated sensor.
         .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
+        // OpenBCI boards: the Cyton (+ Daisy) over its dongle's serial port — the 33-byte packet decoder with
+        // resynchronisation, the board's text exchange, gains tracked from channel settings — and a simulated Cyton on
+        // a pseudo-terminal that speaks the same bytes.
+        .target(name: "AxonOpenBCI", dependencies: ["AxonDevices", "AxonStreams"]),
+
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI",
                 argumentParser,
             ]),
 
@@ -95,6 +101,9 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
+        .testTarget(
+            name: "AxonOpenBCITests",
+            dependencies: ["AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG"]),
         .testTarget(
             name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
             exclude: ["Fixtures"]),
