@@ -1,6 +1,6 @@
-import Foundation
 import AxonDevices
 import AxonStreams
+import Foundation
 
 /// A Cyton board behind its USB dongle: the text exchange before streaming (soft reset `v` and its banner, channel
 /// settings, `b` start, `s` stop) and the gains the channel settings set, which the decoder needs.

@@ -194,7 +194,8 @@ public final class CytonDecoder {
         lastSampleNumber = sampleNumber
         if packet[32] == CytonPacket.accelerometerFooter, packet[26..<32].contains(where: { $0 != 0 }) {
             func axis(_ i: Int) -> Double {
-                Double(Int16(bitPattern: UInt16(packet[i]) << 8 | UInt16(packet[i + 1]))) * CytonPacket.accelerometerScale
+                Double(Int16(bitPattern: UInt16(packet[i]) << 8 | UInt16(packet[i + 1])))
+                    * CytonPacket.accelerometerScale
             }
             lastAcceleration = (axis(26), axis(28), axis(30))
             statistics.accelerometerReadings += 1

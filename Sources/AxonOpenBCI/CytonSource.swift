@@ -12,12 +12,13 @@ import AxonStreams
 ///                                   configuration: .init(timeline: source.timelineConfiguration))
 ///
 /// `run` starts the stream (`b`), decodes what the port delivers until the pipeline asks it to stop or the port
-/// closes, then stops the stream (`s`) and closes the port. A port that closes or fails ends the stream with the
-/// error recorded in ``state()``.
+/// closes (a packet is decoded when the next one starts, or after 50 ms of silence), then stops the stream (`s`)
+/// and closes the port. A port that closes or fails ends the stream with the error recorded in ``state()``.
 ///
 /// Threading contract: after `init` the board belongs to the source; `run` is called once, on the pipeline's source
-/// thread, which is the stream's single producer. Its loop allocates nothing and takes no lock (the decoder and the
-/// read buffer are allocated before it). ``state()`` from any thread.
+/// thread, which is the stream's single producer. Its loop allocates nothing (the decoder and the read buffer are
+/// allocated before it); it takes the state's lock once per read to publish the counts for ``state()``, which may be
+/// called from any thread. The pipeline's consumer loop never waits on that lock.
 public final class CytonSource: SampleSource, @unchecked Sendable {
     // Sendable invariant: `board` and `decoder` are touched only by the thread running `run` (and by `init` before
     // it); the shared state is behind `ThreadLocked`.
@@ -97,6 +98,9 @@ public final class CytonSource: SampleSource, @unchecked Sendable {
             do throws(ByteLinkError) {
                 count = try board.port.read(into: buffer, deadline: HostClock.now() + 0.05)
             } catch .timeout {
+                // A quiet line means the last packet is complete: decode it rather than wait for the next one.
+                let now = HostClock.now()
+                decoder.flush { values, counter in publish(values, counter: counter, arrival: now, into: writer) }
                 continue
             } catch {
                 ending = .link(error)

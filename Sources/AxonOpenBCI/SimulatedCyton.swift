@@ -150,7 +150,9 @@ private final class Engine: @unchecked Sendable {
             var descriptor = pollfd(fd: simulator.masterDescriptor, events: Int16(POLLIN), revents: 0)
             let result = poll(&descriptor, 1, Int32((min(wait, 0.05) * 1000).rounded(.up)))
             if result > 0, descriptor.revents & Int16(POLLIN) != 0 {
-                let count = buffer.withUnsafeMutableBytes { Glibc.read(simulator.masterDescriptor, $0.baseAddress!, $0.count) }
+                let count = buffer.withUnsafeMutableBytes {
+                    Glibc.read(simulator.masterDescriptor, $0.baseAddress!, $0.count)
+                }
                 if count > 0 { handle(Array(buffer[0..<count])) }
             }
             if streaming { sendDuePackets() }
@@ -192,7 +194,9 @@ private final class Engine: @unchecked Sendable {
                 streaming = true
                 streamStart = HostClock.now()
                 packetIndex = 0
-                simulator.update { $0.isStreaming = true; $0.finished = false }
+                simulator.update {
+                    $0.isStreaming = true; $0.finished = false
+                }
             case UInt8(ascii: "s"):
                 record("s")
                 streaming = false
@@ -229,7 +233,9 @@ private final class Engine: @unchecked Sendable {
                     continue
                 }
                 streaming = false
-                simulator.update { $0.isStreaming = false; $0.finished = true }
+                simulator.update {
+                    $0.isStreaming = false; $0.finished = true
+                }
                 break
             }
             let index = packetIndex
@@ -261,7 +267,9 @@ private final class Engine: @unchecked Sendable {
     }
 
     func isDropped(_ index: Int) -> Bool {
-        configuration.faults.contains { if case .drop(let range) = $0 { return range.contains(index) } else { return false } }
+        configuration.faults.contains {
+            if case .drop(let range) = $0 { return range.contains(index) } else { return false }
+        }
     }
 
     /// Packet `index` of the stream: frame `frame`'s board half (or the Daisy half, with a Daisy, for odd indices).

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBrainiac
 import AxonEEG
+import AxonOpenBCI
 import AxonRecording
 import AxonStreams
 import Dispatch
@@ -25,7 +26,9 @@ extension Axon {
         @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
         var source: String?
 
-        @Option(help: "A Brainiac headset through BlueZ instead of --source: ble:NAME or ble:ADDRESS.")
+        @Option(help: ArgumentHelp(
+            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, or an OpenBCI "
+                + "Cyton on a serial port, cyton:PATH."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -170,6 +173,11 @@ extension Axon {
         private func makeSource(headsetEvents: HeadsetEventRelay) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
+            if let device, let path = try CytonOptions.path(device) {
+                let board = try CytonOptions.connect(path: path)
+                let cyton = try CytonSource(board: board)
+                return (cyton, .init(timeline: cyton.timelineConfiguration), .host)
+            }
             if let device {
                 let selector = try BluetoothOptions.selector(device)
                 let relay = headsetEvents

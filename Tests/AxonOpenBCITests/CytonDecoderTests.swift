@@ -24,11 +24,17 @@ struct CytonDecoderTests {
         var step = 1
         while offset < bytes.count {
             let end = min(bytes.count, offset + step)
-            bytes[offset..<end].withUnsafeBytes { decoder.consume($0) { frames.append(Array($0)); counters.append($1) } }
+            bytes[offset..<end].withUnsafeBytes {
+                decoder.consume($0) {
+                    frames.append(Array($0)); counters.append($1)
+                }
+            }
             offset = end
             step = step % 61 + 7
         }
-        decoder.flush { frames.append(Array($0)); counters.append($1) }
+        decoder.flush {
+            frames.append(Array($0)); counters.append($1)
+        }
         return (frames, counters)
     }
 
@@ -95,7 +101,11 @@ struct CytonDecoderTests {
         #expect(counters == [0, 1, 2, 3, 4, 7])
         #expect(frames.count == 6 && frames.allSatisfy { $0.count == 16 })
         let scale = CytonGain.x24.microvoltsPerCount
-        #expect(frames[1] == ((0..<8).map { Double(Self.count(3, $0)) } + (0..<8).map { Double(Self.count(4, $0)) }).map { $0 * scale })
+        #expect(
+            frames[1]
+                == ((0..<8).map { Double(Self.count(3, $0)) } + (0..<8).map { Double(Self.count(4, $0)) }).map {
+                    $0 * scale
+                })
         #expect(decoder.statistics.unpairedPackets == 1)
         #expect(decoder.counterModulus == 128)
     }

@@ -44,9 +44,17 @@ struct CytonPacketTests {
         var frames: [[Double]] = []
         var counters: [UInt64] = []
         // The packet, then the next one's header: a packet is decoded once the byte after it is seen.
-        Self.handWritten.withUnsafeBytes { decoder.consume($0) { frames.append(Array($0)); counters.append($1) } }
+        Self.handWritten.withUnsafeBytes {
+            decoder.consume($0) {
+                frames.append(Array($0)); counters.append($1)
+            }
+        }
         #expect(frames.isEmpty)
-        [UInt8(0xA0)].withUnsafeBytes { decoder.consume($0) { frames.append(Array($0)); counters.append($1) } }
+        [UInt8(0xA0)].withUnsafeBytes {
+            decoder.consume($0) {
+                frames.append(Array($0)); counters.append($1)
+            }
+        }
         let scale = CytonGain.x24.microvoltsPerCount
         #expect(counters == [5])
         #expect(frames.first?[0] == 8_388_607 * scale)
@@ -87,7 +95,9 @@ struct CytonPacketTests {
         #expect(try CytonChannelSettings(command: text) == settings)
     }
 
-    @Test("bad channel settings are typed errors", arguments: ["x9060110X", "x1070110X", "x1060210X", "x106011X", "y1060110X"])
+    @Test(
+        "bad channel settings are typed errors",
+        arguments: ["x9060110X", "x1070110X", "x1060210X", "x106011X", "y1060110X"])
     func badChannelSettings(text: String) {
         #expect(throws: CytonError.self) { try CytonChannelSettings(command: text) }
     }
@@ -98,7 +108,8 @@ struct CytonPacketTests {
         let daisy = CytonBanner(text: CytonBanner.text(daisy: true))
         #expect(!plain.hasDaisy && daisy.hasDaisy)
         #expect(plain.firmware == "v3.1.2")
-        let v2 = CytonBanner(text: "OpenBCI V3 8-16 channel\nADS1299 Device ID: 0x3E\nLIS3DH Device ID: 0x33\nFirmware: v2.0.0\n$$$")
+        let v2 = CytonBanner(
+            text: "OpenBCI V3 8-16 channel\nADS1299 Device ID: 0x3E\nLIS3DH Device ID: 0x33\nFirmware: v2.0.0\n$$$")
         #expect(!v2.hasDaisy && v2.firmware == "v2.0.0" && v2.lines.count == 4)
     }
 }

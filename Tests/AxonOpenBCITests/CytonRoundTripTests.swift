@@ -32,7 +32,9 @@ struct CytonRoundTripTests {
         return (mean, variance.squareRoot())
     }
 
-    @Test("8 channels at 250 Hz: every sample within 0.03 µV, lost packets as gap records of their length, faults counted")
+    @Test(
+        "8 channels at 250 Hz: every sample within 0.03 µV, lost packets as gap records of their length, faults counted"
+    )
     func cyton() throws {
         let recording = try RecordingReader.read(path: Self.recordingPath)
         #expect(recording.channelCount == 8 && recording.frameCount == 22_490)
@@ -97,8 +99,11 @@ struct CytonRoundTripTests {
         var compared = 0
         for frame in 0..<min(written.frameCount, recording.frameCount) where !lostSet.contains(frame) {
             for channel in 0..<8 {
-                worst = max(worst, abs(written.value(frame: frame, channel: channel)
-                    - recording.value(frame: frame, channel: channel)))
+                worst = max(
+                    worst,
+                    abs(
+                        written.value(frame: frame, channel: channel)
+                            - recording.value(frame: frame, channel: channel)))
             }
             compared += 1
         }
@@ -106,10 +111,11 @@ struct CytonRoundTripTests {
         #expect(compared >= recording.frameCount - 250 - lost.count)
         #expect(worst <= 0.03)
         let gapTexts = written.markers.compactMap(\.text).filter { $0.hasPrefix("gap:") }
-        #expect(gapTexts == [
-            "gap: 5 samples (deviceCounter)", "gap: 1 samples (deviceCounter)", "gap: 1 samples (deviceCounter)",
-            "gap: 37 samples (deviceCounter)",
-        ])
+        #expect(
+            gapTexts == [
+                "gap: 5 samples (deviceCounter)", "gap: 1 samples (deviceCounter)", "gap: 1 samples (deviceCounter)",
+                "gap: 37 samples (deviceCounter)",
+            ])
     }
 
     @Test("a Daisy: 16 channels at 125 Hz from alternating packets, within 0.03 µV")
@@ -134,7 +140,9 @@ struct CytonRoundTripTests {
             source: source, sinks: [collect],
             configuration: .init(ringCapacity: 8_192, overflow: .rejectNewest, timeline: source.timelineConfiguration))
         try pipeline.start()
-        let done = Self.wait(seconds: 120) { simulator.counters().finished && source.state().statistics.frames >= frames - 4 }
+        let done = Self.wait(seconds: 120) {
+            simulator.counters().finished && source.state().statistics.frames >= frames - 4
+        }
         pipeline.stop()
         #expect(done)
         let contents = collect.snapshot
@@ -165,8 +173,8 @@ struct CytonRoundTripTests {
         #expect(throws: CytonError.noDaisy(channel: 9)) { try board.configure(CytonChannelSettings(channel: 9)) }
         let source = try CytonSource(board: board, channels: ["EXG6", "EXG7"])
         #expect(source.descriptor.channels.map(\.label) == ["EXG6", "EXG7"])
-        #expect(source.descriptor.channels[0].range == -562_500 ... 562_500)
-        #expect(source.descriptor.channels[1].range == -187_500 ... 187_500)
+        #expect(source.descriptor.channels[0].range == -562_500...562_500)
+        #expect(source.descriptor.channels[1].range == -187_500...187_500)
         let collect = CollectingSink()
         let pipeline = StreamPipeline(
             source: source, sinks: [collect], configuration: .init(timeline: source.timelineConfiguration))
@@ -179,7 +187,8 @@ struct CytonRoundTripTests {
         var worst = [0.0, 0.0]
         for (frame, values) in contents.values.enumerated() {
             for (position, channel) in [6, 7].enumerated() {
-                worst[position] = max(worst[position], abs(values[position] - recording.value(frame: frame, channel: channel)))
+                worst[position] = max(
+                    worst[position], abs(values[position] - recording.value(frame: frame, channel: channel)))
             }
         }
         // Channel 7 (EXG6) at gain 8: within half a count there (0.0335 µV), coarser than gain 24 allows; EXG7 at
