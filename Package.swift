@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AxonBand", targets: ["AxonBand"]),
         .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
         .library(name: "AxonOpenBCI", targets: ["AxonOpenBCI"]),
+        .library(name: "AxonMuse", targets: ["AxonMuse"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -74,13 +75,17 @@ let package = Package(
         // resynchronisation, the board's text exchange, gains tracked from channel settings — and a simulated Cyton on
         // a pseudo-terminal that speaks the same bytes.
         .target(name: "AxonOpenBCI", dependencies: ["AxonDevices", "AxonStreams"]),
+        // Muse headbands over any DeviceTransport (BlueZ): the control commands, the EEG notification decoder with
+        // packet-index gaps, keep-alives and restart after a reconnection. Its simulator is the mock bluetoothd's
+        // `muse` kind (scripts/bluez-mock/kinds/muse.py), fed by the shared muse-lsl recording.
+        .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse",
                 argumentParser,
             ]),
 
@@ -104,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "AxonOpenBCITests",
             dependencies: ["AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG"]),
+        .testTarget(
+            name: "AxonMuseTests",
+            dependencies: [
+                "AxonMuse", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
+            ]),
         .testTarget(
             name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
             exclude: ["Fixtures"]),
