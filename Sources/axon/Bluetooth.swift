@@ -40,10 +40,10 @@ extension Axon {
             let found = try await central.scan(
                 DiscoveryFilter(serviceUUIDs: services, namePrefix: name, minimumRSSI: rssi), seconds: timeout)
             let rows = found.map { device in
-                [device.displayName, device.address, device.rssi.map { "\($0) dBm" } ?? "–",
-                 device.serviceUUIDs.map(\.description).joined(separator: " ")]
+                [device.displayName, DeviceKindName.name(services: device.serviceUUIDs), device.address,
+                 device.rssi.map { "\($0) dBm" } ?? "–", device.serviceUUIDs.map(\.description).joined(separator: " ")]
             }
-            printTable(header: ["name", "address", "RSSI", "services"], rows: rows)
+            printTable(header: ["name", "kind", "address", "RSSI", "services"], rows: rows)
             print("\(found.count) device\(found.count == 1 ? "" : "s")")
         }
     }

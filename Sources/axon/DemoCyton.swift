@@ -17,12 +17,14 @@ extension Axon.Demo {
         }
         let rate = source.descriptor.nominalRate
         let configuration = EEGEngine.Configuration(
-            sampleRate: rate, channelLabels: labels, baselineDuration: baseline, indicatorPeriod: indicator)
+            sampleRate: rate, channelLabels: labels, hop: Int(rate), baselineDuration: baseline,
+            indicatorPeriod: indicator)
         let session = try EEGSession(
             source: source, configuration: configuration,
             options: .init(publishSamples: false, pipeline: .init(timeline: source.timelineConfiguration)))
         print(
-            "  channels \(labels.joined(separator: ", ")); \(fmt(seconds, 0)) s of data; baseline \(fmt(baseline, 0)) s, "
+            "  channels \(labels.joined(separator: ", ")); \(fmt(seconds, 0)) s of data; "
+                + "baseline \(fmt(baseline, 0)) s, "
                 + "an indicator every \(fmt(indicator, 0)) s  (change with --channels --seconds --baseline --indicator)"
         )
         session.startBaseline()

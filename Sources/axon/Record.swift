@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBrainiac
 import AxonEEG
+import AxonMuse
 import AxonOpenBCI
 import AxonRecording
 import AxonStreams
@@ -27,8 +28,8 @@ extension Axon {
         var source: String?
 
         @Option(help: ArgumentHelp(
-            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, or an OpenBCI "
-                + "Cyton on a serial port, cyton:PATH."))
+            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, a Muse, "
+                + "muse:NAME or muse:ADDRESS, or an OpenBCI Cyton on a serial port, cyton:PATH."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -177,6 +178,12 @@ extension Axon {
                 let board = try CytonOptions.connect(path: path)
                 let cyton = try CytonSource(board: board)
                 return (cyton, .init(timeline: cyton.timelineConfiguration), .host)
+            }
+            if let device, let selector = try MuseOptions.selector(device) {
+                let bus = bus
+                let transport = try runBlocking { try await MuseOptions.transport(selector: selector, bus: bus) }
+                let muse = try MuseSource(transport: transport)
+                return (muse, .init(timeline: muse.timelineConfiguration), .host)
             }
             if let device {
                 let selector = try BluetoothOptions.selector(device)
