@@ -97,6 +97,8 @@ let package = Package(
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
+        // A sink that keeps what a pipeline delivers, for tests of any stream.
+        .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
             dependencies: ["AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport"]),
@@ -108,14 +110,16 @@ let package = Package(
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
         .testTarget(
             name: "AxonOpenBCITests",
-            dependencies: ["AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG"]),
+            dependencies: ["AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG", "StreamTestSupport"]),
         .testTarget(
             name: "AxonMuseTests",
             dependencies: [
                 "AxonMuse", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
             ]),
         .testTarget(
-            name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
+            name: "AxonOBDTests",
+            dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport", "StreamTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",

@@ -5,7 +5,7 @@ import AxonRecording
 import AxonStreams
 import BlueZTestSupport
 import Foundation
-import Synchronization
+import StreamTestSupport
 import Testing
 
 /// The shared muse-lsl recording through bytes: the mock bluetoothd's `muse` kind encodes it into Muse EEG
@@ -41,7 +41,8 @@ struct MuseOverBluetoothTests {
         let first = try #require(contents.counters.first)
         // Gaps sit after 40 received packets (0–39) and after 97 (then 43–99).
         #expect(contents.gapPositions == [40 * 12, 97 * 12])
-        #expect(bed.commands().hasPrefix("h p20 d"))
+        let commands = try await bed.stats(Self.address)["commands"]?.stringValue ?? ""
+        #expect(commands.hasPrefix("h p20 d"))
 
         var worst = 0.0
         for (frame, counter) in contents.counters.enumerated() {
@@ -55,10 +56,7 @@ struct MuseOverBluetoothTests {
                 + "\(worst) µV")
         #expect(worst <= 0.49)
 
-        let spacing = (1..<contents.timestamps.count).filter { !contents.gapPositions.contains($0) }
-            .map { contents.timestamps[$0] - contents.timestamps[$0 - 1] }
-        let mean = spacing.reduce(0, +) / Double(spacing.count)
-        let std = (spacing.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(spacing.count)).squareRoot()
+        let (mean, std) = contents.timestampSpacing
         print(
             "Muse at 4×: dejittered spacing mean \(mean * 1e6) µs, std \(std * 1e6) µs (raw arrivals come 12 at a time)"
         )
@@ -147,73 +145,12 @@ struct MuseOverBluetoothTests {
     }
 }
 
-extension BlueZTestBed {
-    /// The commands the muse kind received, space-separated.
-    func commands() -> String {
-        (try? runBlocking { try await self.stats(MuseOverBluetoothTests.address) })?["commands"]?.stringValue ?? ""
-    }
-}
-
-/// Runs async work from a synchronous test helper.
-func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let done = DispatchSemaphore(value: 0)
-    let result = Mutex<Result<T, any Error>?>(nil)
-    Task.detached {
-        let value: Result<T, any Error>
-        do { value = .success(try await work()) } catch { value = .failure(error) }
-        result.withLock { $0 = value }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
-}
-
-/// Keeps every frame's values, timestamp, counter and arrival, and every gap with its position.
-final class FrameCollector: SampleSink, @unchecked Sendable {
-    // Sendable invariant: all state is behind the mutex; the consumer thread writes, the test reads.
-    struct Contents {
-        var values: [[Double]] = []
-        var timestamps: [Double] = []
-        var counters: [UInt64] = []
-        var arrivals: [Double] = []
-        var gaps: [GapRecord] = []
-        var gapPositions: [Int] = []
-    }
-
-    let name = "collect"
-    private let contents = Mutex(Contents())
-
-    func open(_ descriptor: StreamDescriptor) throws {}
-
-    func write(_ block: SampleBlock) throws {
-        contents.withLock { state in
-            for gap in block.gaps {
-                state.gaps.append(gap.gap)
-                state.gapPositions.append(state.values.count + gap.beforeFrame)
-            }
-            for frame in 0..<block.frameCount {
-                state.values.append(Array(block.values(ofFrame: frame)))
-                state.timestamps.append(block.timestamp(ofFrame: frame))
-                state.counters.append(block.counter(ofFrame: frame) ?? 0)
-                state.arrivals.append(block.arrivalTime(ofFrame: frame))
-            }
-        }
-    }
-
-    func close() throws {}
-
-    var snapshot: Contents { contents.withLock { $0 } }
-
-    /// The arrival time of the first frame that arrived after `time`.
-    func firstArrival(after time: Double) -> Double? { contents.withLock { $0.arrivals.first { $0 > time } } }
-}
-
 /// One Muse run over the bed's bus into a collecting sink and an EDF+ file.
 final class MuseRun: @unchecked Sendable {
     // Sendable invariant: immutable after init; collections are locked.
     let central: BluetoothCentral
     let source: MuseSource
-    let collect = FrameCollector()
+    let collect = CollectingSink()
     let pipeline: StreamPipeline
     let edfPath: String
     let events = ThreadLocked<[(Double, LinkEvent)]>([])

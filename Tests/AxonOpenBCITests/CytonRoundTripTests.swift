@@ -3,6 +3,7 @@ import AxonOpenBCI
 import AxonRecording
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// The shared OpenBCI recording through bytes: recording → simulated Cyton → pty → CytonBoard's text exchange →
@@ -21,15 +22,6 @@ struct CytonRoundTripTests {
             usleep(5_000)
         }
         return true
-    }
-
-    /// The standard deviation of the spacing of consecutive timestamps, leaving out the spans that cross a gap.
-    static func spacingStd(_ timestamps: [Double], skipping gapPositions: Set<Int>) -> (mean: Double, std: Double) {
-        let spacings = (1..<timestamps.count).filter { !gapPositions.contains($0) }
-            .map { timestamps[$0] - timestamps[$0 - 1] }
-        let mean = spacings.reduce(0, +) / Double(spacings.count)
-        let variance = spacings.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(spacings.count)
-        return (mean, variance.squareRoot())
     }
 
     @Test(
@@ -86,7 +78,7 @@ struct CytonRoundTripTests {
         #expect(contents.gaps.map(\.missingCount) == [5, 1, 1, 37])
         #expect(contents.gapPositions == [3_000, 6_000 - 5, 12_000 - 6, 15_000 - 7])
         #expect(contents.gaps.allSatisfy { $0.cause == .deviceCounter })
-        let timing = Self.spacingStd(contents.timestamps, skipping: Set(contents.gapPositions))
+        let timing = contents.timestampSpacing
         print("Cyton at \(speed)×: dejittered spacing mean \(timing.mean * 1e6) µs, std \(timing.std * 1e6) µs")
         #expect(abs(timing.mean - 1 / (250 * speed)) < 0.2 / (250 * speed))
 
