@@ -15,8 +15,11 @@ import AxonStreams
 ///     let pipeline = StreamPipeline(source: source, sinks: [sink],
 ///                                   configuration: .init(timeline: source.timelineConfiguration))
 ///
-/// `run` opens the transport with notifications on the EEG and control characteristics, sends `h`, the preset and
-/// `d`, and then a keep-alive `k` every ``keepAliveInterval`` seconds until the pipeline asks it to stop; then `h`
+/// Telemetry (battery), accelerometer and gyroscope notifications are decoded into ``state()`` (the latest
+/// values and counts), not into streams of their own yet.
+///
+/// `run` opens the transport with notifications on the EEG, control, telemetry and motion characteristics, sends
+/// `h`, the preset and `d`, and then a keep-alive `k` every ``keepAliveInterval`` seconds until the pipeline asks it to stop; then `h`
 /// and the transport is closed. A link loss marks the stream (`FrameWriter.noteLinkLoss()`): the packets the
 /// headset's clock counted during the outage become one gap record with cause `.linkLoss` when data resumes. When the
 /// transport is back (``AxonDevices/LinkEvent/ready``), the preset and `d` are sent again, since a Muse stops
@@ -71,8 +74,10 @@ public final class MuseSource: SampleSource, Sendable {
         let receiver = MuseReceiver(source: self, writer: writer, channelCount: profile.channelCount)
         shared.withLock { $0.isRunning = true }
         defer { shared.withLock { $0.isRunning = false } }
+        let auxiliary = [MuseGATTProfile.telemetry, MuseAuxiliaryPacket.accelerometer, MuseAuxiliaryPacket.gyroscope]
+            .map { GATTCharacteristicID(service: MuseGATTProfile.service, characteristic: $0) }
         try transport.openBlocking(
-            notifications: profile.eegCharacteristics + [profile.controlCharacteristic], receiver: receiver)
+            notifications: profile.eegCharacteristics + [profile.controlCharacteristic] + auxiliary, receiver: receiver)
         defer { transport.closeBlocking() }
         try startStreaming()
         var nextKeepAlive = HostClock.now() + keepAliveInterval
@@ -107,6 +112,31 @@ public final class MuseSource: SampleSource, Sendable {
 
     fileprivate func reply(_ text: String) { shared.withLock { $0.replies += text } }
 
+    fileprivate func auxiliary(_ value: [UInt8], from characteristic: BluetoothUUID) {
+        switch characteristic {
+        case MuseGATTProfile.telemetry:
+            guard let telemetry = try? MuseAuxiliaryPacket.Telemetry(bytes: value) else { return }
+            shared.withLock { $0.telemetry = telemetry }
+        case MuseAuxiliaryPacket.accelerometer:
+            guard
+                let motion = try? MuseAuxiliaryPacket.Motion(
+                    bytes: value, scale: MuseAuxiliaryPacket.accelerometerScale)
+            else { return }
+            shared.withLock {
+                $0.acceleration = motion.samples.last
+                $0.accelerometerPackets += 1
+            }
+        case MuseAuxiliaryPacket.gyroscope:
+            guard let motion = try? MuseAuxiliaryPacket.Motion(bytes: value, scale: MuseAuxiliaryPacket.gyroscopeScale)
+            else { return }
+            shared.withLock {
+                $0.rotation = motion.samples.last
+                $0.gyroscopePackets += 1
+            }
+        default: break
+        }
+    }
+
     fileprivate func linkChanged(_ event: LinkEvent) {
         shared.withLock { state in
             switch event {
@@ -135,6 +165,16 @@ public struct MuseSourceState: Sendable, Hashable {
     public var linkLosses = 0
     /// Text of the control characteristic's replies (JSON fragments, concatenated).
     public var replies = ""
+    /// The latest telemetry (battery, fuel gauge, temperature).
+    public var telemetry: MuseAuxiliaryPacket.Telemetry?
+    /// The latest accelerometer sample [x, y, z] in g, and the notifications seen.
+    public var acceleration: [Double]?
+    /// Accelerometer notifications seen.
+    public var accelerometerPackets = 0
+    /// The latest gyroscope sample [x, y, z] in °/s.
+    public var rotation: [Double]?
+    /// Gyroscope notifications seen.
+    public var gyroscopePackets = 0
     /// A reconnection is waiting for the start commands.
     var restartPending = false
 
@@ -163,7 +203,10 @@ private final class MuseReceiver: TransportReceiver, @unchecked Sendable {
             }
             return
         }
-        guard let channel = source.profile.channel(of: characteristic) else { return }
+        guard let channel = source.profile.channel(of: characteristic) else {
+            source.auxiliary(value, from: characteristic.characteristic)
+            return
+        }
         try? decoder.decode(value, channel: channel, arrivalTime: arrivalTime, into: writer)
         source.received(decoder.statistics)
     }

@@ -36,6 +36,8 @@ struct MuseOverBluetoothTests {
         let state = run.source.state()
         #expect(state.statistics.missingPackets == 4)
         #expect(state.statistics.incompletePackets == 0)
+        #expect(state.telemetry?.batteryPercent == 80)
+        #expect(state.telemetry.map { abs($0.fuelGaugeMillivolts - 3698.2) < 1e-9 } == true)
         #expect(contents.gaps.map(\.missingCount) == [36, 12])
         #expect(contents.gaps.allSatisfy { $0.cause == .deviceCounter })
         let first = try #require(contents.counters.first)
@@ -83,7 +85,7 @@ struct MuseOverBluetoothTests {
 
     @Test("a link loss mid-stream: reconnected and streaming again within 2 s of the headset's return, one gap in EDF+")
     func linkLoss() async throws {
-        let bed = try BlueZTestBed(devices: [Self.device("")])
+        let bed = try BlueZTestBed(devices: [Self.device(",motion=1")])
         defer { bed.stop() }
         let run = try await MuseRun(bed: bed)
         try run.pipeline.start()
@@ -104,6 +106,10 @@ struct MuseOverBluetoothTests {
         #expect(resumeDelay < 2)
         let state = run.source.state()
         #expect(state.linkLosses == 1 && state.startsSent == 2)
+        // The accelerometer and gyroscope, decoded from their own notifications: (0, 0, 1) g and (0.5, −0.5, 0) °/s.
+        #expect(state.accelerometerPackets > 20 && state.gyroscopePackets > 20)
+        #expect(zip(state.acceleration ?? [], [0, 0, 1.0]).allSatisfy { abs($0 - $1) < 1e-4 })
+        #expect(zip(state.rotation ?? [], [0.5, -0.5, 0]).allSatisfy { abs($0 - $1) < 0.004 })
         let gaps = run.collect.snapshot.gaps
         #expect(gaps.count == 1)
         #expect(gaps.first?.cause == .linkLoss)

@@ -55,6 +55,24 @@ struct MusePacketTests {
         #expect(MuseGATTProfile(includesAux: false).eegCharacteristics.count == 4)
     }
 
+    @Test("telemetry and motion notifications decode with muse-lsl's scales")
+    func auxiliary() throws {
+        let telemetry = try MuseAuxiliaryPacket.Telemetry(bytes: [
+            0x00, 0x07, 0xA0, 0x00, 0x06, 0x90, 0x0B, 0xB8, 0x00, 0x1E, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ])
+        #expect(telemetry.index == 7 && telemetry.batteryPercent == 80)  // 0xA000 / 512
+        #expect(abs(telemetry.fuelGaugeMillivolts - 0x0690 * 2.2) < 1e-9 && telemetry.adcVolts == 3000)
+        #expect(telemetry.temperature == 30)
+        // X, Y, Z = 0, −1, 16384 counts three times.
+        let bytes: [UInt8] = [0x01, 0x02] + Array(repeating: [0x00, 0x00, 0xFF, 0xFF, 0x40, 0x00], count: 3).joined()
+        let motion = try MuseAuxiliaryPacket.Motion(bytes: bytes, scale: MuseAuxiliaryPacket.accelerometerScale)
+        #expect(motion.index == 0x0102 && motion.samples.count == 3)
+        #expect(motion.samples[2] == [0, -0.0000610352, 16384 * 0.0000610352])
+        #expect(throws: MuseError.wrongLength(19)) {
+            try MuseAuxiliaryPacket.Motion(bytes: Array(bytes.prefix(19)), scale: 1)
+        }
+    }
+
     static func notification(index: UInt16, channel: Int) -> [UInt8] {
         MuseEEGPacket(index: index, raw: (0..<12).map { UInt16(1000 + Int(index) * 10 + channel * 100 + $0) }).bytes
     }

@@ -3,7 +3,8 @@
 Service 0xFE8D (Interaxon). Characteristics, all `273eXXXX-4c4d-454d-96be-f03bac821358`:
   0001 control (write-without-response, notify): commands in, replies out
   0003 TP9, 0004 AF7, 0005 AF8, 0006 TP10, 0007 right AUX (notify): EEG
-  000b telemetry (notify)
+  0009 gyroscope, 000a accelerometer (notify): uint16 index + 3 × (x, y, z) int16, big-endian
+  000b telemetry (notify): uint16 index, battery × 512, fuel gauge ÷ 2.2 mV, ADC volts, temperature
 
 Commands are length-prefixed ASCII ending in a newline: [n, c1 ... c(n-1), 0x0A], e.g. `h` halt = 02 68 0A,
 `d` start = 02 64 0A, `s` status = 02 73 0A, `k` keep-alive = 02 6B 0A, presets `p20` (4 EEG + right AUX),
@@ -23,6 +24,8 @@ Options:
                       first `d` (0-based; each START-END inclusive or one number); their indices are skipped
   keepalive_timeout=T seconds of headset time without a `k` (or `d`) after which it halts (default 0: never)
   preset=P            preset at power-on (default p21)
+  battery=B           battery % in telemetry (default 80); telemetry is sent once per second of headset time
+  motion=1            also stream the accelerometer (0, 0, 1 g) and gyroscope (0.5, −0.5, 0 °/s) at 52 Hz / 3
 
 Stats add `sent` (packet indices sent), `index` (next index), `keepalives`, `halts` (keep-alive timeouts),
 `streaming`, `preset`, `commands` (every command, space-separated).
@@ -39,6 +42,10 @@ SUFFIX = "-4c4d-454d-96be-f03bac821358"
 CONTROL = "273e0001" + SUFFIX
 EEG = ["273e0003" + SUFFIX, "273e0004" + SUFFIX, "273e0005" + SUFFIX, "273e0006" + SUFFIX, "273e0007" + SUFFIX]
 TELEMETRY = "273e000b" + SUFFIX
+GYROSCOPE = "273e0009" + SUFFIX
+ACCELEROMETER = "273e000a" + SUFFIX
+ACCELEROMETER_SCALE = 0.0000610352
+GYROSCOPE_SCALE = 0.0074768
 RATE = 256.0
 SAMPLES_PER_PACKET = 12
 MICROVOLTS_PER_COUNT = 0.48828125
@@ -72,7 +79,7 @@ class Muse(mock.AirDevice):
     """Streams a muse-lsl recording as Muse EEG notifications once told `d`, with packet indices by its clock."""
 
     KIND = "muse"
-    OPTIONS = mock.AirDevice.OPTIONS | {"csv", "speed", "drop", "keepalive_timeout", "preset", "battery"}
+    OPTIONS = mock.AirDevice.OPTIONS | {"csv", "speed", "drop", "keepalive_timeout", "preset", "battery", "motion"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -100,8 +107,15 @@ class Muse(mock.AirDevice):
         self.wants_stream = False
         self.stream_origin = None  # index of the first packet ever streamed
         self.last_keepalive = 0.0
+        self.motion = bool(int(options.get("motion", 0)))
         self.control_char = None
         self.eeg_chars = []
+        self.telemetry_char = None
+        self.accelerometer_char = None
+        self.gyroscope_char = None
+        self.aux_index = 0
+        self.next_telemetry = 0.0
+        self.next_motion = 0.0
         self.pacer = mock.NotificationPacer(RATE / SAMPLES_PER_PACKET * self.speed, self._send_next)
 
     def build_gatt(self):
@@ -109,13 +123,22 @@ class Muse(mock.AirDevice):
         self.control_char = self.add_characteristic(service, 0x000D, CONTROL, ["write-without-response", "notify"])
         self.eeg_chars = [self.add_characteristic(service, 0x0020 + 3 * k, uuid, ["notify"])
                           for k, uuid in enumerate(EEG)]
-        self.add_characteristic(service, 0x001A, TELEMETRY, ["notify"])
+        self.telemetry_char = self.add_characteristic(service, 0x001A, TELEMETRY, ["notify"])
+        self.gyroscope_char = self.add_characteristic(service, 0x0014, GYROSCOPE, ["notify"])
+        self.accelerometer_char = self.add_characteristic(service, 0x0017, ACCELEROMETER, ["notify"])
         self.battery_char = mock.add_battery_service(self, 0x0040, self.battery)
 
     def forget_gatt(self):
         super().forget_gatt()
+        self.motion = bool(int(options.get("motion", 0)))
         self.control_char = None
         self.eeg_chars = []
+        self.telemetry_char = None
+        self.accelerometer_char = None
+        self.gyroscope_char = None
+        self.aux_index = 0
+        self.next_telemetry = 0.0
+        self.next_motion = 0.0
         self.pacer.stop()
 
     # -- the headset's clock
@@ -198,7 +221,24 @@ class Muse(mock.AirDevice):
                 self.next_index = index
                 return False
         self.sent += 1
+        self._send_auxiliary()
         return True
+
+    def _send_auxiliary(self):
+        now = self.device_seconds()
+        if now >= self.next_telemetry and self.telemetry_char is not None:
+            self.next_telemetry = now + 1
+            fields = [self.aux_index & 0xFFFF, self.battery * 512, int(3700 / 2.2), 3000, 30]
+            self.telemetry_char.notify(b"".join(f.to_bytes(2, "big") for f in fields) + bytes(10))
+            self.aux_index += 1
+        if self.motion and now >= self.next_motion and self.accelerometer_char is not None:
+            self.next_motion = now + 3 / 52
+            for char, xyz, scale in ((self.accelerometer_char, (0.0, 0.0, 1.0), ACCELEROMETER_SCALE),
+                                     (self.gyroscope_char, (0.5, -0.5, 0.0), GYROSCOPE_SCALE)):
+                counts = [int(round(v / scale)) for v in xyz] * 3
+                char.notify((self.aux_index & 0xFFFF).to_bytes(2, "big")
+                            + b"".join(c.to_bytes(2, "big", signed=True) for c in counts))
+            self.aux_index += 1
 
     def stats(self):
         stats = super().stats()
