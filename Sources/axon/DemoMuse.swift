@@ -17,9 +17,10 @@ extension Axon.Demo {
         let session = try EEGSession(
             source: source, configuration: configuration,
             options: .init(publishSamples: false, pipeline: .init(timeline: source.timelineConfiguration)))
-        print("axon demo: Muse \(selector) through BlueZ on \(transport.central.bus.address), preset p21, "
-            + "\(labels.joined(separator: ", ")) at \(fmt(rate, 0)) Hz, \(fmt(seconds, 0)) s; baseline "
-            + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s")
+        print(
+            "axon demo: Muse \(selector) through BlueZ on \(transport.central.bus.address), preset p21, "
+                + "\(labels.joined(separator: ", ")) at \(fmt(rate, 0)) Hz, \(fmt(seconds, 0)) s; baseline "
+                + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s")
         session.startBaseline()
         try session.start()
         let stopTask = Task {

@@ -9,7 +9,9 @@ enum MuseOptions {
     static func selector(_ device: String) throws -> String? {
         guard device.hasPrefix("muse:") else { return nil }
         let selector = String(device.dropFirst("muse:".count))
-        guard !selector.isEmpty else { throw ValidationError("--device muse:NAME or muse:ADDRESS, e.g. muse:Muse-41D2") }
+        guard !selector.isEmpty else {
+            throw ValidationError("--device muse:NAME or muse:ADDRESS, e.g. muse:Muse-41D2")
+        }
         return selector
     }
 
@@ -24,7 +26,8 @@ enum MuseOptions {
     /// One line of the source's counts.
     static func summary(_ state: MuseSourceState) -> String {
         let s = state.statistics
-        return "  Muse: \(s.notifications) notifications, \(s.packets) packets, \(s.frames) frames, \(s.missingPackets) "
+        return
+            "  Muse: \(s.notifications) notifications, \(s.packets) packets, \(s.frames) frames, \(s.missingPackets) "
             + "packet indices missing, \(s.incompletePackets) incomplete, \(s.rejected) rejected; \(state.keepAlivesSent) "
             + "keep-alives; \(state.linkLosses) link losses, start sent \(state.startsSent)×"
     }
