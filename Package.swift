@@ -110,7 +110,10 @@ let package = Package(
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
         .testTarget(
             name: "AxonOpenBCITests",
-            dependencies: ["AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG", "StreamTestSupport"]),
+            dependencies: [
+                "AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
         .testTarget(
             name: "AxonMuseTests",
             dependencies: [

@@ -18,11 +18,11 @@ import AxonStreams
 /// Telemetry (battery), accelerometer and gyroscope notifications are decoded into ``state()`` (the latest
 /// values and counts), not into streams of their own yet.
 ///
-/// `run` opens the transport with notifications on the EEG, control, telemetry and motion characteristics, sends
-/// `h`, the preset and `d`, and then a keep-alive `k` every ``keepAliveInterval`` seconds until the pipeline asks it to stop; then `h`
-/// and the transport is closed. A link loss marks the stream (`FrameWriter.noteLinkLoss()`): the packets the
-/// headset's clock counted during the outage become one gap record with cause `.linkLoss` when data resumes. When the
-/// transport is back (``AxonDevices/LinkEvent/ready``), the preset and `d` are sent again, since a Muse stops
+/// `run` opens the transport with notifications on the EEG, control, telemetry and motion characteristics, sends `h`,
+/// the preset and `d`, and then a keep-alive `k` every ``keepAliveInterval`` seconds until the pipeline asks it to
+/// stop; then `h` and the transport is closed. A link loss marks the stream (`FrameWriter.noteLinkLoss()`): the packets
+/// the headset's clock counted during the outage become one gap record with cause `.linkLoss` when data resumes. When
+/// the transport is back (``AxonDevices/LinkEvent/ready``), the preset and `d` are sent again, since a Muse stops
 /// streaming when it loses its central.
 ///
 /// Threading contract: `run` on the pipeline's source thread (commands and keep-alives are written from it);

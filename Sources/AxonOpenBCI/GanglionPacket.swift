@@ -4,8 +4,9 @@
 ///
 /// | id | content |
 /// |---|---|
-/// | 0 | raw: 4 channels × 24-bit two's complement, big-endian (bytes 1–12) — the reference for the deltas that follow |
-/// | 1–100 | 18-bit compression: 2 samples × 4 channels of 18-bit deltas, MSB first across bytes 1–18; byte 19 is an accelerometer axis (int8) when id % 10 is 1 (X), 2 (Y) or 3 (Z) |
+/// | 0 | raw: 4 channels × int24 big-endian (bytes 1–12), the reference for the deltas that follow |
+/// | 1–100 | 18-bit compression: 2 samples × 4 channels of 18-bit deltas, MSB first across bytes 1–18 |
+/// | | byte 19: an accelerometer axis (int8) when id % 10 is 1 (X), 2 (Y) or 3 (Z) |
 /// | 101–200 | 19-bit compression: 2 samples × 4 channels of 19-bit deltas across bytes 1–19 |
 /// | 201–205 | impedance of channel 1–4 (id % 10), 5 = reference: ASCII digits ending in `Z` |
 ///

@@ -41,7 +41,8 @@ extension Axon {
                 DiscoveryFilter(serviceUUIDs: services, namePrefix: name, minimumRSSI: rssi), seconds: timeout)
             let rows = found.map { device in
                 [device.displayName, DeviceKindName.name(services: device.serviceUUIDs), device.address,
-                 device.rssi.map { "\($0) dBm" } ?? "–", device.serviceUUIDs.map(\.description).joined(separator: " ")]
+                 device.rssi.map { "\($0) dBm" } ?? "–",
+                 device.serviceUUIDs.map(\.description).joined(separator: " ")]
             }
             printTable(header: ["name", "kind", "address", "RSSI", "services"], rows: rows)
             print("\(found.count) device\(found.count == 1 ? "" : "s")")

@@ -56,8 +56,9 @@ extension Axon {
 
         @Option(help: ArgumentHelp(
             "A device instead of a recording (runs --seconds): a Brainiac headset through BlueZ, ble:NAME or "
-                + "ble:ADDRESS, a Muse through BlueZ, muse:NAME or muse:ADDRESS, or an OpenBCI Cyton on a serial port, "
-                + "cyton:PATH (--channels picks from EXG0…EXG7)."))
+                + "ble:ADDRESS, a Muse or an OpenBCI Ganglion through BlueZ, muse:NAME|ADDRESS or "
+                + "ganglion:NAME|ADDRESS, or an OpenBCI Cyton on a serial port, cyton:PATH (--channels picks from "
+                + "EXG0…EXG7)."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -65,7 +66,12 @@ extension Axon {
 
         func run() async throws {
             if let device, let path = try CytonOptions.path(device) { return try await runCyton(path: path) }
-            if let device, let selector = try MuseOptions.selector(device) { return try await runMuse(selector: selector) }
+            if let device, let selector = try MuseOptions.selector(device) {
+                return try await runMuse(selector: selector)
+            }
+            if let device, let selector = try GanglionOptions.selector(device) {
+                return try await runGanglion(selector: selector)
+            }
             if let device { return try await runHeadset(selector: try BluetoothOptions.selector(device)) }
             if let testSequence { try await runTestSequence(frequency: testSequence) } else { try await runRecording() }
         }

@@ -28,8 +28,8 @@ enum MuseOptions {
         let s = state.statistics
         return
             "  Muse: \(s.notifications) notifications, \(s.packets) packets, \(s.frames) frames, \(s.missingPackets) "
-            + "packet indices missing, \(s.incompletePackets) incomplete, \(s.rejected) rejected; \(state.keepAlivesSent) "
-            + "keep-alives; \(state.linkLosses) link losses, start sent \(state.startsSent)×"
+            + "packet indices missing, \(s.incompletePackets) incomplete, \(s.rejected) rejected; "
+            + "\(state.keepAlivesSent) keep-alives; \(state.linkLosses) link losses, start sent \(state.startsSent)×"
     }
 }
 

@@ -28,8 +28,9 @@ extension Axon {
         var source: String?
 
         @Option(help: ArgumentHelp(
-            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, a Muse, "
-                + "muse:NAME or muse:ADDRESS, or an OpenBCI Cyton on a serial port, cyton:PATH."))
+            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, a Muse or a "
+                + "Ganglion, muse:NAME|ADDRESS or ganglion:NAME|ADDRESS, or an OpenBCI Cyton on a serial port, "
+                + "cyton:PATH."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -184,6 +185,12 @@ extension Axon {
                 let transport = try runBlocking { try await MuseOptions.transport(selector: selector, bus: bus) }
                 let muse = try MuseSource(transport: transport)
                 return (muse, .init(timeline: muse.timelineConfiguration), .host)
+            }
+            if let device, let selector = try GanglionOptions.selector(device) {
+                let bus = bus
+                let transport = try runBlocking { try await GanglionOptions.transport(selector: selector, bus: bus) }
+                let ganglion = GanglionSource(transport: transport)
+                return (ganglion, .init(timeline: ganglion.timelineConfiguration), .host)
             }
             if let device {
                 let selector = try BluetoothOptions.selector(device)
