@@ -69,10 +69,7 @@ enum BluetoothOptions {
     static func brainiacTransport(selector: String, bus: String?, profile: BrainiacGATTProfile = .init()) async throws
         -> BlueZTransport
     {
-        let central = try await BluetoothCentral.open(bus: busAddress(bus))
-        return BlueZTransport(
-            central: central,
-            configuration: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [profile.service])))
+        try await transport(selector: selector, bus: bus, service: profile.service)
     }
 }
 

@@ -7,22 +7,7 @@ import AxonOpenBCI
 enum GanglionOptions {
     /// The selector of a `ganglion:` device argument, `nil` for any other kind.
     static func selector(_ device: String) throws -> String? {
-        guard device.hasPrefix("ganglion:") else { return nil }
-        let selector = String(device.dropFirst("ganglion:".count))
-        guard !selector.isEmpty else {
-            throw ValidationError("--device ganglion:NAME or ganglion:ADDRESS, e.g. ganglion:Ganglion-1a2b")
-        }
-        return selector
-    }
-
-    /// A transport that finds the board (discovering by the Ganglion service 0xFE84) and keeps it connected.
-    static func transport(selector: String, bus: String?) async throws -> BlueZTransport {
-        let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
-        return BlueZTransport(
-            central: central,
-            configuration: .init(
-                device: selector,
-                discovery: DiscoveryFilter(serviceUUIDs: [BluetoothUUID(stringLiteral: GanglionPacket.service)])))
+        try BluetoothOptions.selector(device, kind: "ganglion", example: "Ganglion-1a2b")
     }
 
     /// One line of the source's counts.

@@ -7,20 +7,7 @@ import AxonMuse
 enum MuseOptions {
     /// The selector of a `muse:` device argument, `nil` for any other kind.
     static func selector(_ device: String) throws -> String? {
-        guard device.hasPrefix("muse:") else { return nil }
-        let selector = String(device.dropFirst("muse:".count))
-        guard !selector.isEmpty else {
-            throw ValidationError("--device muse:NAME or muse:ADDRESS, e.g. muse:Muse-41D2")
-        }
-        return selector
-    }
-
-    /// A transport that finds the headset (discovering by the Muse service 0xFE8D) and keeps it connected.
-    static func transport(selector: String, bus: String?) async throws -> BlueZTransport {
-        let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
-        return BlueZTransport(
-            central: central,
-            configuration: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [MuseGATTProfile.service])))
+        try BluetoothOptions.selector(device, kind: "muse", example: "Muse-41D2")
     }
 
     /// One line of the source's counts.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBrainiac
+import AxonDevices
 import AxonEEG
 import AxonMuse
 import AxonOpenBCI
@@ -182,13 +183,18 @@ extension Axon {
             }
             if let device, let selector = try MuseOptions.selector(device) {
                 let bus = bus
-                let transport = try runBlocking { try await MuseOptions.transport(selector: selector, bus: bus) }
+                let transport = try runBlocking {
+                    try await BluetoothOptions.transport(selector: selector, bus: bus, service: MuseGATTProfile.service)
+                }
                 let muse = try MuseSource(transport: transport)
                 return (muse, .init(timeline: muse.timelineConfiguration), .host)
             }
             if let device, let selector = try GanglionOptions.selector(device) {
                 let bus = bus
-                let transport = try runBlocking { try await GanglionOptions.transport(selector: selector, bus: bus) }
+                let service = BluetoothUUID(stringLiteral: GanglionPacket.service)
+                let transport = try runBlocking {
+                    try await BluetoothOptions.transport(selector: selector, bus: bus, service: service)
+                }
                 let ganglion = GanglionSource(transport: transport)
                 return (ganglion, .init(timeline: ganglion.timelineConfiguration), .host)
             }

@@ -130,15 +130,9 @@ class Muse(mock.AirDevice):
 
     def forget_gatt(self):
         super().forget_gatt()
-        self.motion = bool(int(options.get("motion", 0)))
         self.control_char = None
         self.eeg_chars = []
-        self.telemetry_char = None
-        self.accelerometer_char = None
-        self.gyroscope_char = None
-        self.aux_index = 0
-        self.next_telemetry = 0.0
-        self.next_motion = 0.0
+        self.telemetry_char = self.accelerometer_char = self.gyroscope_char = None
         self.pacer.stop()
 
     # -- the headset's clock
