@@ -36,8 +36,9 @@ unit-tests: peers
 # its D-Bus owner thread takes work from any thread and hands notifications to the stream's ring.
 # The scale session and simulator: commands on a task, frames on the simulator's delivery queue, met in a locked
 # inbox (an NSLock: TSan does not see Synchronization.Mutex on Linux).
+# The simulated Cyton and the Cyton source: a pty simulator thread, the source thread and the consumer share counters.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests'
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

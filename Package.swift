@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "AxonScales", targets: ["AxonScales"]),
         .library(name: "AxonBand", targets: ["AxonBand"]),
         .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
+        .library(name: "AxonOpenBCI", targets: ["AxonOpenBCI"]),
+        .library(name: "AxonMuse", targets: ["AxonMuse"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -71,12 +73,21 @@ let package = Package(
         // event store (docs/researchbit-protocol.md), and a simulated sensor.
         .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
+        // OpenBCI boards: the Cyton (+ Daisy) over its dongle's serial port — the 33-byte packet decoder with
+        // resynchronisation, the board's text exchange, gains tracked from channel settings — and a simulated Cyton on
+        // a pseudo-terminal that speaks the same bytes.
+        .target(name: "AxonOpenBCI", dependencies: ["AxonDevices", "AxonStreams"]),
+        // Muse headbands over any DeviceTransport (BlueZ): the control commands, the EEG notification decoder with
+        // packet-index gaps, keep-alives and restart after a reconnection. Its simulator is the mock bluetoothd's
+        // `muse` kind (scripts/bluez-mock/kinds/muse.py), fed by the shared muse-lsl recording.
+        .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams"]),
+
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse",
                 argumentParser,
             ]),
 
@@ -88,6 +99,8 @@ let package = Package(
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
+        // A sink that keeps what a pipeline delivers, for tests of any stream.
+        .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
             dependencies: ["AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport"]),
@@ -98,7 +111,20 @@ let package = Package(
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
         .testTarget(
-            name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
+            name: "AxonOpenBCITests",
+            dependencies: [
+                "AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
+        .testTarget(
+            name: "AxonMuseTests",
+            dependencies: [
+                "AxonMuse", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
+        .testTarget(
+            name: "AxonOBDTests",
+            dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport", "StreamTestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",

@@ -38,6 +38,9 @@ public protocol DeviceTransport: AnyObject, Sendable {
     func openBlocking(notifications: [GATTCharacteristicID], receiver: any TransportReceiver) throws(TransportError)
     /// ``read(_:)`` for a synchronous caller.
     func readBlocking(_ characteristic: GATTCharacteristicID) throws(TransportError) -> [UInt8]
+    /// ``write(_:to:withResponse:)`` for a synchronous caller.
+    func writeBlocking(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
+        throws(TransportError)
     /// ``close()`` for a synchronous caller.
     func closeBlocking()
 }
@@ -57,6 +60,18 @@ extension DeviceTransport {
     public func readBlocking(_ characteristic: GATTCharacteristicID) throws(TransportError) -> [UInt8] {
         try waitForTask { () async -> Result<[UInt8], TransportError> in
             do throws(TransportError) { return .success(try await self.read(characteristic)) } catch { return .failure(error) }
+        }.get()
+    }
+
+    /// Bridges to the async form through a task.
+    public func writeBlocking(_ value: [UInt8], to characteristic: GATTCharacteristicID, withResponse: Bool)
+        throws(TransportError)
+    {
+        try waitForTask { () async -> Result<Void, TransportError> in
+            do throws(TransportError) {
+                try await self.write(value, to: characteristic, withResponse: withResponse)
+            } catch { return .failure(error) }
+            return .success(())
         }.get()
     }
 

@@ -40,10 +40,11 @@ extension Axon {
             let found = try await central.scan(
                 DiscoveryFilter(serviceUUIDs: services, namePrefix: name, minimumRSSI: rssi), seconds: timeout)
             let rows = found.map { device in
-                [device.displayName, device.address, device.rssi.map { "\($0) dBm" } ?? "–",
+                [device.displayName, DeviceKindName.name(services: device.serviceUUIDs), device.address,
+                 device.rssi.map { "\($0) dBm" } ?? "–",
                  device.serviceUUIDs.map(\.description).joined(separator: " ")]
             }
-            printTable(header: ["name", "address", "RSSI", "services"], rows: rows)
+            printTable(header: ["name", "kind", "address", "RSSI", "services"], rows: rows)
             print("\(found.count) device\(found.count == 1 ? "" : "s")")
         }
     }
@@ -68,10 +69,7 @@ enum BluetoothOptions {
     static func brainiacTransport(selector: String, bus: String?, profile: BrainiacGATTProfile = .init()) async throws
         -> BlueZTransport
     {
-        let central = try await BluetoothCentral.open(bus: busAddress(bus))
-        return BlueZTransport(
-            central: central,
-            configuration: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [profile.service])))
+        try await transport(selector: selector, bus: bus, service: profile.service)
     }
 }
 

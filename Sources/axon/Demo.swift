@@ -54,13 +54,24 @@ extension Axon {
             }
         }
 
-        @Option(help: "A Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, instead of a recording (runs --seconds).")
+        @Option(help: ArgumentHelp(
+            "A device instead of a recording (runs --seconds): a Brainiac headset through BlueZ, ble:NAME or "
+                + "ble:ADDRESS, a Muse or an OpenBCI Ganglion through BlueZ, muse:NAME|ADDRESS or "
+                + "ganglion:NAME|ADDRESS, or an OpenBCI Cyton on a serial port, cyton:PATH (--channels picks from "
+                + "EXG0…EXG7)."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
         var bus: String?
 
         func run() async throws {
+            if let device, let path = try CytonOptions.path(device) { return try await runCyton(path: path) }
+            if let device, let selector = try MuseOptions.selector(device) {
+                return try await runMuse(selector: selector)
+            }
+            if let device, let selector = try GanglionOptions.selector(device) {
+                return try await runGanglion(selector: selector)
+            }
             if let device { return try await runHeadset(selector: try BluetoothOptions.selector(device)) }
             if let testSequence { try await runTestSequence(frequency: testSequence) } else { try await runRecording() }
         }
@@ -156,7 +167,7 @@ extension Axon {
             transport.central.close()
         }
 
-        private func printLive(session: EEGSession, printer: EEGPrinter) async {
+        func printLive(session: EEGSession, printer: EEGPrinter) async {
             await printLive(spectra: session.spectra, indicators: session.indicators, printer: printer)
         }
 
@@ -178,7 +189,7 @@ extension Axon {
             for indicator in pending.take(upTo: .max) { print(printer.indicator(indicator)) }
         }
 
-        private func printSummary(_ statistics: PipelineStatistics) {
+        func printSummary(_ statistics: PipelineStatistics) {
             print("done: \(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records, "
                 + "\(statistics.dropped) dropped; engine stage p99 "
                 + "\(fmt((statistics.stages.first { $0.name == "eeg" }?.p99 ?? 0) * 1e6, 1)) µs per batch")

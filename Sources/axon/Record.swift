@@ -1,6 +1,9 @@
 import ArgumentParser
 import AxonBrainiac
+import AxonDevices
 import AxonEEG
+import AxonMuse
+import AxonOpenBCI
 import AxonRecording
 import AxonStreams
 import Dispatch
@@ -25,7 +28,10 @@ extension Axon {
         @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
         var source: String?
 
-        @Option(help: "A Brainiac headset through BlueZ instead of --source: ble:NAME or ble:ADDRESS.")
+        @Option(help: ArgumentHelp(
+            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, a Muse or a "
+                + "Ganglion, muse:NAME|ADDRESS or ganglion:NAME|ADDRESS, or an OpenBCI Cyton on a serial port, "
+                + "cyton:PATH."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -174,6 +180,28 @@ extension Axon {
         private func makeSource(headsetEvents: HeadsetEventRelay) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
+            if let device, let path = try CytonOptions.path(device) {
+                let board = try CytonOptions.connect(path: path)
+                let cyton = try CytonSource(board: board)
+                return (cyton, .init(timeline: cyton.timelineConfiguration), .host)
+            }
+            if let device, let selector = try MuseOptions.selector(device) {
+                let bus = bus
+                let transport = try runBlocking {
+                    try await BluetoothOptions.transport(selector: selector, bus: bus, service: MuseGATTProfile.service)
+                }
+                let muse = try MuseSource(transport: transport)
+                return (muse, .init(timeline: muse.timelineConfiguration), .host)
+            }
+            if let device, let selector = try GanglionOptions.selector(device) {
+                let bus = bus
+                let service = BluetoothUUID(stringLiteral: GanglionPacket.service)
+                let transport = try runBlocking {
+                    try await BluetoothOptions.transport(selector: selector, bus: bus, service: service)
+                }
+                let ganglion = GanglionSource(transport: transport)
+                return (ganglion, .init(timeline: ganglion.timelineConfiguration), .host)
+            }
             if let device {
                 let selector = try BluetoothOptions.selector(device)
                 let relay = headsetEvents

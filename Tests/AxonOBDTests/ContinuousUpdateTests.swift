@@ -1,6 +1,7 @@
 import AxonOBD
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Synchronization
 import Testing
 

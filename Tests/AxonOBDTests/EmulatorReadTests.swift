@@ -1,5 +1,6 @@
 import AxonOBD
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// Acceptance 1 and 3 against the real ELM327 emulator (scenario `car`) over TCP.

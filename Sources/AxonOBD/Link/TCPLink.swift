@@ -1,3 +1,4 @@
+import AxonDevices
 import AxonStreams
 
 #if canImport(Glibc)

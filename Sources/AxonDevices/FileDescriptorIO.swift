@@ -6,16 +6,24 @@ import AxonStreams
     import Darwin
 #endif
 
-/// poll(2)-bounded reads and writes on a non-blocking file descriptor, shared by the serial and TCP links.
+/// poll(2)-bounded reads and writes on a non-blocking file descriptor, shared by the serial port and the TCP link
+/// of the OBD adapter.
 ///
 /// Threading: a value type holding a descriptor; its owner (one link) calls it from one thread at a time.
-struct FileDescriptorIO {
-    let endpoint: String
+package struct FileDescriptorIO {
+    /// The endpoint named in errors.
+    package let endpoint: String
     /// Sockets are written with `send(MSG_NOSIGNAL)`: a peer that went away must be an error, not SIGPIPE.
-    var isSocket = false
+    package var isSocket = false
+
+    /// Describes the I/O on one endpoint.
+    package init(endpoint: String, isSocket: Bool = false) {
+        self.endpoint = endpoint
+        self.isSocket = isSocket
+    }
 
     /// Waits until `fd` is ready for `events` or `deadline` passes.
-    func wait(_ fd: Int32, for events: Int16, deadline: Double) throws(OBDLinkError) {
+    package func wait(_ fd: Int32, for events: Int16, deadline: Double) throws(ByteLinkError) {
         while true {
             // A deadline already past still polls once, without waiting: "is anything there now?"
             let remaining = max(0, deadline - HostClock.now())
@@ -35,7 +43,7 @@ struct FileDescriptorIO {
         }
     }
 
-    func write(_ fd: Int32, _ bytes: [UInt8], deadline: Double) throws(OBDLinkError) {
+    package func write(_ fd: Int32, _ bytes: [UInt8], deadline: Double) throws(ByteLinkError) {
         var offset = 0
         while offset < bytes.count {
             try wait(fd, for: Int16(POLLOUT), deadline: deadline)
@@ -53,17 +61,32 @@ struct FileDescriptorIO {
         }
     }
 
-    func read(_ fd: Int32, deadline: Double) throws(OBDLinkError) -> [UInt8] {
-        let start = HostClock.now()
+    /// The bytes available, waiting until at least one arrives or `deadline` passes.
+    package func read(_ fd: Int32, deadline: Double) throws(ByteLinkError) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: 512)
+        let result = buffer.withUnsafeMutableBytes { raw -> Result<Int, ByteLinkError> in
+            do throws(ByteLinkError) { return .success(try read(fd, into: raw, deadline: deadline)) } catch {
+                return .failure(error)
+            }
+        }
+        let count = try result.get()
+        return Array(buffer[0..<count])
+    }
+
+    /// Reads the bytes available into `buffer` (at most its size), waiting until at least one arrives or
+    /// `deadline` passes; returns how many. Allocates nothing.
+    package func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, deadline: Double)
+        throws(ByteLinkError) -> Int
+    {
+        let start = HostClock.now()
         while true {
             do {
                 try wait(fd, for: Int16(POLLIN), deadline: deadline)
             } catch .timeout {
                 throw .timeout(endpoint: endpoint, seconds: max(0, deadline - start))
             }
-            let count = buffer.withUnsafeMutableBytes { raw in Glibc.read(fd, raw.baseAddress!, raw.count) }
-            if count > 0 { return Array(buffer[0..<count]) }
+            let count = Glibc.read(fd, buffer.baseAddress!, buffer.count)
+            if count > 0 { return count }
             if count == 0 { throw .closed(endpoint: endpoint) }
             if errno == EAGAIN || errno == EINTR { continue }
             // A pty whose other side has gone away reads EIO.

@@ -1,0 +1,219 @@
+import AxonDevices
+import AxonStreams
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A Muse headband over any ``AxonDevices/DeviceTransport`` (BlueZ for hardware and the mock bluetoothd) as a
+/// `SampleSource`: EEG in µV at 256 Hz, TP9, AF7, AF8, TP10 (+ right AUX with preset `p20`), each frame with the
+/// packet index as device counter (``timelineConfiguration``).
+///
+///     let transport = BlueZTransport(central: central, configuration: .init(device: "Muse-41D2",
+///                                    discovery: DiscoveryFilter(serviceUUIDs: [MuseGATTProfile.service])))
+///     let source = MuseSource(transport: transport, preset: "p20")
+///     let pipeline = StreamPipeline(source: source, sinks: [sink],
+///                                   configuration: .init(timeline: source.timelineConfiguration))
+///
+/// Telemetry (battery), accelerometer and gyroscope notifications are decoded into ``state()`` (the latest
+/// values and counts), not into streams of their own yet.
+///
+/// `run` opens the transport with notifications on the EEG, control, telemetry and motion characteristics, sends `h`,
+/// the preset and `d`, and then a keep-alive `k` every ``keepAliveInterval`` seconds until the pipeline asks it to
+/// stop; then `h` and the transport is closed. A link loss marks the stream (`FrameWriter.noteLinkLoss()`): the packets
+/// the headset's clock counted during the outage become one gap record with cause `.linkLoss` when data resumes. When
+/// the transport is back (``AxonDevices/LinkEvent/ready``), the preset and `d` are sent again, since a Muse stops
+/// streaming when it loses its central.
+///
+/// Threading contract: `run` on the pipeline's source thread (commands and keep-alives are written from it);
+/// notifications are decoded on the transport's delivery thread, the stream's single producer. ``state()`` from
+/// any thread.
+public final class MuseSource: SampleSource, Sendable {
+    /// The stream: EEG in µV at 256 Hz.
+    public let descriptor: StreamDescriptor
+    /// The transport.
+    public let transport: any DeviceTransport
+    /// The channels subscribed.
+    public let profile: MuseGATTProfile
+    /// The preset sent before `d`.
+    public let preset: String
+    /// Seconds between keep-alives (`k`); 0 sends none.
+    public let keepAliveInterval: Double
+    /// Gap detection from the packet index: ``MuseDecoder/counterModulus``.
+    public var timelineConfiguration: StreamTimeline.Configuration { .init(counterModulus: MuseDecoder.counterModulus) }
+
+    private let shared = ThreadLocked(MuseSourceState())
+    private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
+
+    /// A source for the headset behind `transport`. `preset` decides AUX (`p20`) and is validated here.
+    public init(
+        transport: any DeviceTransport, preset: String = "p20", keepAliveInterval: Double = 5,
+        sourceID: String? = nil, linkEventHandler: (@Sendable (LinkEvent) -> Void)? = nil
+    ) throws(MuseError) {
+        _ = try MuseCommand.preset(preset).bytes()
+        self.transport = transport
+        self.preset = preset
+        self.keepAliveInterval = keepAliveInterval
+        self.linkEventHandler = linkEventHandler
+        profile = MuseGATTProfile(includesAux: MuseCommand.presetIncludesAux(preset))
+        descriptor = StreamDescriptor(
+            name: "Muse", contentType: .eeg,
+            channels: MuseGATTProfile.channelLabels.prefix(profile.channelCount).map {
+                ChannelInfo(label: $0, unit: "µV", range: -1000...1000)
+            },
+            nominalRate: MuseEEGPacket.sampleRate, format: .float32,
+            sourceID: sourceID ?? "muse-\(transport.deviceDescription)",
+            metadata: ["device": "Muse", "preset": preset])
+    }
+
+    /// The decoder's counts, keep-alives and link history. Any thread.
+    public func state() -> MuseSourceState { shared.withLock { $0 } }
+
+    /// Streams until the pipeline asks it to stop (see the type's documentation).
+    public func run(into writer: FrameWriter) throws {
+        let receiver = MuseReceiver(source: self, writer: writer, channelCount: profile.channelCount)
+        shared.withLock { $0.isRunning = true }
+        defer { shared.withLock { $0.isRunning = false } }
+        let auxiliary = [MuseGATTProfile.telemetry, MuseAuxiliaryPacket.accelerometer, MuseAuxiliaryPacket.gyroscope]
+            .map { GATTCharacteristicID(service: MuseGATTProfile.service, characteristic: $0) }
+        try transport.openBlocking(
+            notifications: profile.eegCharacteristics + [profile.controlCharacteristic] + auxiliary, receiver: receiver)
+        defer { transport.closeBlocking() }
+        try startStreaming()
+        var nextKeepAlive = HostClock.now() + keepAliveInterval
+        while !writer.isStopRequested {
+            if shared.withLock({ state in
+                defer { state.restartPending = false }
+                return state.restartPending
+            }) {
+                try? startStreaming()
+            }
+            if keepAliveInterval > 0, HostClock.now() >= nextKeepAlive {
+                nextKeepAlive += keepAliveInterval
+                if (try? send(.keepAlive)) != nil { shared.withLock { $0.keepAlivesSent += 1 } }
+            }
+            usleep(10_000)
+        }
+        try? send(.halt)
+    }
+
+    private func startStreaming() throws {
+        try send(.halt)
+        try send(.preset(preset))
+        try send(.start)
+        shared.withLock { $0.startsSent += 1 }
+    }
+
+    private func send(_ command: MuseCommand) throws {
+        try transport.writeBlocking(try command.bytes(), to: profile.controlCharacteristic, withResponse: false)
+    }
+
+    fileprivate func received(_ statistics: MuseDecoderStatistics) { shared.withLock { $0.statistics = statistics } }
+
+    fileprivate func reply(_ text: String) { shared.withLock { $0.replies += text } }
+
+    fileprivate func auxiliary(_ value: [UInt8], from characteristic: BluetoothUUID) {
+        switch characteristic {
+        case MuseGATTProfile.telemetry:
+            guard let telemetry = try? MuseAuxiliaryPacket.Telemetry(bytes: value) else { return }
+            shared.withLock { $0.telemetry = telemetry }
+        case MuseAuxiliaryPacket.accelerometer:
+            guard
+                let motion = try? MuseAuxiliaryPacket.Motion(
+                    bytes: value, scale: MuseAuxiliaryPacket.accelerometerScale)
+            else { return }
+            shared.withLock {
+                $0.acceleration = motion.samples.last
+                $0.accelerometerPackets += 1
+            }
+        case MuseAuxiliaryPacket.gyroscope:
+            guard let motion = try? MuseAuxiliaryPacket.Motion(bytes: value, scale: MuseAuxiliaryPacket.gyroscopeScale)
+            else { return }
+            shared.withLock {
+                $0.rotation = motion.samples.last
+                $0.gyroscopePackets += 1
+            }
+        default: break
+        }
+    }
+
+    fileprivate func linkChanged(_ event: LinkEvent) {
+        shared.withLock { state in
+            switch event {
+            case .linkLost, .serviceVanished: state.linkLosses += 1
+            case .ready: if state.startsSent > 0 { state.restartPending = true }
+            default: break
+            }
+        }
+        linkEventHandler?(event)
+    }
+}
+
+/// A ``MuseSource``'s state as seen from other threads.
+///
+/// Threading: a value type; share freely.
+public struct MuseSourceState: Sendable, Hashable {
+    /// Whether `run` is streaming.
+    public var isRunning = false
+    /// The decoder's counts.
+    public var statistics = MuseDecoderStatistics()
+    /// Keep-alives written.
+    public var keepAlivesSent = 0
+    /// Times `h`, the preset and `d` were sent (once, then once per reconnection).
+    public var startsSent = 0
+    /// Link losses seen.
+    public var linkLosses = 0
+    /// Text of the control characteristic's replies (JSON fragments, concatenated).
+    public var replies = ""
+    /// The latest telemetry (battery, fuel gauge, temperature).
+    public var telemetry: MuseAuxiliaryPacket.Telemetry?
+    /// The latest accelerometer sample [x, y, z] in g, and the notifications seen.
+    public var acceleration: [Double]?
+    /// Accelerometer notifications seen.
+    public var accelerometerPackets = 0
+    /// The latest gyroscope sample [x, y, z] in °/s.
+    public var rotation: [Double]?
+    /// Gyroscope notifications seen.
+    public var gyroscopePackets = 0
+    /// A reconnection is waiting for the start commands.
+    var restartPending = false
+
+    /// An empty state.
+    public init() {}
+}
+
+/// Decodes on the transport's delivery thread into the stream.
+private final class MuseReceiver: TransportReceiver, @unchecked Sendable {
+    // Sendable invariant: used only on the transport's delivery thread (one at a time).
+    let source: MuseSource
+    let writer: FrameWriter
+    let decoder: MuseDecoder
+
+    init(source: MuseSource, writer: FrameWriter, channelCount: Int) {
+        self.source = source
+        self.writer = writer
+        decoder = MuseDecoder(channelCount: channelCount)
+    }
+
+    func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        if characteristic.characteristic == MuseGATTProfile.control {
+            // Replies: the first byte is the number of characters that follow.
+            if let count = value.first, Int(count) < value.count {
+                source.reply(String(decoding: value[1...Int(count)], as: UTF8.self))
+            }
+            return
+        }
+        guard let channel = source.profile.channel(of: characteristic) else {
+            source.auxiliary(value, from: characteristic.characteristic)
+            return
+        }
+        try? decoder.decode(value, channel: channel, arrivalTime: arrivalTime, into: writer)
+        source.received(decoder.statistics)
+    }
+
+    func transport(didChange event: LinkEvent) {
+        if case .linkLost = event { writer.noteLinkLoss() }
+        if case .serviceVanished = event { writer.noteLinkLoss() }
+        source.linkChanged(event)
+    }
+}

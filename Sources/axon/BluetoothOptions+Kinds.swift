@@ -1,0 +1,24 @@
+import ArgumentParser
+import AxonBluetooth
+import AxonDevices
+
+extension BluetoothOptions {
+    /// The selector of a `KIND:NAME|ADDRESS` device argument, `nil` when the argument is another kind.
+    static func selector(_ device: String, kind: String, example: String) throws -> String? {
+        guard device.hasPrefix(kind + ":") else { return nil }
+        let selector = String(device.dropFirst(kind.count + 1))
+        guard !selector.isEmpty else {
+            throw ValidationError("--device \(kind):NAME or \(kind):ADDRESS, e.g. \(kind):\(example)")
+        }
+        return selector
+    }
+
+    /// A transport that finds the device (discovering by `service` when BlueZ does not know it yet) and keeps it
+    /// connected.
+    static func transport(selector: String, bus: String?, service: BluetoothUUID) async throws -> BlueZTransport {
+        let central = try await BluetoothCentral.open(bus: busAddress(bus))
+        return BlueZTransport(
+            central: central,
+            configuration: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [service])))
+    }
+}

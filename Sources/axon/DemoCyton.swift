@@ -1,0 +1,48 @@
+import AxonEEG
+import AxonOpenBCI
+import AxonStreams
+import Foundation
+
+extension Axon.Demo {
+    /// An OpenBCI Cyton through its serial port: the chosen channels through the engine, printed live, until
+    /// `--seconds` of data have been analysed or the board stops sending.
+    func runCyton(path: String) async throws {
+        let labels = channels.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        print("axon demo: OpenBCI Cyton on \(path)")
+        let board = try CytonOptions.connect(path: path)
+        let source: CytonSource
+        do { source = try CytonSource(board: board, channels: labels) } catch {
+            board.close()
+            throw error
+        }
+        let rate = source.descriptor.nominalRate
+        let configuration = EEGEngine.Configuration(
+            sampleRate: rate, channelLabels: labels, hop: Int(rate), baselineDuration: baseline,
+            indicatorPeriod: indicator)
+        let session = try EEGSession(
+            source: source, configuration: configuration,
+            options: .init(publishSamples: false, pipeline: .init(timeline: source.timelineConfiguration)))
+        print(
+            "  channels \(labels.joined(separator: ", ")); \(fmt(seconds, 0)) s of data; "
+                + "baseline \(fmt(baseline, 0)) s, "
+                + "an indicator every \(fmt(indicator, 0)) s  (change with --channels --seconds --baseline --indicator)"
+        )
+        session.startBaseline()
+        try session.start()
+        let samples = Int(seconds * rate)
+        let stopTask = Task.detached {
+            while !Task.isCancelled {
+                let delivered = session.statistics().delivered
+                let state = source.state()
+                if delivered >= samples || (!state.isRunning && state.statistics.packets > 0) { break }
+                try? await Task.sleep(for: .milliseconds(50))
+            }
+            session.stop()
+        }
+        await printLive(session: session, printer: EEGPrinter(configuration: configuration))
+        stopTask.cancel()
+        session.stop()
+        printSummary(session.statistics())
+        print(CytonOptions.summary(source.state()))
+    }
+}

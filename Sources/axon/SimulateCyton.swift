@@ -1,0 +1,75 @@
+import ArgumentParser
+import AxonOpenBCI
+import AxonRecording
+import AxonStreams
+import Foundation
+
+extension Axon {
+    /// A simulated Cyton on a pseudo-terminal, streaming a recording as the board's 33-byte packets.
+    struct SimulateCyton: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "simulate-cyton",
+            abstract: "Run a simulated OpenBCI Cyton on a pseudo-terminal that streams a recording as real packets.",
+            discussion: """
+                Prints the pty's path; point `axon demo --device cyton:PATH` or `axon record --device cyton:PATH` \
+                at it. The simulator answers the board's text exchange (v, b, s, d, channel settings) and sends \
+                the recording's first 8 channels as 33-byte packets at 250 Hz × --speed. With --daisy it is a Cyton \
+                + Daisy: 16 channels at 125 Hz, made of the recording's frames two by two (even frames on the board, \
+                odd frames on the Daisy). Runs until the recording ends (or forever with --loop) or SIGINT/SIGTERM.
+                """)
+
+        @Option(help: "The recording to stream (OpenBCI GUI text or any format `axon info` reads, 8+ channels).")
+        var file: String = Demo.defaultFile
+
+        @Option(help: "Pacing multiplier (1 = the board's real rate).")
+        var speed: Double = 1
+
+        @Option(help: "Stream from this second of the recording.")
+        var from: Double = 0
+
+        @Option(help: "Stream up to this second (default: the end).")
+        var to: Double?
+
+        @Flag(help: "A Cyton + Daisy (16 channels at 125 Hz).")
+        var daisy = false
+
+        @Flag(help: "Start over at the end of the recording.")
+        var loop = false
+
+        func validate() throws {
+            guard speed > 0, from >= 0, to.map({ $0 > from }) ?? true else {
+                throw ValidationError("need speed > 0 and 0 ≤ from < to")
+            }
+        }
+
+        func run() throws {
+            var recording: AxonRecording.Recording
+            do {
+                recording = try RecordingReader.read(path: file)
+                recording = try recording.segment(from: from, to: to ?? recording.duration)
+            } catch { throw ValidationError("\(error)\n(run from the project's folder, or pass --file PATH)") }
+            guard recording.channelCount >= 8 else {
+                throw ValidationError("\(file) has \(recording.channelCount) channels; a Cyton sends 8")
+            }
+            let eight = (0..<recording.frameCount).flatMap { Array(recording.frame($0).prefix(8)) }
+            // With a Daisy, frames 2i and 2i + 1 side by side are one 16-channel frame.
+            let values = daisy ? Array(eight.prefix(recording.frameCount / 2 * 16)) : eight
+            let simulator = try SimulatedCyton(
+                configuration: .init(
+                    values: values, channelCount: daisy ? 16 : 8, speed: speed, loops: loop))
+            try simulator.start()
+            print(
+                "simulated Cyton\(daisy ? " + Daisy" : "") on \(simulator.path): \(file), "
+                    + "\(fmt(recording.duration, 1)) s at \(fmt(speed, 1))×\(loop ? ", looping" : "")")
+            print("  try: axon demo --device cyton:\(simulator.path)")
+            flushStandardOutput()
+            let stop = StopSignals()
+            while !stop.isSet, !simulator.counters().finished { usleep(100_000) }
+            simulator.stop()
+            let counters = simulator.counters()
+            print(
+                "done: \(counters.packetsSent) packets (\(counters.framesSent) frames) sent; commands received: "
+                    + counters.commands.joined(separator: " "))
+        }
+    }
+}

@@ -1,0 +1,173 @@
+"""An OpenBCI Ganglion on Bluetooth LE, streaming four channels of an OpenBCI GUI recording in its packet format.
+
+Service 0xFE84; notifications on 2d30c082-f39f-4ce6-923f-3484ea480596, commands written to
+2d30c083-f39f-4ce6-923f-3484ea480596 (`b` start, `s` stop), disconnect 2d30c084-…
+
+After `b` it sends one raw packet (id 0: 4 channels × int24 big-endian), then 19-bit delta packets with ids
+101…200, cycling, 100 per second (two samples each: 200 Hz). A delta's sign sits in its least significant bit
+(set = negative, and the value is the 19-bit two's complement), and each sample is the previous one minus the delta.
+Since a positive delta must be even and a negative one odd, the simulator tracks what the receiver rebuilds and
+picks the representable delta nearest to the next value, so the rebuilt samples stay within one count of it.
+
+Options:
+  recording=PATH   an OpenBCI GUI text recording (required), streamed each channel minus its first value, as
+                   counts of 1.2 V / (8388607 × 1.5 × 51), looping at the end
+  channels=A+B+C+D its EXG channels to stream (default 2+3+6+7: a 19-bit delta carries at most ±490 µV per
+                   sample, and these channels step further in 34 of 22,490 samples; a step that does not fit is
+                   carried over the next samples)
+  speed=S          packets per second × S (default 1)
+
+Stats add `sent` (notifications), `streaming`, `commands`.
+"""
+
+import dbus
+
+SERVICE = mock.uuid16(0xFE84)
+RECEIVE = "2d30c082-f39f-4ce6-923f-3484ea480596"
+SEND = "2d30c083-f39f-4ce6-923f-3484ea480596"
+DISCONNECT = "2d30c084-f39f-4ce6-923f-3484ea480596"
+MICROVOLTS_PER_COUNT = 1.2e6 / (8388607 * 1.5 * 51)
+PACKETS_PER_SECOND = 100
+
+
+def read_recording(path, channels):
+    rows = []
+    with open(path) as handle:
+        header = None
+        for line in handle:
+            if line.startswith("%"):
+                continue
+            fields = [f.strip() for f in line.split(",")]
+            if header is None:
+                header = fields
+                columns = [header.index("EXG Channel %d" % k) for k in channels]
+                continue
+            rows.append([float(fields[c]) for c in columns])
+    first = rows[0]
+    return [[int(round((v - v0) / MICROVOLTS_PER_COUNT)) for v, v0 in zip(row, first)] for row in rows]
+
+
+def representable(delta):
+    """The 19-bit delta nearest to `delta` that the format can carry: even when positive, odd when negative."""
+    delta = max(-(1 << 18), min((1 << 18) - 2, delta))
+    if delta >= 0 and delta % 2 == 1:
+        delta -= 1
+    elif delta < 0 and delta % 2 == 0:
+        delta += 1
+    return delta
+
+
+def pack19(deltas):
+    bits = 0
+    for d in deltas:
+        bits = (bits << 19) | (d & 0x7FFFF)
+    return bits.to_bytes(19, "big")
+
+
+class Ganglion(mock.AirDevice):
+    """Streams a recording's first four channels as the Ganglion's raw and 19-bit delta packets after `b`."""
+
+    KIND = "ganglion"
+    OPTIONS = mock.AirDevice.OPTIONS | {"recording", "speed", "channels"}
+
+    def __init__(self, mock_, address, name, options):
+        super().__init__(mock_, address, name, options)
+        if "recording" not in options:
+            raise mock.invalid_args("a ganglion device needs recording=PATH (an OpenBCI GUI text file)")
+        channels = [int(c) for c in str(options.get("channels", "2+3+6+7")).split("+")]
+        if len(channels) != 4:
+            raise mock.invalid_args("a ganglion streams 4 channels")
+        self.rows = read_recording(str(options["recording"]), channels)
+        self.speed = float(options.get("speed", 1))
+        self.advertised_uuids = [SERVICE]
+        self.receive_char = None
+        self.wants_stream = False
+        self.commands = []
+        self.sent = 0
+        self.row = 0
+        self.packet_id = None
+        self.rebuilt = None
+        self.pacer = mock.NotificationPacer(PACKETS_PER_SECOND * self.speed, self._send_next)
+
+    def build_gatt(self):
+        service = self.add_service(0x0050, SERVICE)
+        self.receive_char = self.add_characteristic(service, 0x0051, RECEIVE, ["notify"])
+        self.add_characteristic(service, 0x0054, SEND, ["write", "write-without-response"])
+        self.add_characteristic(service, 0x0056, DISCONNECT, ["write", "write-without-response"])
+
+    def forget_gatt(self):
+        super().forget_gatt()
+        self.receive_char = None
+        self.pacer.stop()
+
+    def written(self, characteristic, value, write_type):
+        if characteristic.uuid != SEND:
+            return
+        text = bytes(value).decode("ascii", "replace")
+        self.commands.append(text)
+        if text == "b":
+            self.wants_stream = True
+            self.packet_id = None  # a raw packet opens every stream
+        elif text == "s":
+            self.wants_stream = False
+        self.streaming_changed()
+
+    def disconnect(self):
+        super().disconnect()
+        self.wants_stream = False
+        self.pacer.stop()
+
+    def streaming_changed(self):
+        possible = self.wants_stream and self.receive_char is not None and self.receive_char.streaming
+        if possible and not self.pacer.running:
+            self.pacer.start()
+        elif not possible:
+            self.pacer.stop()
+
+    def _next_row(self):
+        row = self.rows[self.row % len(self.rows)]
+        self.row += 1
+        return row
+
+    def _send_next(self):
+        if self.packet_id is None:
+            counts = self._next_row()
+            packet = bytes([0]) + b"".join((c & 0xFFFFFF).to_bytes(3, "big") for c in counts) + bytes(7)
+            if not self.receive_char.notify(packet):
+                self.row -= 1
+                return False
+            self.rebuilt = list(counts)
+            self.packet_id = 100
+            self.sent += 1
+            return True
+        next_id = 101 if self.packet_id >= 200 or self.packet_id < 101 else self.packet_id + 1
+        deltas = []
+        rebuilt = list(self.rebuilt)
+        for _ in range(2):
+            target = self._next_row()
+            sample_deltas = [representable(r - t) for r, t in zip(rebuilt, target)]
+            rebuilt = [r - d for r, d in zip(rebuilt, sample_deltas)]
+            deltas += sample_deltas
+        if not self.receive_char.notify(bytes([next_id]) + pack19(deltas)):
+            self.row -= 2
+            return False
+        self.rebuilt = rebuilt
+        self.packet_id = next_id
+        self.sent += 1
+        return True
+
+    def stats(self):
+        stats = super().stats()
+        stats.update({
+            "sent": dbus.UInt64(self.sent),
+            "streaming": dbus.Boolean(self.pacer.running),
+            "commands": dbus.String(" ".join(self.commands)),
+        })
+        return stats
+
+    def shutdown(self):
+        super().shutdown()
+        self.pacer.stop()
+
+
+DEVICE_KINDS = [Ganglion]
