@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AxonScales", targets: ["AxonScales"]),
         .library(name: "AxonBand", targets: ["AxonBand"]),
         .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
+        .library(name: "AxonLSL", targets: ["AxonLSL"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -69,12 +70,16 @@ let package = Package(
         // event store (docs/researchbit-protocol.md), and a simulated sensor.
         .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
 
+        // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones). liblsl is loaded at run time
+        // with dlopen (see LSLLibrary): nothing links against it, and only LSL commands need it.
+        .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG"]),
+
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonLSL",
                 argumentParser,
             ]),
 
@@ -95,6 +100,7 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
+        .testTarget(name: "AxonLSLTests", dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(
             name: "AxonOBDTests", dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport"],
             exclude: ["Fixtures"]),
