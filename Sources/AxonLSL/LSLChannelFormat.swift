@@ -31,14 +31,13 @@ public enum LSLChannelFormat: Int32, Sendable, Hashable, CaseIterable, CustomStr
         }
     }
 
-    /// The LSL format an outlet uses for an Axon format (`event` payloads travel as text).
+    /// The LSL format an outlet uses for a stream of this Axon format. Axon's samples are physical values
+    /// (µV, not ADC counts), so integer device formats are published as floating point wide enough to keep them:
+    /// float32 for 16- and 24-bit devices, double64 for 32- and 64-bit ones; `event` payloads travel as text.
     public init(_ format: SampleFormat) {
         switch format {
-        case .float32: self = .float32
-        case .float64: self = .double64
-        case .int16: self = .int16
-        case .int24, .int32: self = .int32
-        case .int64: self = .int64
+        case .float32, .int16, .int24: self = .float32
+        case .float64, .int32, .int64: self = .double64
         case .string, .event: self = .string
         }
     }
