@@ -41,6 +41,9 @@ struct LSLFunctions: @unchecked Sendable {
     let localClock: @convention(c) () -> Double
     let lastError: @convention(c) () -> UnsafePointer<CChar>?
     let destroyString: @convention(c) (UnsafeMutablePointer<CChar>?) -> Void
+    /// `lsl_set_config_content` / `lsl_set_config_filename` (liblsl 1.16+; nil in builds without them).
+    let setConfigContent: (@convention(c) (UnsafePointer<CChar>) -> Void)?
+    let setConfigFilename: (@convention(c) (UnsafePointer<CChar>) -> Void)?
 
     // Resolving.
     let resolveAll: LSLResolveAll
@@ -95,6 +98,12 @@ struct LSLFunctions: @unchecked Sendable {
         localClock = try symbol("lsl_local_clock", as: (@convention(c) () -> Double).self)
         lastError = try symbol("lsl_last_error", as: (@convention(c) () -> UnsafePointer<CChar>?).self)
         destroyString = try symbol("lsl_destroy_string", as: (@convention(c) (UnsafeMutablePointer<CChar>?) -> Void).self)
+        setConfigContent = dlsym(handle, "lsl_set_config_content").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>) -> Void).self)
+        }
+        setConfigFilename = dlsym(handle, "lsl_set_config_filename").map {
+            unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>) -> Void).self)
+        }
         resolveAll = try symbol("lsl_resolve_all", as: LSLResolveAll.self)
         resolveByProperty = try symbol("lsl_resolve_byprop", as: LSLResolveByProperty.self)
         createStreamInfo = try symbol("lsl_create_streaminfo", as: LSLCreateStreamInfo.self)

@@ -37,12 +37,15 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         public var timeCorrectionInterval: Double
         /// Stop after this many samples (`nil`: until the pipeline is stopped).
         public var sampleLimit: Int?
+        /// Stop after this many seconds of a regular stream's samples (duration × nominal rate of them).
+        public var duration: Double?
 
         /// Creates options.
         public init(
             resolveTimeout: Double = 5, outageThreshold: Double = 0.5, timeCorrectionInterval: Double = 5,
-            sampleLimit: Int? = nil
+            sampleLimit: Int? = nil, duration: Double? = nil
         ) {
+            self.duration = duration
             self.resolveTimeout = resolveTimeout
             self.outageThreshold = outageThreshold
             self.timeCorrectionInterval = timeCorrectionInterval
@@ -138,7 +141,8 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         var written = 0
         var index: UInt64 = 0
         var previousStamp = -Double.infinity
-        let limit = options.sampleLimit ?? .max
+        let byDuration = info.nominalRate > 0 ? options.duration.map { Int(($0 * info.nominalRate).rounded()) } : nil
+        let limit = min(options.sampleLimit ?? .max, byDuration ?? .max)
         let jumpTolerance = 0.1
         while !writer.isStopRequested, written < limit {
             code = 0

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBrainiac
 import AxonEEG
+import AxonLSL
 import AxonRecording
 import AxonStreams
 import Dispatch
@@ -22,8 +23,14 @@ extension Axon {
                 (a user marker).
                 """)
 
-        @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
+        @Option(help: "simulator, test-sequence:HZ, lsl:NAME|lsl:type=T|lsl:source_id=ID, or a recording's path.")
         var source: String?
+
+        @Flag(help: "Publish the raw stream (and, with zones, spectra and zones) as LSL outlets (docs/lsl.md).")
+        var lslOut = false
+
+        @Option(help: "A liblsl configuration file for lsl: sources and --lsl-out (default: this machine only).")
+        var lslConfig: String?
 
         @Option(help: "A Brainiac headset through BlueZ instead of --source: ble:NAME or ble:ADDRESS.")
         var device: String?
@@ -71,7 +78,8 @@ extension Axon {
         func run() throws {
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
-            let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents)
+            let lsl = try lslOut || source?.hasPrefix("lsl:") == true ? LSLRunOutput(configuration: lslConfig) : nil
+            let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
@@ -98,6 +106,7 @@ extension Axon {
                 }
                 sink = created
             }
+            let sinks = [sink] + (lslOut ? lsl.map { [$0.rawSink()] } ?? [] : [])
             let done = CompletionFlag()
             let watched = WatchedSource(inner: source, done: done)
             let stopRequested = StopSignals()
@@ -112,20 +121,24 @@ extension Axon {
             let statistics: () -> PipelineStatistics
             let stop: () -> Void
             var indicatorTask: Task<Void, Never>?
+            var spectraTask: Task<Void, Never>?
             if zones, let edfSink {
                 let configuration = EEGEngine.Configuration(
                     sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
                     baselineDuration: baseline, indicatorPeriod: indicator)
                 let session = try EEGSession(
-                    source: watched, configuration: configuration, sinks: [sink],
+                    source: watched, configuration: configuration, sinks: sinks,
                     options: .init(publishSamples: false, pipeline: pipelineConfiguration))
                 let rate = descriptor.nominalRate
+                let outlets = try lslOut ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration) : nil
+                spectraTask = outlets.map { LSLRunOutput.publish(spectra: session.spectra, to: $0) }
                 indicatorTask = Task.detached {
                     for await indicator in session.indicators {
                         let onset = Double(indicator.sampleIndex) / rate
                         let percent = Int((indicator.activity.percent * 100).rounded())
                         let text = "zone: \(indicator.activity.zone) \(percent)%"
                         edfSink.annotate(onset: onset, text: text)
+                        do { try outlets?.publish(indicator) } catch { print("zones outlet: \(error)") }
                         print("annotated \"\(text)\" at \(fmt(onset, 3)) s")
                         flushStandardOutput()
                     }
@@ -135,14 +148,14 @@ extension Axon {
                 statistics = session.statistics
                 stop = session.stop
             } else {
-                let pipeline = StreamPipeline(source: watched, sinks: [sink], configuration: pipelineConfiguration)
+                let pipeline = StreamPipeline(source: watched, sinks: sinks, configuration: pipelineConfiguration)
                 try pipeline.start()
                 statistics = pipeline.statistics
                 stop = pipeline.stop
             }
 
             // A device streams until told to stop: --duration ends it here.
-            let deadline = device != nil ? duration.map { HostClock.now() + $0 } : nil
+            let deadline = device != nil || source is LSLInletSource ? duration.map { HostClock.now() + $0 + 10 } : nil
             var next = HostClock.now()
             while !done.isSet, !stopRequested.isSet, deadline.map({ HostClock.now() < $0 }) ?? true {
                 next += progress
@@ -154,6 +167,7 @@ extension Axon {
             }
             stop()
             if let indicatorTask { waitForTask(indicatorTask) }
+            if let spectraTask { waitForTask(spectraTask) }
             let s = statistics()
             var summary = "done: \(s.delivered) samples (\(fmt(Double(s.delivered) / descriptor.nominalRate, 2)) s)"
             if let writer = edfSink?.writer {
@@ -167,9 +181,12 @@ extension Axon {
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        private func makeSource(headsetEvents: HeadsetEventRelay) throws
+        private func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
+            if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {
+                return (try lsl.source(selector, duration: duration), .init(), .host)
+            }
             if let device {
                 let selector = try BluetoothOptions.selector(device)
                 let relay = headsetEvents

@@ -48,3 +48,31 @@ struct LSLLibraryTests {
         #expect(throws: LSLError.invalidSelector(text)) { try LSLStreamSelector(parsing: text) }
     }
 }
+
+@Suite("LSL configuration")
+struct LSLConfigurationTests {
+    /// The command line's built-in configuration and the file the tests and pylsl peers use say the same.
+    @Test func builtInEqualsTheShippedFile() throws {
+        func entries(_ text: String) -> [String] {
+            var section = ""
+            var result: [String] = []
+            for raw in text.split(separator: "\n") {
+                let line = raw.trimmingCharacters(in: .whitespaces)
+                if line.isEmpty || line.hasPrefix(";") { continue }
+                if line.hasPrefix("[") { section = line } else {
+                    result.append(section + line.replacingOccurrences(of: " ", with: ""))
+                }
+            }
+            return result.sorted()
+        }
+        let file = try String(contentsOfFile: LSLPeer.configuration, encoding: .utf8)
+        #expect(entries(file) == entries(LSLConfiguration.machineOnlyText))
+        #expect(entries(file).contains("[multicast]ResolveScope=machine"))
+        #expect(entries(file).contains("[ports]IPv6=disable"))
+        #expect(entries(file).contains("[lab]KnownPeers={127.0.0.1}"))
+    }
+
+    @Test func commandDefaultIsMachineOnly() {
+        #expect(LSLConfiguration.forCommand(path: "/tmp/lab.cfg") == .file("/tmp/lab.cfg"))
+    }
+}
