@@ -27,17 +27,4 @@ struct LSLRunOutput {
     func eegOutlets(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws -> EEGOutlets {
         try LSLCommandSupport.run { _ in try EEGOutlets(eeg: eeg, configuration: configuration, library: library) }
     }
-
-    /// Publishes every spectrum of a session until its stream ends; a push that fails is reported once and ends
-    /// the publishing.
-    static func publish(spectra: AsyncStream<SpectrumFrame>, to outlets: EEGOutlets) -> Task<Void, Never> {
-        Task.detached {
-            for await frame in spectra {
-                do { try outlets.publish(frame) } catch {
-                    FileHandle.standardError.write(Data("axon: spectra outlet: \(error)\n".utf8))
-                    return
-                }
-            }
-        }
-    }
 }

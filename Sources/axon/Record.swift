@@ -38,7 +38,7 @@ extension Axon {
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
         var bus: String?
 
-        @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+) or .csv.")
+        @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+), .csv or .xdf (multi-stream session, docs/xdf.md).")
         var out: String
 
         @Option(help: "Seconds of data to record (default: until SIGINT/SIGTERM).")
@@ -70,8 +70,8 @@ extension Axon {
                 duration.map({ $0 > 0 }) ?? true
             else { throw ValidationError("need speed, indicator, progress and duration > 0 and baseline ≥ 0") }
             guard (source == nil) != (device == nil) else { throw ValidationError("give either --source or --device") }
-            guard ["edf", "bdf", "csv"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
-                throw ValidationError("--out must end in .edf, .bdf or .csv")
+            guard ["edf", "bdf", "csv", "xdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
+                throw ValidationError("--out must end in .edf, .bdf, .csv or .xdf")
             }
         }
 
@@ -84,9 +84,23 @@ extension Axon {
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
             let sink: any SampleSink
+            let xdf = fileExtension == "xdf" ? try XDFRecordSession(path: out, recorded: descriptor) : nil
             if fileExtension == "csv" {
                 edfSink = nil
                 sink = CSVSink(path: out)
+            } else if let xdf {
+                edfSink = nil
+                sink = xdf.sink()
+                headsetEvents.target { event in xdf.mark(event) }
+                Thread.detachNewThread {
+                    forEachInputLine { line in
+                        let text = line.trimmingCharacters(in: .whitespaces)
+                        guard !text.isEmpty else { return }
+                        xdf.mark(text)
+                        print("marked \"\(text)\"")
+                        flushStandardOutput()
+                    }
+                }
             } else {
                 let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
                 let ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
@@ -96,9 +110,9 @@ extension Axon {
                 headsetEvents.target { event in created.annotate(unixTime: HostClock.unixNow(), text: event) }
                 // Each line typed on standard input becomes a user marker at the time it was entered.
                 Thread.detachNewThread {
-                    while let line = readLine() {
+                    forEachInputLine { line in
                         let text = line.trimmingCharacters(in: .whitespaces)
-                        guard !text.isEmpty else { continue }
+                        guard !text.isEmpty else { return }
                         created.annotate(unixTime: HostClock.unixNow(), text: "marker: \(text)")
                         print("marked \"\(text)\"")
                         flushStandardOutput()
@@ -111,7 +125,7 @@ extension Axon {
             let watched = WatchedSource(inner: source, done: done)
             let stopRequested = StopSignals()
 
-            let zones = edfSink != nil && baseline > 0 && descriptor.contentType == .eeg && descriptor.channelCount == 4
+            let zones = (edfSink != nil || xdf != nil) && baseline > 0 && descriptor.contentType == .eeg && descriptor.channelCount == 4
             print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "
                 + "\(fmt(descriptor.nominalRate, 0)) Hz → \(out)"
                 + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
@@ -122,7 +136,7 @@ extension Axon {
             let stop: () -> Void
             var indicatorTask: Task<Void, Never>?
             var spectraTask: Task<Void, Never>?
-            if zones, let edfSink {
+            if zones {
                 let configuration = EEGEngine.Configuration(
                     sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
                     baselineDuration: baseline, indicatorPeriod: indicator)
@@ -131,13 +145,15 @@ extension Axon {
                     options: .init(publishSamples: false, pipeline: pipelineConfiguration))
                 let rate = descriptor.nominalRate
                 let outlets = try lslOut ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration) : nil
-                spectraTask = outlets.map { LSLRunOutput.publish(spectra: session.spectra, to: $0) }
+                try xdf?.addFeatures(eeg: descriptor, configuration: configuration)
+                if outlets != nil || xdf != nil { spectraTask = fanOutSpectra(session.spectra, outlets: outlets, xdf: xdf) }
                 indicatorTask = Task.detached {
                     for await indicator in session.indicators {
                         let onset = Double(indicator.sampleIndex) / rate
                         let percent = Int((indicator.activity.percent * 100).rounded())
                         let text = "zone: \(indicator.activity.zone) \(percent)%"
-                        edfSink.annotate(onset: onset, text: text)
+                        edfSink?.annotate(onset: onset, text: text)
+                        xdf?.zone(indicator)
                         do { try outlets?.publish(indicator) } catch { print("zones outlet: \(error)") }
                         print("annotated \"\(text)\" at \(fmt(onset, 3)) s")
                         flushStandardOutput()
@@ -168,6 +184,10 @@ extension Axon {
             stop()
             if let indicatorTask { waitForTask(indicatorTask) }
             if let spectraTask { waitForTask(spectraTask) }
+            if let xdf {
+                try xdf.writer.close()
+                print("xdf: \(xdf.writer.counts.chunks) chunks, \(xdf.writer.counts.boundaries) boundaries")
+            }
             let s = statistics()
             var summary = "done: \(s.delivered) samples (\(fmt(Double(s.delivered) / descriptor.nominalRate, 2)) s)"
             if let writer = edfSink?.writer {
