@@ -120,23 +120,22 @@ struct LSLInletTests {
         let found = try LSLPeer.Process(["resolve", "--name", name, "--timeout", "3"])
         #expect(found.waitForLine(containing: "found", timeout: 10) == "{\"found\": 1}")
         found.finish(timeout: 5)
-        // A configuration whose machine address list leaves out 127.0.0.1 (and that names no peers) does not.
-        let excluding = FileManager.default.temporaryDirectory.appendingPathComponent("axon-lsl-\(name).cfg")
-        try """
-            [ports]
-            IPv6 = disable
-            [multicast]
-            ResolveScope = machine
-            MachineAddresses = {127.0.0.2}
-            ListenAddress = 127.0.0.1
-            [lab]
-            KnownPeers = {}
-            [log]
-            level = -2
-            """.write(to: excluding, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: excluding) }
-        let missing = try LSLPeer.Process(["resolve", "--name", name, "--timeout", "3"], configuration: excluding.path)
-        #expect(missing.waitForLine(containing: "found", timeout: 10) == "{\"found\": 0}")
-        missing.finish(timeout: 5)
+        // Configurations that leave the outlet out. liblsl 1.18 always reaches outlets of its own host on their
+        // ports, whatever MachineAddresses and KnownPeers say (measured; docs/lsl.md), so on one machine a stream is
+        // left out by other ports or another session id.
+        let excluding = [
+            "[ports]\nIPv6 = disable\nMulticastPort = 16600\nBasePort = 16700\nPortRange = 8\n"
+                + "[multicast]\nResolveScope = machine\nMachineAddresses = {127.0.0.2}\n[lab]\nKnownPeers = {127.0.0.1}\n",
+            "[ports]\nIPv6 = disable\n[multicast]\nResolveScope = machine\n[lab]\nKnownPeers = {127.0.0.1}\n"
+                + "SessionID = another-lab\n",
+        ]
+        for (index, text) in excluding.enumerated() {
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("axon-lsl-\(name)-\(index).cfg")
+            try text.write(to: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(at: file) }
+            let missing = try LSLPeer.Process(["resolve", "--name", name, "--timeout", "2"], configuration: file.path)
+            #expect(missing.waitForLine(containing: "found", timeout: 10) == "{\"found\": 0}", "\(text)")
+            missing.finish(timeout: 5)
+        }
     }
 }

@@ -135,22 +135,7 @@ struct XDFTests {
         process.standardOutput = pipe
         process.standardInput = Pipe()
         try process.run()
-        var recorded = 0.0
-        var pending = ""
-        let handle = pipe.fileHandleForReading
-        reading: while recorded < 12 {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            pending += String(decoding: data, as: UTF8.self)
-            while let newline = pending.firstIndex(of: "\n") {
-                let line = String(pending[..<newline])
-                pending = String(pending[pending.index(after: newline)...])
-                if line.hasPrefix("recorded "), let seconds = Double(line.split(separator: " ")[1]) {
-                    recorded = seconds
-                    if recorded >= 12 { break reading }
-                }
-            }
-        }
+        let recorded = readRecordProgress(pipe.fileHandleForReading, until: 12)
         #expect(kill(process.processIdentifier, SIGKILL) == 0)
         process.waitUntilExit()
         #expect(process.terminationReason == .uncaughtSignal)
