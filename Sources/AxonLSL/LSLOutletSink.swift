@@ -3,6 +3,8 @@ import AxonStreams
 /// Publishes a pipeline's stream as an LSL outlet: every frame is pushed with its dejittered time.
 ///
 /// Gap records have no LSL counterpart: a consumer sees them as a jump in the timestamps, as with any LSL source.
+/// A stream that came from an LSL inlet is published as `NAME (Axon)` with source id `axon:SOURCE`, never under
+/// the original outlet's identity.
 ///
 /// Threading contract: the ``SampleSink`` contract (consumer thread). Pushing goes through liblsl, which copies
 /// each sample into its own send buffer.
@@ -40,7 +42,15 @@ public final class LSLOutletSink: SampleSink {
             return
         }
         var published = descriptor
-        if let sourceID { published.sourceID = sourceID }
+        if let sourceID {
+            published.sourceID = sourceID
+        } else if descriptor.metadata["lsl.channel_format"] != nil {
+            // A stream that came in through an LSL inlet goes out under its own name and source id: with the
+            // original's, resolvers (Axon's own inlet recovering after an outage included) could take one for the
+            // other.
+            published.name += " (Axon)"
+            published.sourceID = "axon:" + descriptor.sourceID
+        }
         outlet = try LSLOutlet(descriptor: published, library: library)
     }
 
