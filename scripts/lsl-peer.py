@@ -8,6 +8,8 @@ Run with LSLAPICFG pointing at scripts/lsl/lsl_api.cfg so every process stays on
            the outlet for a while and create it again with the same source_id, skipping the samples of the outage.
   receive  inlets on the named streams; pulls until --seconds pass and writes what arrived as JSON: per stream
            the samples, their timestamps and the latency (local_clock at the pull minus the sample's timestamp).
+  markers  a string outlet pushing --count markers "stimulus N", --interval apart, once an inlet is connected;
+           prints their timestamps.
   resolve  prints as JSON how many streams named --name answer within --timeout.
   sockets  prints as JSON the remote and local addresses of every IPv4/IPv6 TCP and UDP socket on the machine.
 
@@ -75,6 +77,21 @@ def play(args):
         index += 1
     time.sleep(args.linger)
     print(json.dumps({"done": True, "pushed": len(rows)}), flush=True)
+
+
+def markers(args):
+    info = pylsl.StreamInfo(args.name, "Markers", 1, 0, "string", args.source_id)
+    outlet = pylsl.StreamOutlet(info)
+    outlet.wait_for_consumers(30)
+    time.sleep(0.5)
+    stamps = []
+    for index in range(args.count):
+        stamp = pylsl.local_clock()
+        outlet.push_sample([f"stimulus {index}"], stamp)
+        stamps.append(stamp)
+        time.sleep(args.interval)
+    time.sleep(1)
+    print(json.dumps({"done": True, "stamps": stamps}), flush=True)
 
 
 def receive(args):
@@ -147,6 +164,12 @@ def main():
     p.add_argument("--wait-consumer", type=float, default=0, help="seconds to wait for an inlet before playing")
     p.add_argument("--linger", type=float, default=1, help="seconds the outlet stays up after the last sample")
     p.set_defaults(run=play)
+    m = commands.add_parser("markers")
+    m.add_argument("--name", required=True)
+    m.add_argument("--source-id", required=True)
+    m.add_argument("--count", type=int, default=5)
+    m.add_argument("--interval", type=float, default=0.2)
+    m.set_defaults(run=markers)
     r = commands.add_parser("receive")
     r.add_argument("--names", required=True)
     r.add_argument("--seconds", type=float, required=True)

@@ -1,3 +1,4 @@
+import ArgumentParser
 import AxonEEG
 import AxonLSL
 import AxonStreams
@@ -18,6 +19,18 @@ struct LSLRunOutput {
         try LSLCommandSupport.run { _ in
             try LSLInletSource(selector: selector, options: .init(duration: duration), library: library)
         }
+    }
+
+    /// Starts a marker inlet on `--markers lsl:SELECTOR`; `mark` gets each sample's text and host time.
+    func markers(_ option: String, mark: @escaping @Sendable (String, Double) -> Void) throws -> LSLMarkerInlet {
+        guard let selector = try LSLCommandSupport.selector(source: option) else {
+            throw ValidationError("--markers takes lsl:NAME, lsl:type=TYPE or lsl:source_id=ID")
+        }
+        let inlet = try LSLCommandSupport.run { _ in try LSLMarkerInlet(selector: selector, library: library) }
+        try inlet.start { event in
+            mark(event.payload.joined(separator: " "), event.deviceTime ?? event.arrivalTime)
+        }
+        return inlet
     }
 
     /// The raw stream's outlet.

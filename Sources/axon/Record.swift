@@ -32,6 +32,9 @@ extension Axon {
         @Option(help: "A liblsl configuration file for lsl: sources and --lsl-out (default: this machine only).")
         var lslConfig: String?
 
+        @Option(help: "An LSL string stream whose samples become markers: lsl:NAME, lsl:type=Markers, lsl:source_id=ID.")
+        var markers: String?
+
         @Option(help: "A Brainiac headset through BlueZ instead of --source: ble:NAME or ble:ADDRESS.")
         var device: String?
 
@@ -78,7 +81,8 @@ extension Axon {
         func run() throws {
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
-            let lsl = try lslOut || source?.hasPrefix("lsl:") == true ? LSLRunOutput(configuration: lslConfig) : nil
+            let lsl = try lslOut || source?.hasPrefix("lsl:") == true || markers != nil
+                ? LSLRunOutput(configuration: lslConfig) : nil
             let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
@@ -121,6 +125,12 @@ extension Axon {
                 sink = created
             }
             let sinks = [sink] + (lslOut ? lsl.map { [$0.rawSink()] } ?? [] : [])
+            let markerInlet = try markers.map { selector in
+                try lsl!.markers(selector) { text, time in
+                    if let xdf { xdf.mark(text, at: time) }
+                    edfSink?.annotate(unixTime: time + HostClock.wallClockOffset(), text: "marker: \(text)")
+                }
+            }
             let done = CompletionFlag()
             let watched = WatchedSource(inner: source, done: done)
             let stopRequested = StopSignals()
@@ -182,6 +192,7 @@ extension Axon {
                 flushStandardOutput()
             }
             stop()
+            markerInlet?.stop()
             if let indicatorTask { waitForTask(indicatorTask) }
             if let spectraTask { waitForTask(spectraTask) }
             if let xdf {

@@ -30,8 +30,10 @@ final class XDFRecordSession: Sendable {
         features.withLock { $0 = (spectra, zones) }
     }
 
-    /// A marker now.
-    func mark(_ text: String) { record { try writer.appendStrings(stream: markers, timestamp: HostClock.now(), strings: [text]) } }
+    /// A marker, now or at a host time.
+    func mark(_ text: String, at time: Double = HostClock.now()) {
+        record { try writer.appendStrings(stream: markers, timestamp: time, strings: [text]) }
+    }
 
     /// A zones sample now.
     func zone(_ indicators: ActivityIndicators) {

@@ -139,3 +139,32 @@ struct LSLInletTests {
         }
     }
 }
+
+/// A pylsl marker outlet; Axon's marker inlet turns each string sample into an event.
+@Suite("LSL markers against a pylsl outlet", .enabled(if: LSLPeer.available))
+struct LSLMarkerTests {
+    struct Done: Decodable {
+        var stamps: [Double]
+    }
+
+    @Test func markersBecomeEventsWithTheirTimes() throws {
+        let library = try LSLPeer.library()
+        let name = "axon-test-\(UUID().uuidString.prefix(8))"
+        let peer = try LSLPeer.Process(["markers", "--name", name, "--source-id", name, "--count", "5"])
+        defer { peer.finish(timeout: 5) }
+        let inlet = try LSLMarkerInlet(selector: .init(parsing: name), timeout: 10, library: library)
+        #expect(inlet.info.format == .string)
+        let received = ThreadLocked<[EventSample<[String]>]>([])
+        try inlet.start { event in received.withLock { $0.append(event) } }
+        let line = try #require(peer.waitForLine(containing: "done", timeout: 30))
+        inlet.stop()
+        let done = try JSONDecoder().decode(Done.self, from: Data(line.utf8))
+        let events = received.withLock { $0 }
+        #expect(events.map(\.payload) == (0..<5).map { ["stimulus \($0)"] })
+        for (event, stamp) in zip(events, done.stamps) {
+            // On one machine the corrected time is the pushed stamp within the correction's error (tens of µs).
+            #expect(abs((event.deviceTime ?? 0) - stamp) < 1e-3)
+            #expect(event.arrivalTime >= stamp)
+        }
+    }
+}
