@@ -5,27 +5,33 @@
 /// `lsl_resolve_all(buffer, elements, wait_time)`.
 typealias LSLResolveAll = @convention(c) (UnsafeMutablePointer<UnsafeMutableRawPointer?>, UInt32, Double) -> Int32
 /// `lsl_resolve_byprop(buffer, elements, prop, value, minimum, timeout)`.
-typealias LSLResolveByProperty = @convention(c) (
-    UnsafeMutablePointer<UnsafeMutableRawPointer?>, UInt32, UnsafePointer<CChar>, UnsafePointer<CChar>, Int32, Double
-) -> Int32
+typealias LSLResolveByProperty =
+    @convention(c) (
+        UnsafeMutablePointer<UnsafeMutableRawPointer?>, UInt32, UnsafePointer<CChar>, UnsafePointer<CChar>, Int32,
+        Double
+    ) -> Int32
 /// `lsl_create_streaminfo(name, type, channel_count, nominal_srate, channel_format, source_id)`.
-typealias LSLCreateStreamInfo = @convention(c) (
-    UnsafePointer<CChar>, UnsafePointer<CChar>, Int32, Double, Int32, UnsafePointer<CChar>
-) -> UnsafeMutableRawPointer?
+typealias LSLCreateStreamInfo =
+    @convention(c) (
+        UnsafePointer<CChar>, UnsafePointer<CChar>, Int32, Double, Int32, UnsafePointer<CChar>
+    ) -> UnsafeMutableRawPointer?
 /// `lsl_pull_chunk_d(inlet, data, timestamps, data_elements, timestamp_elements, timeout, ec)`.
-typealias LSLPullChunkDouble = @convention(c) (
-    UnsafeMutableRawPointer?, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, UInt, UInt, Double,
-    UnsafeMutablePointer<Int32>
-) -> UInt
+typealias LSLPullChunkDouble =
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafeMutablePointer<Double>, UnsafeMutablePointer<Double>, UInt, UInt, Double,
+        UnsafeMutablePointer<Int32>
+    ) -> UInt
 /// `lsl_pull_sample_str(inlet, buffer, elements, timeout, ec)`.
-typealias LSLPullSampleString = @convention(c) (
-    UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, Int32, Double,
-    UnsafeMutablePointer<Int32>
-) -> Double
+typealias LSLPullSampleString =
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>, Int32, Double,
+        UnsafeMutablePointer<Int32>
+    ) -> Double
 /// `lsl_push_sample_strtp(outlet, data, timestamp, pushthrough)`.
-typealias LSLPushSampleString = @convention(c) (
-    UnsafeMutableRawPointer?, UnsafePointer<UnsafePointer<CChar>?>, Double, Int32
-) -> Int32
+typealias LSLPushSampleString =
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<UnsafePointer<CChar>?>, Double, Int32
+    ) -> Int32
 
 /// The liblsl C API functions Axon uses, as typed function pointers looked up with `dlsym`: the declaration shim
 /// of the C API (`lsl_c.h` of liblsl 1.16–1.18), so nothing links against the library.
@@ -97,7 +103,8 @@ struct LSLFunctions: @unchecked Sendable {
         libraryVersion = try symbol("lsl_library_version", as: (@convention(c) () -> Int32).self)
         localClock = try symbol("lsl_local_clock", as: (@convention(c) () -> Double).self)
         lastError = try symbol("lsl_last_error", as: (@convention(c) () -> UnsafePointer<CChar>?).self)
-        destroyString = try symbol("lsl_destroy_string", as: (@convention(c) (UnsafeMutablePointer<CChar>?) -> Void).self)
+        destroyString = try symbol(
+            "lsl_destroy_string", as: (@convention(c) (UnsafeMutablePointer<CChar>?) -> Void).self)
         setConfigContent = dlsym(handle, "lsl_set_config_content").map {
             unsafeBitCast($0, to: (@convention(c) (UnsafePointer<CChar>) -> Void).self)
         }
@@ -127,7 +134,8 @@ struct LSLFunctions: @unchecked Sendable {
         appendChildValue = try symbol(
             "lsl_append_child_value",
             as: (@convention(c) (Handle?, UnsafePointer<CChar>, UnsafePointer<CChar>) -> Handle?).self)
-        createInlet = try symbol("lsl_create_inlet", as: (@convention(c) (Handle?, Int32, Int32, Int32) -> Handle?).self)
+        createInlet = try symbol(
+            "lsl_create_inlet", as: (@convention(c) (Handle?, Int32, Int32, Int32) -> Handle?).self)
         destroyInlet = try symbol("lsl_destroy_inlet", as: (@convention(c) (Handle?) -> Void).self)
         fullInfo = try symbol(
             "lsl_get_fullinfo", as: (@convention(c) (Handle?, Double, UnsafeMutablePointer<Int32>) -> Handle?).self)

@@ -147,7 +147,8 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         while !writer.isStopRequested, written < limit {
             code = 0
             let room = UInt(min(chunkFrames, limit - written))
-            let elements = api.pullChunkDouble(inlet, data.baseAddress!, stamps.baseAddress!, room * UInt(channels), room, 0.1, &code)
+            let elements = api.pullChunkDouble(
+                inlet, data.baseAddress!, stamps.baseAddress!, room * UInt(channels), room, 0.1, &code)
             if code < 0, code != -1 { try library.check(code, "lsl_pull_chunk_d") }
             let now = HostClock.now()
             let frames = Int(elements) / channels

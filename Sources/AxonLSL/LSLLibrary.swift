@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import Synchronization
 
 /// liblsl, loaded at run time with `dlopen`, and the table of the C functions Axon calls through `dlsym`.
 ///

@@ -1,7 +1,8 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import AxonStreams
 
 /// One LSL outlet: a stream that every LSL tool on the reachable network (this machine with the project's
 /// configuration) can resolve and pull.
@@ -39,9 +40,11 @@ public final class LSLOutlet: @unchecked Sendable {
     ) throws(LSLError) {
         let lsl = try LSLLibrary.given(library)
         let format = LSLChannelFormat(descriptor.format)
-        guard let info = lsl.api.createStreamInfo(
-            descriptor.name, descriptor.contentType.rawValue, Int32(descriptor.channelCount), descriptor.nominalRate,
-            format.rawValue, descriptor.sourceID)
+        guard
+            let info = lsl.api.createStreamInfo(
+                descriptor.name, descriptor.contentType.rawValue, Int32(descriptor.channelCount),
+                descriptor.nominalRate,
+                format.rawValue, descriptor.sourceID)
         else { throw .nullResult(function: "lsl_create_streaminfo", message: lsl.lastError()) }
         defer { lsl.api.destroyStreamInfo(info) }
         let desc = lsl.api.description(info)
@@ -73,7 +76,8 @@ public final class LSLOutlet: @unchecked Sendable {
     /// - Throws: ``LSLError/call(function:code:message:)`` with liblsl's error code.
     public func push(_ values: UnsafeBufferPointer<Double>, timestamp: Double) throws(LSLError) {
         precondition(values.count == descriptor.channelCount, "a sample needs one value per channel")
-        try library.check(library.api.pushSampleDouble(outlet, values.baseAddress!, timestamp, 1), "lsl_push_sample_dtp")
+        try library.check(
+            library.api.pushSampleDouble(outlet, values.baseAddress!, timestamp, 1), "lsl_push_sample_dtp")
         pushedCount += 1
     }
 
@@ -90,7 +94,9 @@ public final class LSLOutlet: @unchecked Sendable {
         let copies = strings.map { strdup($0) }
         defer { for copy in copies { free(copy) } }
         let pointers = copies.map { UnsafePointer<CChar>($0) }
-        let code = pointers.withUnsafeBufferPointer { library.api.pushSampleString(outlet, $0.baseAddress!, timestamp, 1) }
+        let code = pointers.withUnsafeBufferPointer {
+            library.api.pushSampleString(outlet, $0.baseAddress!, timestamp, 1)
+        }
         try library.check(code, "lsl_push_sample_strtp")
         pushedCount += 1
     }
@@ -106,6 +112,8 @@ public final class LSLOutlet: @unchecked Sendable {
 
     private static func isXMLName(_ key: String) -> Bool {
         guard let first = key.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" }
+        return key.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-"
+        }
     }
 }

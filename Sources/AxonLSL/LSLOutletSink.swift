@@ -58,7 +58,8 @@ public final class LSLOutletSink: SampleSink {
     public func write(_ block: SampleBlock) throws {
         guard let outlet else { return }
         for frame in 0..<block.frameCount {
-            try outlet.push(UnsafeBufferPointer(block.values(ofFrame: frame)), timestamp: block.timestamp(ofFrame: frame))
+            try outlet.push(
+                UnsafeBufferPointer(block.values(ofFrame: frame)), timestamp: block.timestamp(ofFrame: frame))
         }
     }
 

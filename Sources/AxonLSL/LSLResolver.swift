@@ -26,7 +26,8 @@ public enum LSLResolver {
     ) throws(LSLError) -> [UnsafeMutableRawPointer] {
         var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: 64)
         let count = buffer.withUnsafeMutableBufferPointer { slots in
-            lsl.api.resolveByProperty(slots.baseAddress!, UInt32(slots.count), selector.property, selector.value, 1, timeout)
+            lsl.api.resolveByProperty(
+                slots.baseAddress!, UInt32(slots.count), selector.property, selector.value, 1, timeout)
         }
         try lsl.check(count, "lsl_resolve_byprop")
         let handles = buffer.prefix(Int(count)).compactMap { $0 }
@@ -34,7 +35,9 @@ public enum LSLResolver {
         return handles
     }
 
-    private static func resolveAll(timeout: Double, library lsl: LSLLibrary) throws(LSLError) -> [UnsafeMutableRawPointer] {
+    private static func resolveAll(timeout: Double, library lsl: LSLLibrary) throws(LSLError)
+        -> [UnsafeMutableRawPointer]
+    {
         var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: 256)
         let count = buffer.withUnsafeMutableBufferPointer { slots in
             lsl.api.resolveAll(slots.baseAddress!, UInt32(slots.count), timeout)

@@ -67,7 +67,9 @@ public struct LSLStreamInfo: Sendable, Hashable, Codable {
                 unit: index < units.count ? units[index] : "")
         }
         var metadata = ["lsl.hostname": hostname, "lsl.channel_format": channelFormat]
-        for (index, kind) in channelTypes.enumerated() where !kind.isEmpty { metadata["lsl.channel\(index + 1).type"] = kind }
+        for (index, kind) in channelTypes.enumerated() where !kind.isEmpty {
+            metadata["lsl.channel\(index + 1).type"] = kind
+        }
         return StreamDescriptor(
             name: name, contentType: StreamContentType(type), channels: channels, nominalRate: max(0, nominalRate),
             format: format?.sampleFormat ?? .float64, sourceID: sourceID.isEmpty ? "lsl:\(name)@\(hostname)" : sourceID,

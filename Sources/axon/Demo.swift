@@ -106,7 +106,8 @@ extension Axon {
             }
             session.startBaseline()
             try session.start()
-            await printLive(spectra: session.spectra, indicators: session.indicators, printer: printer, outlets: outlets)
+            await printLive(
+                spectra: session.spectra, indicators: session.indicators, printer: printer, outlets: outlets)
             session.waitUntilFinished()
             printSummary(session.statistics())
         }

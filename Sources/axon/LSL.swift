@@ -41,9 +41,10 @@ extension Axon {
                 print("\(streams.count) LSL stream\(streams.count == 1 ? "" : "s")")
                 for stream in streams {
                     let rate = stream.nominalRate > 0 ? "\(fmt(stream.nominalRate, 3)) Hz" : "irregular"
-                    print("  \(stream.name)  type \(stream.type), \(stream.channelCount) channels, \(rate), "
-                        + "\(stream.channelFormat), source_id \(stream.sourceID.isEmpty ? "-" : stream.sourceID), "
-                        + "host \(stream.hostname)")
+                    print(
+                        "  \(stream.name)  type \(stream.type), \(stream.channelCount) channels, \(rate), "
+                            + "\(stream.channelFormat), source_id \(stream.sourceID.isEmpty ? "-" : stream.sourceID), "
+                            + "host \(stream.hostname)")
                 }
             }
         }

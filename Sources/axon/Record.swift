@@ -32,7 +32,7 @@ extension Axon {
         @Option(help: "A liblsl configuration file for lsl: sources and --lsl-out (default: this machine only).")
         var lslConfig: String?
 
-        @Option(help: "An LSL string stream whose samples become markers: lsl:NAME, lsl:type=Markers, lsl:source_id=ID.")
+        @Option(help: "An LSL string stream whose samples become markers: lsl:NAME, lsl:type=T, lsl:source_id=ID.")
         var markers: String?
 
         @Option(help: "A Brainiac headset through BlueZ instead of --source: ble:NAME or ble:ADDRESS.")
@@ -135,7 +135,8 @@ extension Axon {
             let watched = WatchedSource(inner: source, done: done)
             let stopRequested = StopSignals()
 
-            let zones = (edfSink != nil || xdf != nil) && baseline > 0 && descriptor.contentType == .eeg && descriptor.channelCount == 4
+            let zones = (edfSink != nil || xdf != nil) && baseline > 0 && descriptor.contentType == .eeg
+                && descriptor.channelCount == 4
             print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "
                 + "\(fmt(descriptor.nominalRate, 0)) Hz → \(out)"
                 + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
@@ -156,7 +157,9 @@ extension Axon {
                 let rate = descriptor.nominalRate
                 let outlets = try lslOut ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration) : nil
                 try xdf?.addFeatures(eeg: descriptor, configuration: configuration)
-                if outlets != nil || xdf != nil { spectraTask = fanOutSpectra(session.spectra, outlets: outlets, xdf: xdf) }
+                if outlets != nil || xdf != nil {
+                    spectraTask = fanOutSpectra(session.spectra, outlets: outlets, xdf: xdf)
+                }
                 indicatorTask = Task.detached {
                     for await indicator in session.indicators {
                         let onset = Double(indicator.sampleIndex) / rate

@@ -15,9 +15,11 @@ final class XDFRecordSession: Sendable {
 
     init(path: String, recorded: StreamDescriptor) throws {
         writer = try XDFWriter(path: path)
-        markers = try writer.addStream(StreamDescriptor(
-            name: "\(recorded.name) Markers", contentType: .markers, channels: [ChannelInfo(label: "marker", unit: "")],
-            nominalRate: 0, format: .string, sourceID: "\(recorded.sourceID)/markers"))
+        markers = try writer.addStream(
+            StreamDescriptor(
+                name: "\(recorded.name) Markers", contentType: .markers,
+                channels: [ChannelInfo(label: "marker", unit: "")],
+                nominalRate: 0, format: .string, sourceID: "\(recorded.sourceID)/markers"))
     }
 
     /// The sink of the recorded stream.
@@ -62,7 +64,9 @@ final class XDFRecordSession: Sendable {
     /// Reports the first failing write on standard error; later ones are dropped.
     private func record(_ body: () throws -> Void) {
         do { try body() } catch {
-            if failed.withLock({ let first = !$0; $0 = true; return first }) {
+            if failed.withLock({
+                let first = !$0; $0 = true; return first
+            }) {
                 FileHandle.standardError.write(Data("axon: XDF: \(error)\n".utf8))
             }
         }
@@ -70,7 +74,9 @@ final class XDFRecordSession: Sendable {
 }
 
 /// Feeds a session's spectra to the LSL outlets and the XDF file, whichever are on.
-func fanOutSpectra(_ spectra: AsyncStream<SpectrumFrame>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<Void, Never> {
+func fanOutSpectra(_ spectra: AsyncStream<SpectrumFrame>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<
+    Void, Never
+> {
     Task.detached {
         var publishing = outlets != nil
         for await frame in spectra {

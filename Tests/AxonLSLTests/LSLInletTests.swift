@@ -46,14 +46,17 @@ struct LSLInletTests {
         #expect(sink.values.count == expected)
         #expect(sink.gaps.isEmpty)
         var mismatches = 0
-        for (index, values) in sink.values.enumerated() where values.map(Float.init) != frames[index] { mismatches += 1 }
+        for (index, values) in sink.values.enumerated() where values.map(Float.init) != frames[index] {
+            mismatches += 1
+        }
         #expect(mismatches == 0)
         // Dejittered timestamps: evenly spaced at 4 ms.
         let steps = zip(sink.timestamps.dropFirst(), sink.timestamps).map { $0 - $1 }
         let mean = steps.reduce(0, +) / Double(steps.count)
         let std = (steps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(steps.count)).squareRoot()
-        print("lsl inlet: \(sink.values.count) samples; timestamp steps mean \(mean * 1e3) ms, std \(std * 1e6) µs; "
-            + "time correction \(source.timeCorrection * 1e6) µs")
+        print(
+            "lsl inlet: \(sink.values.count) samples; timestamp steps mean \(mean * 1e3) ms, std \(std * 1e6) µs; "
+                + "time correction \(source.timeCorrection * 1e6) µs")
         #expect(abs(mean - 1 / Self.rate) < 1e-6)
         #expect(std < 20e-6)
     }
@@ -98,14 +101,18 @@ struct LSLInletTests {
         let played = Array(frames[0..<first]) + Array(frames[resumedAt..<end])
         #expect(sink.values.count == played.count)
         var mismatches = 0
-        for (index, values) in sink.values.enumerated() where values.map(Float.init) != played[index] { mismatches += 1 }
+        for (index, values) in sink.values.enumerated() where values.map(Float.init) != played[index] {
+            mismatches += 1
+        }
         #expect(mismatches == 0)
         // Axon had the first sample after the restart within 2 s of the restart.
         try #require(source.resumeDelays.count == 1)
         let resumed = Double(resumedAt - restart) / Self.rate + source.resumeDelays[0]
-        print("lsl outage: \(outageFor) s outage → one gap of \(gap.gap.missingCount) samples (\(gap.gap.cause)); "
-            + "\(resumedAt - restart) samples pushed during the reconnect were lost; Axon resumed \(resumed) s after the "
-            + "restart")
+        print(
+            "lsl outage: \(outageFor) s outage → one gap of \(gap.gap.missingCount) samples (\(gap.gap.cause)); "
+                + "\(resumedAt - restart) samples pushed during the reconnect were lost; "
+                + "Axon resumed \(resumed) s after the "
+                + "restart")
         #expect(resumed < 2)
     }
 
@@ -125,7 +132,8 @@ struct LSLInletTests {
         // left out by other ports or another session id.
         let excluding = [
             "[ports]\nIPv6 = disable\nMulticastPort = 16600\nBasePort = 16700\nPortRange = 8\n"
-                + "[multicast]\nResolveScope = machine\nMachineAddresses = {127.0.0.2}\n[lab]\nKnownPeers = {127.0.0.1}\n",
+                + "[multicast]\nResolveScope = machine\nMachineAddresses = {127.0.0.2}\n"
+                + "[lab]\nKnownPeers = {127.0.0.1}\n",
             "[ports]\nIPv6 = disable\n[multicast]\nResolveScope = machine\n[lab]\nKnownPeers = {127.0.0.1}\n"
                 + "SessionID = another-lab\n",
         ]

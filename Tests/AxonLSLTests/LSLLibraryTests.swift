@@ -59,7 +59,9 @@ struct LSLConfigurationTests {
             for raw in text.split(separator: "\n") {
                 let line = raw.trimmingCharacters(in: .whitespaces)
                 if line.isEmpty || line.hasPrefix(";") { continue }
-                if line.hasPrefix("[") { section = line } else {
+                if line.hasPrefix("[") {
+                    section = line
+                } else {
                     result.append(section + line.replacingOccurrences(of: " ", with: ""))
                 }
             }

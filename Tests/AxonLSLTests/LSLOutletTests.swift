@@ -24,7 +24,9 @@ struct LSLOutletTests {
         case text(String)
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Double.self) { self = .number(number) } else {
+            if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else {
                 self = .text(try container.decode(String.self))
             }
         }
@@ -133,10 +135,11 @@ struct LSLOutletTests {
 
         let spectraLatency = Self.percentiles(spectra.latencies)
         let rawLatency = Self.percentiles(rawReceived.latencies)
-        print("lsl outlets: \(rawReceived.samples.count) raw samples, \(spectra.samples.count) spectra, "
-            + "\(zones.samples.count) zones; spectra push→pull p50 \(spectraLatency.p50 * 1e3) ms, "
-            + "p99 \(spectraLatency.p99 * 1e3) ms; raw sample time→pull p50 \(rawLatency.p50 * 1e3) ms, "
-            + "p99 \(rawLatency.p99 * 1e3) ms")
+        print(
+            "lsl outlets: \(rawReceived.samples.count) raw samples, \(spectra.samples.count) spectra, "
+                + "\(zones.samples.count) zones; spectra push→pull p50 \(spectraLatency.p50 * 1e3) ms, "
+                + "p99 \(spectraLatency.p99 * 1e3) ms; raw sample time→pull p50 \(rawLatency.p50 * 1e3) ms, "
+                + "p99 \(rawLatency.p99 * 1e3) ms")
         #expect(spectraLatency.p99 < 0.5)
     }
 

@@ -13,7 +13,8 @@ enum LSLPeer {
     static let script = root.appendingPathComponent("scripts/lsl-peer.py").path
     static let configuration = root.appendingPathComponent("scripts/lsl/lsl_api.cfg").path
     static let recording = root.appendingPathComponent(
-        "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
+        "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"
+    ).path
 
     /// Whether pylsl and the project's liblsl link are installed (`make test` installs them).
     static var available: Bool {

@@ -33,7 +33,9 @@ struct LoopbackSockets {
 
     /// Sockets bound to a loopback address on `port`.
     func loopback(port: Int) -> [Socket] {
-        sockets.filter { Self.port($0.local) == port && !Self.isUnsetAddress($0.local) && Self.isLoopbackOrUnset($0.local) }
+        sockets.filter {
+            Self.port($0.local) == port && !Self.isUnsetAddress($0.local) && Self.isLoopbackOrUnset($0.local)
+        }
     }
 
     static func port(_ endpoint: String) -> Int? {

@@ -83,8 +83,12 @@ struct XDFTests {
                     try writer.appendSamples(stream: spectraID, timestamps: time, values: values, scratch: &scratch)
                 }
             }
-            if block % 10 == 5 { try writer.appendStrings(stream: zonesID, timestamp: second[0], strings: ["relaxed \(block)%"]) }
-            if block % 12 == 0 { try writer.appendStrings(stream: markersID, timestamp: second[0], strings: ["mark <\(block)> & co"]) }
+            if block % 10 == 5 {
+                try writer.appendStrings(stream: zonesID, timestamp: second[0], strings: ["relaxed \(block)%"])
+            }
+            if block % 12 == 0 {
+                try writer.appendStrings(stream: markersID, timestamp: second[0], strings: ["mark <\(block)> & co"])
+            }
         }
         try writer.close()
         // Boundaries at 1000, 1010, …, 1050 s: every 10 s of the 60.
@@ -150,7 +154,8 @@ struct XDFTests {
         #expect(peerEEG.count == eeg.sampleCount)
         #expect(peerEEG.footer_count == nil)
         #expect(peerEEG.first == Array(eeg.values[0..<4]))
-        print("xdf kill: \(eeg.sampleCount) samples (\(Double(eeg.sampleCount) / 250) s) of \(recorded) s recorded, "
-            + "\(file.boundaryCount) boundaries, \(file.trailingBytes) bytes after the last whole chunk")
+        print(
+            "xdf kill: \(eeg.sampleCount) samples (\(Double(eeg.sampleCount) / 250) s) of \(recorded) s recorded, "
+                + "\(file.boundaryCount) boundaries, \(file.trailingBytes) bytes after the last whole chunk")
     }
 }

@@ -15,7 +15,8 @@ extension XDFFile {
         var metadata = ["format": "XDF", "xdf.streams": String(streams.count), "xdf.boundaries": String(boundaryCount)]
         for stream in streams {
             let rate = stream.nominalRate > 0 ? "\(stream.nominalRate) Hz" : "irregular"
-            metadata["xdf.stream.\(stream.id)"] = "\(stream.name) (\(stream.type)): \(stream.channelCount) channels, "
+            metadata["xdf.stream.\(stream.id)"] =
+                "\(stream.name) (\(stream.type)): \(stream.channelCount) channels, "
                 + "\(rate), \(stream.format.rawValue), \(stream.sampleCount) samples, source_id \(stream.sourceID)"
                 + (stream.footerSampleCount == nil ? ", no footer" : "")
         }

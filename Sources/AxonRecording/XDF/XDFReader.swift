@@ -65,7 +65,8 @@ public enum XDFReader {
 
     private static func stream(id: UInt32, xml: String) throws(RecordingError) -> XDFFile.Stream {
         guard let count = XMLText.first("channel_count", in: xml).flatMap({ Int($0) }), count >= 1,
-            let formatName = XMLText.first("channel_format", in: xml), let format = XDFChannelFormat(rawValue: formatName)
+            let formatName = XMLText.first("channel_format", in: xml),
+            let format = XDFChannelFormat(rawValue: formatName)
         else { throw .malformedHeader(line: 0, reason: "XDF stream \(id) has no usable channel_count/channel_format") }
         let channels = XMLText.elements("channel", in: XMLText.section("channels", in: xml) ?? "")
         return XDFFile.Stream(
@@ -95,7 +96,8 @@ public enum XDFReader {
             for _ in 0..<stream.channelCount {
                 if stream.format == .string {
                     guard let length = cursor.variableLength(), cursor.remaining >= Int(length) else { return false }
-                    stream.strings.append(String(decoding: content[cursor.offset..<(cursor.offset + Int(length))], as: UTF8.self))
+                    stream.strings.append(
+                        String(decoding: content[cursor.offset..<(cursor.offset + Int(length))], as: UTF8.self))
                     cursor.offset += Int(length)
                 } else {
                     guard let value = cursor.value(stream.format) else { return false }
@@ -150,7 +152,8 @@ public enum XDFReader {
 /// every element of a name in a section. Headers are flat, attribute-free XML (XDF and LSL write no attributes).
 enum XMLText {
     static func section(_ name: String, in xml: String) -> String? {
-        guard let open = xml.range(of: "<\(name)>"), let close = xml.range(of: "</\(name)>", range: open.upperBound..<xml.endIndex)
+        guard let open = xml.range(of: "<\(name)>"),
+            let close = xml.range(of: "</\(name)>", range: open.upperBound..<xml.endIndex)
         else { return nil }
         return String(xml[open.upperBound..<close.lowerBound])
     }
@@ -160,7 +163,9 @@ enum XMLText {
     static func elements(_ name: String, in xml: String) -> [String] {
         var result: [String] = []
         var rest = xml[...]
-        while let open = rest.range(of: "<\(name)>"), let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex) {
+        while let open = rest.range(of: "<\(name)>"),
+            let close = rest.range(of: "</\(name)>", range: open.upperBound..<rest.endIndex)
+        {
             result.append(String(rest[open.upperBound..<close.lowerBound]))
             rest = rest[close.upperBound...]
         }

@@ -1,8 +1,9 @@
+import AxonStreams
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #endif
-import AxonStreams
-import Foundation
 
 /// Writes an XDF 1.0 file: several streams (EEG, markers, spectra, zones, other sensors) in one session.
 ///
@@ -64,7 +65,8 @@ public final class XDFWriter: @unchecked Sendable {
         self.boundaryInterval = boundaryInterval
         let fd = try PosixFile.create(path)
         var bytes = XDFChunk.magic
-        let header = "<?xml version=\"1.0\"?><info><version>1.0</version><datetime>\(Self.isoNow())</datetime>"
+        let header =
+            "<?xml version=\"1.0\"?><info><version>1.0</version><datetime>\(Self.isoNow())</datetime>"
             + "<writer>Axon</writer></info>"
         XDFChunk.append(tag: .fileHeader, content: ArraySlice(header.utf8), to: &bytes)
         do {
@@ -125,8 +127,9 @@ public final class XDFWriter: @unchecked Sendable {
                 Self.appendValue(values[frame * channels + channel], format: format, to: &scratch)
             }
         }
-        try finishChunk(stream: id, scratch: &scratch, reserve: reserve, first: timestamps[0],
-                        last: timestamps[timestamps.count - 1], count: timestamps.count)
+        try finishChunk(
+            stream: id, scratch: &scratch, reserve: reserve, first: timestamps[0],
+            last: timestamps[timestamps.count - 1], count: timestamps.count)
     }
 
     /// Appends one sample of a text stream (one string per channel).
@@ -259,7 +262,8 @@ public final class XDFWriter: @unchecked Sendable {
         xml += element("hostname", hostName)
         xml += "<desc><channels>"
         for channel in descriptor.channels {
-            xml += "<channel>" + element("label", channel.label) + element("unit", channel.unit)
+            xml +=
+                "<channel>" + element("label", channel.label) + element("unit", channel.unit)
                 + element("type", descriptor.contentType.rawValue) + "</channel>"
         }
         xml += "</channels><acquisition>" + element("manufacturer", "Axon") + "</acquisition></desc></info>"
@@ -271,7 +275,9 @@ public final class XDFWriter: @unchecked Sendable {
         xml += "<first_timestamp>\(stream.count > 0 ? String(stream.first) : "0")</first_timestamp>"
         xml += "<last_timestamp>\(stream.count > 0 ? String(stream.last) : "0")</last_timestamp>"
         xml += "<sample_count>\(stream.count)</sample_count><clock_offsets>"
-        for offset in stream.offsets { xml += "<offset><time>\(offset.time)</time><value>\(offset.value)</value></offset>" }
+        for offset in stream.offsets {
+            xml += "<offset><time>\(offset.time)</time><value>\(offset.value)</value></offset>"
+        }
         return xml + "</clock_offsets></info>"
     }
 
