@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
         .library(name: "AxonOpenBCI", targets: ["AxonOpenBCI"]),
         .library(name: "AxonMuse", targets: ["AxonMuse"]),
+        .library(name: "AxonLSL", targets: ["AxonLSL"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -81,13 +82,16 @@ let package = Package(
         // packet-index gaps, keep-alives and restart after a reconnection. Its simulator is the mock bluetoothd's
         // `muse` kind (scripts/bluez-mock/kinds/muse.py), fed by the shared muse-lsl recording.
         .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams"]),
+        // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones). liblsl is loaded at run time
+        // with dlopen (see LSLLibrary): nothing links against it, and only LSL commands need it.
+        .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG"]),
 
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
                 argumentParser,
             ]),
 
@@ -110,6 +114,7 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
+        .testTarget(name: "AxonLSLTests", dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams"]),
         .testTarget(
             name: "AxonOpenBCITests",
             dependencies: [

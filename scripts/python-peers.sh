@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Creates .venv-peers (python3 -m venv) with the real peers the interop tests talk to: the EDF readers pyedflib
-# and MNE, which check the files we write, and elm327-emulator (module `elm`), the ELM327 OBD-II dongle the OBD
-# tests connect to. Idempotent and quiet: installs only what is missing, prints one line when it installs.
+# and MNE, which check the files we write, elm327-emulator (module `elm`), the ELM327 OBD-II dongle the OBD
+# tests connect to, pylsl (whose wheel ships liblsl, the Lab Streaming Layer library) and the XDF reader pyxdf.
+# liblsl is then linked as .liblsl/liblsl.so, where Axon looks for it at run time (after AXON_LIBLSL). Idempotent and quiet: installs only what is missing, prints one line when it installs.
 # The Swift interop tests run only when .venv-peers/bin/python exists.
 set -euo pipefail
 
@@ -14,11 +15,17 @@ python="$venv/bin/python"
 
 # module:package pairs (the import name and the PyPI name differ for the emulator).
 missing=()
-for pair in pyedflib:pyedflib mne:mne elm:elm327-emulator; do
+for pair in pyedflib:pyedflib mne:mne elm:elm327-emulator pylsl:pylsl pyxdf:pyxdf; do
     "$python" -c "import ${pair%%:*}" 2>/dev/null || missing+=("${pair#*:}")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "python-peers: installing ${missing[*]} into .venv-peers"
+    "$python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+    "$python" -m pip install --quiet --disable-pip-version-check "${missing[@]}"
+fi
 
-echo "python-peers: installing ${missing[*]} into .venv-peers"
-"$python" -m pip install --quiet --disable-pip-version-check --upgrade pip
-"$python" -m pip install --quiet --disable-pip-version-check "${missing[@]}"
+# The liblsl inside the pylsl wheel, where Axon finds it without a system install.
+liblsl="$("$python" -c 'import os, pylsl; print(os.path.join(os.path.dirname(pylsl.__file__), "lib", "liblsl.so"))')"
+[ -f "$liblsl" ] || { echo "python-peers: the pylsl wheel has no $liblsl" >&2; exit 1; }
+mkdir -p "$root/.liblsl"
+[ "$(readlink "$root/.liblsl/liblsl.so" 2>/dev/null)" = "$liblsl" ] || ln -sfn "$liblsl" "$root/.liblsl/liblsl.so"

@@ -7,6 +7,7 @@
 /// | ``axonCSV`` | `# axon-csv 1` (``AxonCSVFormat``) |
 /// | ``edf`` | the 8 bytes `0       ` (EDF, EDF+) |
 /// | ``bdf`` | the 8 bytes `\u{FF}BIOSEMI` (BDF, BDF+) |
+/// | ``xdf`` | the 4 bytes `XDF:` (XDF 1.0, LabRecorder's multi-stream format) |
 ///
 /// Threading: a value type; share freely.
 public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -20,6 +21,8 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     case edf
     /// BDF or BDF+; read by ``EDFFileReader``.
     case bdf
+    /// XDF; read by ``XDFReader``.
+    case xdf
 
     /// The format whose first line this is (BOM, line ending and surrounding spaces ignored), or `nil`.
     public static func detect(firstLine: String) -> RecordingFormat? {
@@ -41,6 +44,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     /// - Complexity: O(length of the first line).
     public static func detect(bytes: [UInt8]) throws(RecordingError) -> RecordingFormat {
         if EDFHeader.isSignature(bytes) { return bytes[0] == 0xFF ? .bdf : .edf }
+        if XDFReader.isSignature(bytes) { return .xdf }
         let first = bytes.withUnsafeBufferPointer { LineCursor.firstLine(of: $0) }
         guard let format = detect(firstLine: first) else { throw .unsupportedFormat(firstLine: first) }
         return format
@@ -54,6 +58,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         case .axonCSV: return "Axon CSV"
         case .edf: return "EDF/EDF+"
         case .bdf: return "BDF/BDF+"
+        case .xdf: return "XDF"
         }
     }
 }

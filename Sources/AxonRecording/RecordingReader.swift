@@ -25,6 +25,7 @@ public enum RecordingReader {
         case .museCSV: return try MuseCSVReader().read(bytes: bytes, sourceName: sourceName)
         case .axonCSV: return try AxonCSVReader().read(bytes: bytes, sourceName: sourceName)
         case .edf, .bdf: return try EDFFileReader().read(bytes: bytes, sourceName: sourceName)
+        case .xdf: return try XDFReader.read(bytes: bytes).recording(sourceName: sourceName)
         }
     }
 }

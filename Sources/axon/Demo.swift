@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBrainiac
 import AxonEEG
+import AxonLSL
 import AxonRecording
 import AxonStreams
 import Foundation
@@ -64,6 +65,12 @@ extension Axon {
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
         var bus: String?
 
+        @Flag(help: "Publish the replayed EEG, its spectra and zones as LSL outlets (docs/lsl.md).")
+        var lslOut = false
+
+        @Option(help: "A liblsl configuration file for --lsl-out (default: this machine only).")
+        var lslConfig: String?
+
         func run() async throws {
             if let device, let path = try CytonOptions.path(device) { return try await runCyton(path: path) }
             if let device, let selector = try MuseOptions.selector(device) {
@@ -90,9 +97,11 @@ extension Axon {
                 indicatorPeriod: indicator)
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
+            let lsl = try lslOut ? LSLRunOutput(configuration: lslConfig) : nil
             let session = try EEGSession(
-                source: replay, configuration: configuration,
+                source: replay, configuration: configuration, sinks: lsl.map { [$0.rawSink()] } ?? [],
                 options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
+            let outlets = try lsl?.eegOutlets(eeg: recording.descriptor, configuration: configuration)
             print("axon demo: \(file)")
             print("  channels \(labels.joined(separator: ", ")) as T3, O1, T4, O2; \(fmt(recording.sampleRate, 0)) Hz; "
                 + "seconds \(fmt(from, 0))–\(fmt(to, 0)) of the recording (eyes open until ≈28 s, closed ≈28–76 s)")
@@ -102,9 +111,14 @@ extension Axon {
             let printer = EEGPrinter(
                 configuration: configuration, displayLabels: zip(["T3", "O1", "T4", "O2"], labels).map { "\($0)=\($1)" },
                 timeOffset: from)
+            if let outlets {
+                print("  LSL outlets: \(recording.descriptor.name), \(outlets.spectra.descriptor.name), "
+                    + "\(outlets.zones.descriptor.name)")
+            }
             session.startBaseline()
             try session.start()
-            await printLive(session: session, printer: printer)
+            await printLive(
+                spectra: session.spectra, indicators: session.indicators, printer: printer, outlets: outlets)
             session.waitUntilFinished()
             printSummary(session.statistics())
         }
@@ -174,14 +188,19 @@ extension Axon {
         /// Prints spectra as they arrive; indicators are queued by a second task and printed after the spectrum
         /// row of their time.
         private func printLive(
-            spectra: AsyncStream<SpectrumFrame>, indicators: AsyncStream<ActivityIndicators>, printer: EEGPrinter
+            spectra: AsyncStream<SpectrumFrame>, indicators: AsyncStream<ActivityIndicators>, printer: EEGPrinter,
+            outlets: EEGOutlets? = nil
         ) async {
             let pending = PendingIndicators()
             let indicatorTask = Task {
-                for await indicator in indicators { pending.append(indicator) }
+                for await indicator in indicators {
+                    pending.append(indicator)
+                    do { try outlets?.publish(indicator) } catch { print("  ! zones outlet: \(error)") }
+                }
             }
             print(printer.header())
             for await frame in spectra {
+                do { try outlets?.publish(frame) } catch { print("  ! spectra outlet: \(error)") }
                 print(printer.row(frame))
                 for indicator in pending.take(upTo: frame.sampleIndex) { print(printer.indicator(indicator)) }
             }

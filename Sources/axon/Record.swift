@@ -4,6 +4,7 @@ import AxonDevices
 import AxonEEG
 import AxonMuse
 import AxonOpenBCI
+import AxonLSL
 import AxonRecording
 import AxonStreams
 import Dispatch
@@ -25,8 +26,17 @@ extension Axon {
                 (a user marker).
                 """)
 
-        @Option(help: "simulator, test-sequence:HZ, or a recording's path.")
+        @Option(help: "simulator, test-sequence:HZ, lsl:NAME|lsl:type=T|lsl:source_id=ID, or a recording's path.")
         var source: String?
+
+        @Flag(help: "Publish the raw stream (and, with zones, spectra and zones) as LSL outlets (docs/lsl.md).")
+        var lslOut = false
+
+        @Option(help: "A liblsl configuration file for lsl: sources and --lsl-out (default: this machine only).")
+        var lslConfig: String?
+
+        @Option(help: "An LSL string stream whose samples become markers: lsl:NAME, lsl:type=T, lsl:source_id=ID.")
+        var markers: String?
 
         @Option(help: ArgumentHelp(
             "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, a Muse or a "
@@ -37,7 +47,7 @@ extension Axon {
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
         var bus: String?
 
-        @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+) or .csv.")
+        @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+), .csv or .xdf (multi-stream session, docs/xdf.md).")
         var out: String
 
         @Option(help: "Seconds of data to record (default: until SIGINT/SIGTERM).")
@@ -72,8 +82,8 @@ extension Axon {
                 duration.map({ $0 > 0 }) ?? true
             else { throw ValidationError("need speed, indicator, progress and duration > 0 and baseline ≥ 0") }
             guard (source == nil) != (device == nil) else { throw ValidationError("give either --source or --device") }
-            guard ["edf", "bdf", "csv"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
-                throw ValidationError("--out must end in .edf, .bdf or .csv")
+            guard ["edf", "bdf", "csv", "xdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
+                throw ValidationError("--out must end in .edf, .bdf, .csv or .xdf")
             }
         }
 
@@ -81,14 +91,30 @@ extension Axon {
             try OutputFile.claim(out, replace: force)
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
-            let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents)
+            let lsl = try lslOut || source?.hasPrefix("lsl:") == true || markers != nil
+                ? LSLRunOutput(configuration: lslConfig) : nil
+            let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
             let sink: any SampleSink
+            let xdf = fileExtension == "xdf" ? try XDFRecordSession(path: out, recorded: descriptor) : nil
             if fileExtension == "csv" {
                 edfSink = nil
                 sink = CSVSink(path: out)
+            } else if let xdf {
+                edfSink = nil
+                sink = xdf.sink()
+                headsetEvents.target { event in xdf.mark(event) }
+                Thread.detachNewThread {
+                    forEachInputLine { line in
+                        let text = line.trimmingCharacters(in: .whitespaces)
+                        guard !text.isEmpty else { return }
+                        xdf.mark(text)
+                        print("marked \"\(text)\"")
+                        flushStandardOutput()
+                    }
+                }
             } else {
                 let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
                 let ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
@@ -98,9 +124,9 @@ extension Axon {
                 headsetEvents.target { event in created.annotate(unixTime: HostClock.unixNow(), text: event) }
                 // Each line typed on standard input becomes a user marker at the time it was entered.
                 Thread.detachNewThread {
-                    while let line = readLine() {
+                    forEachInputLine { line in
                         let text = line.trimmingCharacters(in: .whitespaces)
-                        guard !text.isEmpty else { continue }
+                        guard !text.isEmpty else { return }
                         created.annotate(unixTime: HostClock.unixNow(), text: "marker: \(text)")
                         print("marked \"\(text)\"")
                         flushStandardOutput()
@@ -108,11 +134,19 @@ extension Axon {
                 }
                 sink = created
             }
+            let sinks = [sink] + (lslOut ? lsl.map { [$0.rawSink()] } ?? [] : [])
+            let markerInlet = try markers.map { selector in
+                try lsl!.markers(selector) { text, time in
+                    if let xdf { xdf.mark(text, at: time) }
+                    edfSink?.annotate(unixTime: time + HostClock.wallClockOffset(), text: "marker: \(text)")
+                }
+            }
             let done = CompletionFlag()
             let watched = WatchedSource(inner: source, done: done)
             let stopRequested = StopSignals()
 
-            let zones = edfSink != nil && baseline > 0 && descriptor.contentType == .eeg && descriptor.channelCount == 4
+            let zones = (edfSink != nil || xdf != nil) && baseline > 0 && descriptor.contentType == .eeg
+                && descriptor.channelCount == 4
             print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "
                 + "\(fmt(descriptor.nominalRate, 0)) Hz → \(out)"
                 + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
@@ -122,20 +156,28 @@ extension Axon {
             let statistics: () -> PipelineStatistics
             let stop: () -> Void
             var indicatorTask: Task<Void, Never>?
-            if zones, let edfSink {
+            var spectraTask: Task<Void, Never>?
+            if zones {
                 let configuration = EEGEngine.Configuration(
                     sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
                     baselineDuration: baseline, indicatorPeriod: indicator)
                 let session = try EEGSession(
-                    source: watched, configuration: configuration, sinks: [sink],
+                    source: watched, configuration: configuration, sinks: sinks,
                     options: .init(publishSamples: false, pipeline: pipelineConfiguration))
                 let rate = descriptor.nominalRate
+                let outlets = try lslOut ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration) : nil
+                try xdf?.addFeatures(eeg: descriptor, configuration: configuration)
+                if outlets != nil || xdf != nil {
+                    spectraTask = fanOutSpectra(session.spectra, outlets: outlets, xdf: xdf)
+                }
                 indicatorTask = Task.detached {
                     for await indicator in session.indicators {
                         let onset = Double(indicator.sampleIndex) / rate
                         let percent = Int((indicator.activity.percent * 100).rounded())
                         let text = "zone: \(indicator.activity.zone) \(percent)%"
-                        edfSink.annotate(onset: onset, text: text)
+                        edfSink?.annotate(onset: onset, text: text)
+                        xdf?.zone(indicator)
+                        do { try outlets?.publish(indicator) } catch { print("zones outlet: \(error)") }
                         print("annotated \"\(text)\" at \(fmt(onset, 3)) s")
                         flushStandardOutput()
                     }
@@ -145,14 +187,14 @@ extension Axon {
                 statistics = session.statistics
                 stop = session.stop
             } else {
-                let pipeline = StreamPipeline(source: watched, sinks: [sink], configuration: pipelineConfiguration)
+                let pipeline = StreamPipeline(source: watched, sinks: sinks, configuration: pipelineConfiguration)
                 try pipeline.start()
                 statistics = pipeline.statistics
                 stop = pipeline.stop
             }
 
             // A device streams until told to stop: --duration ends it here.
-            let deadline = device != nil ? duration.map { HostClock.now() + $0 } : nil
+            let deadline = device != nil || source is LSLInletSource ? duration.map { HostClock.now() + $0 + 10 } : nil
             var next = HostClock.now()
             while !done.isSet, !stopRequested.isSet, deadline.map({ HostClock.now() < $0 }) ?? true {
                 next += progress
@@ -163,7 +205,13 @@ extension Axon {
                 flushStandardOutput()
             }
             stop()
+            markerInlet?.stop()
             if let indicatorTask { waitForTask(indicatorTask) }
+            if let spectraTask { waitForTask(spectraTask) }
+            if let xdf {
+                try xdf.writer.close()
+                print("xdf: \(xdf.writer.counts.chunks) chunks, \(xdf.writer.counts.boundaries) boundaries")
+            }
             let s = statistics()
             var summary = "done: \(s.delivered) samples (\(fmt(Double(s.delivered) / descriptor.nominalRate, 2)) s)"
             if let writer = edfSink?.writer {
@@ -177,9 +225,12 @@ extension Axon {
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        private func makeSource(headsetEvents: HeadsetEventRelay) throws
+        private func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
+            if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {
+                return (try lsl.source(selector, duration: duration), .init(), .host)
+            }
             if let device, let path = try CytonOptions.path(device) {
                 let board = try CytonOptions.connect(path: path)
                 let cyton = try CytonSource(board: board)

@@ -40,24 +40,11 @@ struct EDFCrashTests {
 
         // Read progress lines until 30 s have reached the file, collecting the annotations announced on the way.
         var annotations = [EDFPeers.Annotation(onset: 0, text: "Recording starts")]
-        var recorded = 0.0
-        var pending = ""
-        let handle = pipe.fileHandleForReading
-        reading: while recorded < 30 {
-            let data = handle.availableData
-            if data.isEmpty { break }
-            pending += String(decoding: data, as: UTF8.self)
-            while let newline = pending.firstIndex(of: "\n") {
-                let line = String(pending[..<newline])
-                pending = String(pending[pending.index(after: newline)...])
-                if line.hasPrefix("recorded "), let seconds = Double(line.split(separator: " ")[1]) {
-                    recorded = seconds
-                    if recorded >= 30 { break reading }
-                } else if line.hasPrefix("annotated \""), let close = line.lastIndex(of: "\"") {
-                    let text = String(line[line.index(line.startIndex, offsetBy: 11)..<close])
-                    let onset = Double(line[close...].split(separator: " ")[2]) ?? -1
-                    annotations.append(.init(onset: onset, text: text))
-                }
+        let recorded = readRecordProgress(pipe.fileHandleForReading, until: 30) { line in
+            if line.hasPrefix("annotated \""), let close = line.lastIndex(of: "\"") {
+                let text = String(line[line.index(line.startIndex, offsetBy: 11)..<close])
+                let onset = Double(line[close...].split(separator: " ")[2]) ?? -1
+                annotations.append(.init(onset: onset, text: text))
             }
         }
         #expect(kill(process.processIdentifier, SIGKILL) == 0)

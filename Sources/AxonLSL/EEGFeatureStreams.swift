@@ -1,0 +1,62 @@
+import AxonEEG
+import AxonStreams
+
+/// How the EEG engine's results travel as streams (LSL outlets, XDF streams): the descriptors and the values of
+/// one spectrum frame or one indicator. One layout for every consumer, so a spectra column means the same in an
+/// XDF file as in an LSL inlet.
+///
+/// Threading: stateless; any thread.
+public enum EEGFeatureStreams {
+    /// The spectra stream: per channel and band, dominant frequency (Hz; NaN when the band holds no peak of its
+    /// own) then mean-square power (unit²), one sample per hop; source id `<sourceID>/spectra`.
+    public static func spectra(eeg: StreamDescriptor, configuration: EEGEngine.Configuration, sourceID: String? = nil)
+        -> StreamDescriptor
+    {
+        var channels: [ChannelInfo] = []
+        for label in configuration.channelLabels {
+            for band in configuration.bands {
+                let name = "\(label) \(format(band.lower))-\(format(band.upper))Hz"
+                channels.append(ChannelInfo(label: "\(name) frequency", unit: "Hz"))
+                channels.append(ChannelInfo(label: "\(name) power", unit: "\(configuration.unit)^2"))
+            }
+        }
+        return StreamDescriptor(
+            name: "\(eeg.name) Spectra", contentType: .eegFeatures, channels: channels,
+            nominalRate: configuration.sampleRate / Double(configuration.hop), format: .float64,
+            sourceID: "\(sourceID ?? eeg.sourceID)/spectra")
+    }
+
+    /// The zones stream: irregular text, the overall zone then each channel's (`left out` for a channel with no
+    /// usable window); source id `<sourceID>/zones`.
+    public static func zones(eeg: StreamDescriptor, configuration: EEGEngine.Configuration, sourceID: String? = nil)
+        -> StreamDescriptor
+    {
+        StreamDescriptor(
+            name: "\(eeg.name) Zones", contentType: .markers,
+            channels: [ChannelInfo(label: "overall", unit: "")]
+                + configuration.channelLabels.map { ChannelInfo(label: $0, unit: "") },
+            nominalRate: 0, format: .string, sourceID: "\(sourceID ?? eeg.sourceID)/zones")
+    }
+
+    /// One spectrum frame as a spectra sample.
+    public static func values(of frame: SpectrumFrame) -> [Double] {
+        var values: [Double] = []
+        for channel in frame.channels {
+            for band in channel.bands {
+                values.append(band.dominantFrequency ?? .nan)
+                values.append(band.power)
+            }
+        }
+        return values
+    }
+
+    /// One indicator as a zones sample (`relaxed 50%`, …).
+    public static func strings(of indicators: ActivityIndicators) -> [String] {
+        func text(_ level: ZoneClassifier.Level) -> String { "\(level.zone) \(Int((level.percent * 100).rounded()))%" }
+        return [text(indicators.activity)] + indicators.channels.map { $0.level.map(text) ?? "left out" }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+}

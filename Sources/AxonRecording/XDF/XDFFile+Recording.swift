@@ -1,0 +1,51 @@
+import AxonStreams
+
+extension XDFFile {
+    /// The file as a ``Recording`` (what `axon info`, `replay` and `convert` take): its first regular numeric
+    /// stream (an EEG stream first), with the text samples of its first string stream as markers at the first
+    /// frame stamped at or after them, and every stream listed in the metadata (`xdf.stream.ID`).
+    ///
+    /// - Throws: ``RecordingError/malformedHeader(line:reason:)`` when the file has no regular numeric stream with
+    ///   samples.
+    public func recording(sourceName: String) throws(RecordingError) -> Recording {
+        let regular = streams.filter { $0.format != .string && $0.nominalRate > 0 && $0.sampleCount > 0 }
+        guard let main = regular.first(where: { $0.type == "EEG" }) ?? regular.first else {
+            throw .malformedHeader(line: 0, reason: "the XDF file has no regular numeric stream with samples")
+        }
+        var metadata = ["format": "XDF", "xdf.streams": String(streams.count), "xdf.boundaries": String(boundaryCount)]
+        for stream in streams {
+            let rate = stream.nominalRate > 0 ? "\(stream.nominalRate) Hz" : "irregular"
+            metadata["xdf.stream.\(stream.id)"] =
+                "\(stream.name) (\(stream.type)): \(stream.channelCount) channels, "
+                + "\(rate), \(stream.format.rawValue), \(stream.sampleCount) samples, source_id \(stream.sourceID)"
+                + (stream.footerSampleCount == nil ? ", no footer" : "")
+        }
+        var warnings: [String] = []
+        if trailingBytes > 0 { warnings.append("cut short: \(trailingBytes) bytes after the last whole chunk") }
+        let channels = (0..<main.channelCount).map { index in
+            ChannelInfo(
+                label: index < main.labels.count && !main.labels[index].isEmpty ? main.labels[index] : "Ch\(index + 1)",
+                unit: index < main.units.count ? main.units[index] : "")
+        }
+        let descriptor = StreamDescriptor(
+            name: main.name, contentType: StreamContentType(main.type), channels: channels,
+            nominalRate: main.nominalRate, format: main.format == .double64 ? .float64 : .float32,
+            sourceID: main.sourceID.isEmpty ? "file:\(sourceName)" : main.sourceID, metadata: metadata)
+        var markers: [RecordingMarker] = []
+        if let text = streams.first(where: { $0.format == .string }) {
+            for (index, time) in text.timestamps.enumerated() {
+                // The first frame at or after the marker's time (timestamps increase).
+                var low = 0
+                var high = main.sampleCount - 1
+                while low < high {
+                    let middle = (low + high) / 2
+                    if main.timestamps[middle] < time { low = middle + 1 } else { high = middle }
+                }
+                let frame = low
+                let strings = text.strings[(index * text.channelCount)..<((index + 1) * text.channelCount)]
+                markers.append(RecordingMarker(frame: frame, value: 1, text: strings.joined(separator: " ")))
+            }
+        }
+        return Recording(descriptor: descriptor, values: main.values, markers: markers, warnings: warnings)
+    }
+}

@@ -1,0 +1,54 @@
+/// What an XDF file holds, as ``XDFReader`` reads it.
+///
+/// Threading: value types; share freely.
+public struct XDFFile: Sendable, Equatable {
+    /// One stream of the file.
+    public struct Stream: Sendable, Equatable {
+        /// The stream id of its chunks.
+        public var id: UInt32
+        /// `name` of the header.
+        public var name: String
+        /// `type` of the header.
+        public var type: String
+        /// `channel_count`.
+        public var channelCount: Int
+        /// `nominal_srate` (0: irregular).
+        public var nominalRate: Double
+        /// `channel_format`.
+        public var format: XDFChannelFormat
+        /// `source_id`.
+        public var sourceID: String
+        /// Channel labels from `desc/channels/channel/label` (empty when the header has none).
+        public var labels: [String]
+        /// Channel units, parallel to `labels`.
+        public var units: [String]
+        /// One timestamp per sample.
+        public var timestamps: [Double]
+        /// Numeric values, sample-major (`timestamps.count × channelCount`); empty for text streams.
+        public var values: [Double]
+        /// Text values, sample-major; empty for numeric streams.
+        public var strings: [String]
+        /// The clock offsets (collection time, value).
+        public var clockOffsets: [ClockOffset]
+        /// `sample_count` of the footer, or nil when the file has no footer for the stream.
+        public var footerSampleCount: Int?
+
+        /// Samples read.
+        public var sampleCount: Int { timestamps.count }
+    }
+
+    /// One ClockOffset chunk.
+    public struct ClockOffset: Sendable, Equatable {
+        /// When it was measured (the recording machine's clock).
+        public var time: Double
+        /// The offset to add to the stream's timestamps.
+        public var value: Double
+    }
+
+    /// The streams, by id order of their headers.
+    public var streams: [Stream]
+    /// Boundary chunks seen.
+    public var boundaryCount: Int
+    /// Bytes after the last whole chunk (a file cut short, for example by a crash), 0 for an intact file.
+    public var trailingBytes: Int
+}

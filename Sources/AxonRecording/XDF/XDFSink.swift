@@ -1,0 +1,61 @@
+import AxonStreams
+
+/// Records a pipeline's stream into an ``XDFWriter`` shared with other streams of the session: one Samples chunk
+/// per block, each frame with its dejittered timestamp.
+///
+/// Gap records have no XDF chunk of their own: the missing samples show as a jump in the timestamps (as in
+/// LabRecorder's files), and the EDF sink beside it still annotates them.
+///
+/// Threading contract: the ``SampleSink`` contract (consumer thread). Each block becomes one chunk written under
+/// the writer's lock (one lock per block, not per sample); the chunk is built in a buffer allocated at `open`.
+public final class XDFSink: SampleSink {
+    /// `xdf:<path>`.
+    public let name: String
+    /// The session file.
+    public let writer: XDFWriter
+    private var streamID: UInt32 = 0
+    private var timestamps: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
+    private var values: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
+    private var scratch: [UInt8] = []
+
+    /// Creates a sink writing into `writer`.
+    public init(writer: XDFWriter) {
+        self.writer = writer
+        self.name = "xdf:\(writer.path)"
+    }
+
+    deinit {
+        timestamps.deallocate()
+        values.deallocate()
+    }
+
+    /// Adds the stream to the file.
+    public func open(_ descriptor: StreamDescriptor) throws {
+        streamID = try writer.addStream(descriptor)
+        let frames = 1024
+        timestamps = .allocate(capacity: frames)
+        values = .allocate(capacity: frames * descriptor.channelCount)
+        scratch.reserveCapacity(64 + frames * (9 + 8 * descriptor.channelCount))
+    }
+
+    /// Writes the block's frames as one Samples chunk.
+    public func write(_ block: SampleBlock) throws {
+        var start = 0
+        let channels = block.layout.channelCount
+        while start < block.frameCount {
+            let count = min(timestamps.count, block.frameCount - start)
+            for frame in 0..<count {
+                timestamps[frame] = block.timestamp(ofFrame: start + frame)
+                let row = block.values(ofFrame: start + frame)
+                for channel in 0..<channels { values[frame * channels + channel] = row[channel] }
+            }
+            try writer.appendSamples(
+                stream: streamID, timestamps: UnsafeBufferPointer(rebasing: timestamps[0..<count]),
+                values: UnsafeBufferPointer(rebasing: values[0..<(count * channels)]), scratch: &scratch)
+            start += count
+        }
+    }
+
+    /// Nothing: the footers are written when the session's writer closes.
+    public func close() throws {}
+}

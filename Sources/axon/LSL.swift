@@ -1,0 +1,76 @@
+import ArgumentParser
+import AxonLSL
+import Foundation
+
+extension Axon {
+    /// Lab Streaming Layer commands.
+    struct LSL: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "lsl", abstract: "Lab Streaming Layer: list the streams Axon can reach.",
+            subcommands: [List.self])
+
+        /// Lists the LSL streams that answer within the timeout.
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "List LSL streams: name, type, channels, rate, format, source id, host.",
+                discussion: """
+                    liblsl is loaded at run time (AXON_LIBLSL, .liblsl/liblsl.so from scripts/python-peers.sh, then \
+                    the system's library path). Without --lsl-config or LSLAPICFG only this machine is searched \
+                    (see docs/lsl.md).
+                    """)
+
+            @Flag(help: "One JSON array instead of a table.")
+            var json = false
+
+            @Option(help: "Seconds to wait for streams to answer.")
+            var timeout: Double = 1
+
+            @Option(help: "A liblsl configuration file (default: Axon's machine-only configuration).")
+            var lslConfig: String?
+
+            func run() throws {
+                let streams = try LSLCommandSupport.run(configuration: lslConfig) { library in
+                    try LSLResolver.list(timeout: timeout, library: library)
+                }
+                if json {
+                    let encoder = JSONEncoder()
+                    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                    print(String(decoding: try encoder.encode(streams), as: UTF8.self))
+                    return
+                }
+                print("\(streams.count) LSL stream\(streams.count == 1 ? "" : "s")")
+                for stream in streams {
+                    let rate = stream.nominalRate > 0 ? "\(fmt(stream.nominalRate, 3)) Hz" : "irregular"
+                    print(
+                        "  \(stream.name)  type \(stream.type), \(stream.channelCount) channels, \(rate), "
+                            + "\(stream.channelFormat), source_id \(stream.sourceID.isEmpty ? "-" : stream.sourceID), "
+                            + "host \(stream.hostname)")
+                }
+            }
+        }
+    }
+}
+
+/// What LSL commands share: loading liblsl with the right configuration, and failing with one clear line.
+enum LSLCommandSupport {
+    /// Loads liblsl, applies `--lsl-config` (or the machine-only default) and runs `body`; an ``LSLError`` ends
+    /// the command with its one-line message and a non-zero status.
+    static func run<T>(configuration path: String? = nil, _ body: (LSLLibrary) throws -> T) throws -> T {
+        do {
+            let library = try LSLLibrary.shared()
+            try LSLConfiguration.forCommand(path: path).apply(to: library)
+            return try body(library)
+        } catch let error as LSLError {
+            FileHandle.standardError.write(Data("axon: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    /// The selector of `--source lsl:SELECTOR`, or nil for another source.
+    static func selector(source: String) throws -> LSLStreamSelector? {
+        guard source.hasPrefix("lsl:") else { return nil }
+        do { return try LSLStreamSelector(parsing: String(source.dropFirst("lsl:".count))) } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import AxonEEG
+import AxonLSL
+import AxonRecording
+import AxonStreams
+import Foundation
+
+/// `axon record --out session.xdf`: one XDF file with the recorded stream (through ``XDFSink``), a markers stream
+/// (lines typed on standard input, the headset's status), and, when zones are computed, the spectra and zones
+/// streams in the same layout as the LSL outlets.
+final class XDFRecordSession: Sendable {
+    let writer: XDFWriter
+    private let markers: UInt32
+    private let features = ThreadLocked<(spectra: UInt32, zones: UInt32)?>(nil)
+    private let failed = ThreadLocked(false)
+
+    init(path: String, recorded: StreamDescriptor) throws {
+        writer = try XDFWriter(path: path)
+        markers = try writer.addStream(
+            StreamDescriptor(
+                name: "\(recorded.name) Markers", contentType: .markers,
+                channels: [ChannelInfo(label: "marker", unit: "")],
+                nominalRate: 0, format: .string, sourceID: "\(recorded.sourceID)/markers"))
+    }
+
+    /// The sink of the recorded stream.
+    func sink() -> XDFSink { XDFSink(writer: writer) }
+
+    /// Adds the spectra and zones streams of an EEG run.
+    func addFeatures(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws {
+        let spectra = try writer.addStream(EEGFeatureStreams.spectra(eeg: eeg, configuration: configuration))
+        let zones = try writer.addStream(EEGFeatureStreams.zones(eeg: eeg, configuration: configuration))
+        features.withLock { $0 = (spectra, zones) }
+    }
+
+    /// A marker, now or at a host time.
+    func mark(_ text: String, at time: Double = HostClock.now()) {
+        record { try writer.appendStrings(stream: markers, timestamp: time, strings: [text]) }
+    }
+
+    /// A zones sample now.
+    func zone(_ indicators: ActivityIndicators) {
+        guard let ids = features.withLock({ $0 }) else { return }
+        record {
+            try writer.appendStrings(
+                stream: ids.zones, timestamp: HostClock.now(), strings: EEGFeatureStreams.strings(of: indicators))
+        }
+    }
+
+    /// A spectra sample now.
+    func spectrum(_ frame: SpectrumFrame) {
+        guard let ids = features.withLock({ $0 }) else { return }
+        var scratch: [UInt8] = []
+        let values = EEGFeatureStreams.values(of: frame)
+        let now = [HostClock.now()]
+        record {
+            try now.withUnsafeBufferPointer { times in
+                try values.withUnsafeBufferPointer { values in
+                    try writer.appendSamples(stream: ids.spectra, timestamps: times, values: values, scratch: &scratch)
+                }
+            }
+        }
+    }
+
+    /// Reports the first failing write on standard error; later ones are dropped.
+    private func record(_ body: () throws -> Void) {
+        do { try body() } catch {
+            if failed.withLock({
+                let first = !$0; $0 = true; return first
+            }) {
+                FileHandle.standardError.write(Data("axon: XDF: \(error)\n".utf8))
+            }
+        }
+    }
+}
+
+/// Feeds a session's spectra to the LSL outlets and the XDF file, whichever are on.
+func fanOutSpectra(_ spectra: AsyncStream<SpectrumFrame>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<
+    Void, Never
+> {
+    Task.detached {
+        var publishing = outlets != nil
+        for await frame in spectra {
+            xdf?.spectrum(frame)
+            guard publishing, let outlets else { continue }
+            do { try outlets.publish(frame) } catch {
+                FileHandle.standardError.write(Data("axon: spectra outlet: \(error)\n".utf8))
+                publishing = false
+            }
+        }
+    }
+}

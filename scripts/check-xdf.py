@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Reads an XDF file with pyxdf (the reference reader) and prints one JSON object describing every stream.
+
+Usage: check-xdf.py FILE
+
+Per stream (keyed by name): the header fields (type, channel_count, nominal_srate, channel_format, source_id),
+the channel labels and units of desc/channels, the sample count, the first and last timestamp, the footer's
+sample_count (null without a footer), and the values: for numeric streams the first sample and the sum of all
+values, for string streams every sample. Timestamps are read as stored (no clock sync, no dejitter).
+"""
+import json
+import sys
+
+import numpy as np
+import pyxdf
+
+
+def text(info, key):
+    value = info.get(key)
+    return value[0] if value else None
+
+
+def main():
+    streams, _header = pyxdf.load_xdf(sys.argv[1], synchronize_clocks=False, dejitter_timestamps=False)
+    result = {}
+    for stream in streams:
+        info = stream["info"]
+        labels, units = [], []
+        desc = info.get("desc") or [None]
+        if desc[0] and "channels" in desc[0]:
+            for channel in desc[0]["channels"][0]["channel"]:
+                labels.append(channel["label"][0] or "")
+                units.append((channel["unit"][0] or "") if channel.get("unit") else "")
+        stamps = stream["time_stamps"]
+        series = stream["time_series"]
+        record = {
+            "type": text(info, "type"), "channel_count": int(text(info, "channel_count")),
+            "nominal_srate": float(text(info, "nominal_srate")), "channel_format": text(info, "channel_format"),
+            "source_id": text(info, "source_id"), "labels": labels, "units": units, "count": len(stamps),
+            "first_timestamp": float(stamps[0]) if len(stamps) else None,
+            "last_timestamp": float(stamps[-1]) if len(stamps) else None,
+            "footer_count": int(stream["footer"]["info"]["sample_count"][0]) if "footer" in stream else None,
+        }
+        if text(info, "channel_format") == "string":
+            record["strings"] = series
+        else:
+            array = np.asarray(series, dtype=np.float64)
+            record["first"] = array[0].tolist() if len(array) else []
+            record["sum"] = float(array.sum())
+        result[text(info, "name")] = record
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main()
