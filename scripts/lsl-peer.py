@@ -121,7 +121,8 @@ def receive(args):
             samples, stamps = inlet.pull_chunk(timeout=0.0)
             now = pylsl.local_clock()
             for sample, stamp in zip(samples, stamps):
-                record["samples"].append(sample)
+                # NaN (a band with no peak) is not JSON: written as null.
+                record["samples"].append([None if isinstance(v, float) and v != v else v for v in sample])
                 record["timestamps"].append(stamp)
                 record["latencies"].append(now - stamp)
             got += len(samples)

@@ -18,13 +18,16 @@ struct LSLOutletTests {
         var latencies: [Double]
     }
 
-    /// A sample value as pylsl gives it: a number, or text for string streams.
+    /// A sample value as pylsl gives it: a number, text for string streams, or null for NaN (no peak).
     enum JSONValue: Decodable, Equatable {
         case number(Double)
         case text(String)
+        case missing
         init(from decoder: any Decoder) throws {
             let container = try decoder.singleValueContainer()
-            if let number = try? container.decode(Double.self) {
+            if container.decodeNil() {
+                self = .missing
+            } else if let number = try? container.decode(Double.self) {
                 self = .number(number)
             } else {
                 self = .text(try container.decode(String.self))
