@@ -32,6 +32,10 @@ extension SPSCRing {
         var one: UInt64 = 1
         // EAGAIN means the counter is already set: the consumer is woken either way.
         _ = write(wakeDescriptor, &one, 8)
+        // The kernel tends to queue the woken consumer on the waker's own core (wake-affine); a producer that then
+        // keeps its core busy would hold it there for a whole time slice (milliseconds). Yielding once lets it run
+        // at once if so, and costs nothing when it was placed on an idle core.
+        sched_yield()
     }
 
     /// Consumer only: blocks until the producer publishes, closes or a stop is requested, or `timeout` seconds
