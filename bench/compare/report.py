@@ -254,8 +254,10 @@ def main():
     w("")
     w("| consumer | p50 µs | p99 µs | max µs | hops |")
     w("|---|---:|---:|---:|---:|")
-    w(f"| session default (64 yields, then 0.5 ms naps) | {axon['latencyP50Microseconds']:.0f} "
+    w(f"| session default (16 yields, then blocks until the producer wakes it) | {axon['latencyP50Microseconds']:.0f} "
       f"| {axon['latencyP99Microseconds']:.0f} | {axon['latencyMaxMicroseconds']:.0f} | {axon['latencyHops']:.0f} |")
+    w(f"| napping (64 yields, then 0.5 ms naps: the default before wake-ups) | – "
+      f"| {axon['nappingLatencyP99Microseconds']:.0f} | {axon['nappingLatencyMaxMicroseconds']:.0f} | – |")
     w(f"| polling | {axon['pollingLatencyP50Microseconds']:.1f} | {axon['pollingLatencyP99Microseconds']:.1f} "
       f"| {axon['pollingLatencyMaxMicroseconds']:.0f} | – |")
     w("")
