@@ -182,7 +182,7 @@ public final class EEGEngine {
         self.periodSum = Self.zeroed(channels * bands)
         self.meter = SignalQualityMeter(
             thresholds: configuration.quality, labels: configuration.channelLabels, grid: analyzer.grid,
-            windowSize: configuration.windowSize)
+            windowSize: configuration.windowSize, equivalentNoiseBandwidth: analyzer.window.equivalentNoiseBandwidth)
         self.baselineCounts = .allocate(capacity: channels)
         baselineCounts.initialize(repeating: 0)
         self.periodCounts = .allocate(capacity: channels)
@@ -368,7 +368,6 @@ public final class EEGEngine {
         let oldest = writePosition
         let newer = windowSize - oldest
         var artifacts = ArtifactKinds()
-        let thresholds = configuration.quality
         for channel in 0..<channelCount {
             let base = UnsafePointer(history.baseAddress! + channel * windowSize)
             let spectrumStart = layout.spectrumLane(channel: channel)
@@ -387,18 +386,18 @@ public final class EEGEngine {
             let quality = meter.measure(tail, head, spectrum: spectrum)
             let usable = meter.isUsable(quality, referencePower: frameRow[layout.referencePowerLane(channel: channel)])
             frameRow[layout.qualityLane(channel: channel, .railedFraction)] = quality.railedFraction
-            frameRow[layout.qualityLane(channel: channel, .variance)] = quality.variance
+            frameRow[layout.qualityLane(channel: channel, .power)] = quality.power
             frameRow[layout.qualityLane(channel: channel, .lineShare)] = quality.lineShare
             frameRow[layout.qualityLane(channel: channel, .muscleShare)] = quality.muscleShare
             frameRow[layout.qualityLane(channel: channel, .slowSwing)] = quality.slowSwing
             frameRow[layout.qualityLane(channel: channel, .usable)] = usable ? 1 : 0
             // Artifacts are judged on usable channels only: a railed channel's swing says nothing about the eyes.
             guard usable else { continue }
-            if meter.isEyeChannel[channel], quality.slowSwing > thresholds.blinkAmplitude { artifacts.insert(.eyes) }
-            if quality.muscleShare > thresholds.muscleShareLimit { artifacts.insert(.muscle) }
+            if meter.isEyeChannel[channel], quality.slowSwing > meter.blinkAmplitude { artifacts.insert(.eyes) }
+            if quality.muscleShare > meter.muscleShareLimit { artifacts.insert(.muscle) }
         }
         if !artifacts.isEmpty { contaminatedFrames += 1 }
-        let excluded = filledInWindow > 0 || (thresholds.excludeArtifacts && !artifacts.isEmpty)
+        let excluded = filledInWindow > 0 || (meter.excludesArtifacts && !artifacts.isEmpty)
         frameRow[layout.lane(.artifacts)] = Double(artifacts.rawValue)
         frameRow[layout.lane(.excluded)] = excluded ? 1 : 0
         frameRow[layout.lane(.baselineState)] = Double(baselineState.rawValue)

@@ -6,8 +6,8 @@
 public struct SignalQuality: Sendable, Hashable, Codable {
     /// Fraction of the window's samples at the amplifier's rail (0 when no rail is configured).
     public var railedFraction: Double
-    /// Variance of the window, unit².
-    public var variance: Double
+    /// Mean-square power from 1 Hz to Nyquist, unit² (near 0 for a flat input).
+    public var power: Double
     /// Share of the 1 Hz…Nyquist power within ±1 Hz of the mains frequencies.
     public var lineShare: Double
     /// Share of the 3 Hz…muscle-band-top power in the muscle band (`nil` when the band lies above Nyquist).
@@ -20,7 +20,7 @@ public struct SignalQuality: Sendable, Hashable, Codable {
     /// Reads a channel's quality out of a spectrum frame.
     public init(_ view: SpectrumFrameView, channel: Int) {
         railedFraction = view.quality(channel: channel, .railedFraction)
-        variance = view.quality(channel: channel, .variance)
+        power = view.quality(channel: channel, .power)
         lineShare = view.quality(channel: channel, .lineShare)
         let muscle = view.quality(channel: channel, .muscleShare)
         muscleShare = muscle.isNaN ? nil : muscle

@@ -7,7 +7,7 @@ import AxonDSP
 /// Threading: a plain value, `Sendable`.
 struct ChannelQuality: Sendable {
     var railedFraction = 0.0
-    var variance = 0.0
+    var power = 0.0
     var lineShare = 0.0
     var muscleShare = 0.0
     var slowSwing = 0.0
@@ -20,25 +20,46 @@ final class SignalQualityMeter {
     let thresholds: SignalQualityThresholds
     /// Whether each channel is looked at for eye artifacts.
     let isEyeChannel: [Bool]
+    // The limits read every window, copied out of `thresholds` so the hot path reads plain words.
+    let blinkAmplitude: Double
+    let muscleShareLimit: Double
+    let excludesArtifacts: Bool
+    private let maxRailedFraction: Double
+    private let flatPower: Double
+    private let equivalentNoiseBandwidth: Double
 
     private let railLevel: Double
     private let smoothLength: Int
+    private let smoothStride: Int
     private let smoothed: UnsafeMutableBufferPointer<Double>
+    private let prefixSums: UnsafeMutableBufferPointer<Double>
     private let lineBins: [ClosedRange<Int>]
     private let fullBins: ClosedRange<Int>
     private let muscleBins: ClosedRange<Int>?
     private let muscleReferenceBins: ClosedRange<Int>?
 
-    init(thresholds: SignalQualityThresholds, labels: [String], grid: FrequencyGrid, windowSize: Int) {
+    init(
+        thresholds: SignalQualityThresholds, labels: [String], grid: FrequencyGrid, windowSize: Int,
+        equivalentNoiseBandwidth: Double
+    ) {
         self.thresholds = thresholds
         let eyes = Set(thresholds.eyeChannels(labels: labels))
         isEyeChannel = labels.indices.map { eyes.contains($0) }
+        blinkAmplitude = thresholds.blinkAmplitude
+        muscleShareLimit = thresholds.muscleShareLimit
+        excludesArtifacts = thresholds.excludeArtifacts
+        maxRailedFraction = thresholds.maxRailedFraction
+        flatPower = thresholds.flatPower
+        self.equivalentNoiseBandwidth = equivalentNoiseBandwidth
         railLevel = (thresholds.railMagnitude ?? .infinity) * 0.999
-        // 100 ms: a moving average that long has its zeros at 10, 20, … Hz, so alpha and the 50/60 Hz mains cancel
-        // and the eyes' slow swings remain.
-        smoothLength = max(1, min(windowSize / 2, Int((0.1 * grid.sampleRate).rounded())))
+        // 100 ms as five steps of about 20 ms: a moving average that long has its zeros at 10, 20, … Hz, so alpha
+        // and the 50/60 Hz mains cancel and the eyes' slow swings remain; taken every step, it loses none of them.
+        smoothStride = max(1, min(windowSize / 10, Int((0.02 * grid.sampleRate).rounded())))
+        smoothLength = 5 * smoothStride
         smoothed = .allocate(capacity: windowSize)
         smoothed.initialize(repeating: 0)
+        prefixSums = .allocate(capacity: windowSize + 1)
+        prefixSums.initialize(repeating: 0)
         let nyquist = grid.sampleRate / 2
         lineBins = thresholds.lineFrequencies.compactMap { frequency in
             guard frequency + 1 <= nyquist, let band = try? FrequencyBand(frequency - 1, frequency + 1) else {
@@ -57,7 +78,10 @@ final class SignalQualityMeter {
         }
     }
 
-    deinit { smoothed.deallocate() }
+    deinit {
+        smoothed.deallocate()
+        prefixSums.deallocate()
+    }
 
     /// Measures one channel's window, given in time order as two pieces (the circular history's tail and head),
     /// and its one-sided power spectrum.
@@ -68,45 +92,49 @@ final class SignalQualityMeter {
     ) -> ChannelQuality {
         let count = older.count + newer.count
         var quality = ChannelQuality()
-        guard count > 0 else { return quality }
-        // One pass: railed samples, mean and variance (about the first sample, for conditioning), and the running
-        // moving average with the sums its straight line needs.
+        guard count >= 2 * smoothLength else { return quality }
+        // One pass in time order: railed samples and the running sum (about the first sample, for conditioning)
+        // from which every moving average below is one subtraction.
         let pivot = older.first ?? newer[0]
+        let prefix = prefixSums.baseAddress!
         var railed = 0
-        var sum = 0.0
-        var sumSquares = 0.0
         var running = 0.0
-        var smoothCount = 0
-        var smoothSum = 0.0
-        var smoothIndexSum = 0.0
-        func visit(_ value: Double, at position: Int, oldest: Double) {
-            if abs(value) >= railLevel { railed += 1 }
-            let centred = value - pivot
-            sum += centred
-            sumSquares += centred * centred
-            running += centred
-            if position >= smoothLength { running -= oldest - pivot }
-            if position >= smoothLength - 1 {
-                let mean = running / Double(smoothLength)
-                smoothed[smoothCount] = mean
-                smoothSum += mean
-                smoothIndexSum += Double(smoothCount) * mean
-                smoothCount += 1
-            }
+        prefix[0] = 0
+        for i in 0..<older.count {
+            let value = older[i]
+            railed += abs(value) >= railLevel ? 1 : 0
+            running += value - pivot
+            prefix[i + 1] = running
         }
-        for position in 0..<count {
-            let value = position < older.count ? older[position] : newer[position - older.count]
-            let back = position - smoothLength
-            let oldest = back < 0 ? 0 : (back < older.count ? older[back] : newer[back - older.count])
-            visit(value, at: position, oldest: oldest)
+        let offset = older.count + 1
+        for i in 0..<newer.count {
+            let value = newer[i]
+            railed += abs(value) >= railLevel ? 1 : 0
+            running += value - pivot
+            prefix[offset + i] = running
         }
-        let n = Double(count)
-        quality.railedFraction = Double(railed) / n
-        quality.variance = max(0, (sumSquares - sum * sum / n) / n)
+        quality.railedFraction = Double(railed) / Double(count)
+        // The 100 ms moving average every `smoothStride` samples (it changes little between): its least-squares
+        // line against the sample index, then the residual's peak to peak.
+        let length = smoothLength
+        let scale = 1 / Double(length)
+        let s = smoothed.baseAddress!
+        var points = 0
+        var sum = 0.0
+        var indexSum = 0.0
+        var start = 0
+        while start + length <= count {
+            let mean = (prefix[start + length] - prefix[start]) * scale
+            s[points] = mean
+            sum += mean
+            indexSum += Double(start) * mean
+            points += 1
+            start += smoothStride
+        }
         quality.slowSwing = Self.detrendedSwing(
-            smoothed: UnsafeBufferPointer(rebasing: smoothed[0..<smoothCount]), sum: smoothSum,
-            indexSum: smoothIndexSum)
+            UnsafeBufferPointer(start: s, count: points), stride: Double(smoothStride), sum: sum, indexSum: indexSum)
         let total = Self.sum(spectrum, fullBins)
+        quality.power = total / equivalentNoiseBandwidth
         if total > 0 {
             var line = 0.0
             for bins in lineBins { line += Self.sum(spectrum, bins) }
@@ -123,24 +151,28 @@ final class SignalQualityMeter {
 
     /// Whether a channel's window can be used: not railed, not flat, and its analysis gave power.
     func isUsable(_ quality: ChannelQuality, referencePower: Double) -> Bool {
-        quality.railedFraction <= thresholds.maxRailedFraction && quality.variance >= thresholds.flatVariance
+        quality.railedFraction <= maxRailedFraction && quality.power >= flatPower
             && referencePower > 0 && referencePower.isFinite
     }
 
-    /// Peak-to-peak of the smoothed samples after their least-squares line is removed.
-    private static func detrendedSwing(smoothed: UnsafeBufferPointer<Double>, sum: Double, indexSum: Double) -> Double {
-        let m = Double(smoothed.count)
-        guard smoothed.count >= 2 else { return 0 }
-        // Least squares with a centred index c = i − (m − 1)/2: slope = Σ c·y / Σ c², intercept = mean.
+    /// Peak-to-peak of the smoothed points (taken every `stride` samples) after their least-squares line is
+    /// removed.
+    private static func detrendedSwing(_ points: UnsafeBufferPointer<Double>, stride: Double, sum: Double, indexSum: Double)
+        -> Double
+    {
+        let m = Double(points.count)
+        guard points.count >= 2 else { return 0 }
+        // Least squares against the centred point number c = j − (m − 1)/2: slope = Σ c·y / Σ c², intercept = mean.
+        // `indexSum` is Σ (stride · j) · y.
         let centre = (m - 1) / 2
-        let centredSum = indexSum - centre * sum
+        let centredSum = indexSum / stride - centre * sum
         let squares = m * (m * m - 1) / 12
         let slope = centredSum / squares
         let mean = sum / m
         var high = -Double.infinity
         var low = Double.infinity
-        for i in 0..<smoothed.count {
-            let residual = smoothed[i] - mean - slope * (Double(i) - centre)
+        for j in 0..<points.count {
+            let residual = points[j] - mean - slope * (Double(j) - centre)
             high = max(high, residual)
             low = min(low, residual)
         }
@@ -148,8 +180,20 @@ final class SignalQualityMeter {
     }
 
     private static func sum(_ spectrum: UnsafeBufferPointer<Double>, _ bins: ClosedRange<Int>) -> Double {
-        var total = 0.0
-        for k in bins { total += spectrum[k] }
-        return total
+        // Four running sums: independent additions the processor overlaps, instead of one long chain.
+        var partial = (0.0, 0.0, 0.0, 0.0)
+        var k = bins.lowerBound
+        while k + 3 <= bins.upperBound {
+            partial.0 += spectrum[k]
+            partial.1 += spectrum[k + 1]
+            partial.2 += spectrum[k + 2]
+            partial.3 += spectrum[k + 3]
+            k += 4
+        }
+        while k <= bins.upperBound {
+            partial.0 += spectrum[k]
+            k += 1
+        }
+        return (partial.0 + partial.1) + (partial.2 + partial.3)
     }
 }

@@ -6,7 +6,7 @@ import AxonDSP
 /// which windows carry a blink or muscle artifact. Defaults suit scalp EEG in µV at 200–500 Hz.
 ///
 /// - A channel is **unusable** in a window when it is railed (more than ``maxRailedFraction`` of its samples at
-///   the amplifier's rail), flat (variance below ``flatVariance``), or its analysis failed (no power in the
+///   the amplifier's rail), flat (power from 1 Hz to Nyquist below ``flatPower``), or its analysis failed (no power in the
 ///   reference band, or not a number). An unusable channel's window enters neither the baseline nor an indicator.
 /// - A window is **contaminated** by a blink or eye movement when, on an eye channel (``blinkChannels``), the
 ///   slow part of the signal — smoothed over 100 ms, which also cancels 10 Hz alpha and 50/60 Hz mains, and with
@@ -24,8 +24,9 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     public var railMagnitude: Double?
     /// Most railed samples a usable window may hold, as a fraction of the window.
     public var maxRailedFraction: Double
-    /// Variance below which a window is flat (a disconnected or shorted input), unit².
-    public var flatVariance: Double
+    /// Power from 1 Hz to Nyquist (the window's variance without its slowest drift) below which a window is flat
+    /// (a disconnected or shorted input), unit².
+    public var flatPower: Double
     /// Mains frequencies whose power share is reported (±1 Hz around each).
     public var lineFrequencies: [Double]
     /// The band of broadband muscle power.
@@ -42,14 +43,14 @@ public struct SignalQualityThresholds: Sendable, Hashable {
 
     /// Creates thresholds; every parameter has a default.
     public init(
-        railMagnitude: Double? = nil, maxRailedFraction: Double = 0.01, flatVariance: Double = 0.01,
+        railMagnitude: Double? = nil, maxRailedFraction: Double = 0.01, flatPower: Double = 0.01,
         lineFrequencies: [Double] = [50, 60], muscleBand: FrequencyBand = SignalQualityThresholds.defaultMuscleBand,
         muscleShareLimit: Double = 0.55, blinkAmplitude: Double = 100, blinkChannels: [Int]? = nil,
         excludeArtifacts: Bool = true
     ) {
         self.railMagnitude = railMagnitude
         self.maxRailedFraction = maxRailedFraction
-        self.flatVariance = flatVariance
+        self.flatPower = flatPower
         self.lineFrequencies = lineFrequencies
         self.muscleBand = muscleBand
         self.muscleShareLimit = muscleShareLimit
@@ -83,8 +84,8 @@ public struct SignalQualityThresholds: Sendable, Hashable {
         guard (0...1).contains(maxRailedFraction), (0...1).contains(muscleShareLimit) else {
             throw .invalidConfiguration("railed fraction and muscle share limits must lie in 0…1")
         }
-        guard flatVariance >= 0, blinkAmplitude > 0 else {
-            throw .invalidConfiguration("flat variance must be ≥ 0 and blink amplitude > 0")
+        guard flatPower >= 0, blinkAmplitude > 0 else {
+            throw .invalidConfiguration("flat power must be ≥ 0 and blink amplitude > 0")
         }
         for channel in blinkChannels ?? [] where !(0..<channelCount).contains(channel) {
             throw .invalidConfiguration("blink channel \(channel) is not one of the \(channelCount) channels")

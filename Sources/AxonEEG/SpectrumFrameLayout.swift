@@ -36,8 +36,8 @@ public struct SpectrumFrameLayout: Sendable, Hashable {
     public enum Quality: Int, CaseIterable, Sendable {
         /// Fraction of the window's samples at the rail.
         case railedFraction
-        /// Variance of the window, unit².
-        case variance
+        /// Mean-square power from 1 Hz to Nyquist, unit² (near 0 for a flat input).
+        case power
         /// Share of the 1 Hz…Nyquist power within ±1 Hz of the mains frequencies.
         case lineShare
         /// Share of the 3 Hz…muscle-band-top power in the muscle band (NaN when the band is above Nyquist).

@@ -1,38 +1,67 @@
 // The SDK's state flags follow the engine: a restarted baseline runs again, and a run that ends on its own ends.
 
 import AxonStreams
+import Foundation
 import Testing
 
 @testable import AxonEEG
 
 @Suite("Session flags follow the engine", .serialized)
 struct SessionFlagTests {
+    /// Frames written only up to a limit the test raises, so the session cannot run ahead of what is checked.
+    final class GatedSource: SampleSource, @unchecked Sendable {
+        // Sendable invariant: `limit` is a locked word; everything else is touched only on the source thread.
+        let descriptor = StreamDescriptor(
+            name: "gated", contentType: .eeg, channels: ["T3", "O1", "T4", "O2"].map { ChannelInfo(label: $0, unit: "µV") },
+            nominalRate: 250, format: .float64, sourceID: "gated")
+        let limit = ThreadLocked(0)
+        let total: Int
+        init(total: Int) { self.total = total }
+
+        func run(into writer: FrameWriter) throws {
+            var index = 0
+            while index < total, !writer.isStopRequested {
+                if index >= limit.withLock({ $0 }) || writer.freeCapacity == 0 {
+                    sched_yield()
+                    continue
+                }
+                let t = Double(index) / 250
+                writer.write((0..<4).map { 20 * sin(2 * .pi * 10 * t + Double($0)) + 3 * sin(2 * .pi * 23 * t) },
+                             counter: UInt64(index))
+                index += 1
+            }
+        }
+    }
+
+    /// Waits (yielding, up to 60 s) until the session's state satisfies `condition`.
+    static func until(_ session: EEGSession, _ condition: (EEGSession.State) -> Bool) async -> Bool {
+        let deadline = HostClock.now() + 60
+        while !condition(session.state) {
+            if HostClock.now() > deadline { return false }
+            await Task.yield()
+        }
+        return true
+    }
+
     @Test("a second startBaseline makes the baseline run again and stops indicators until it completes")
     func baselineRestart() async throws {
-        // Long enough for a loaded machine; stopped as soon as the second baseline has completed.
-        let source = SimulatedSource(configuration: .init(noise: 2, duration: 120, realTime: true, speed: 3))
+        let source = GatedSource(total: 10 * 250)
         let session = try EEGSession(
             source: source, configuration: testConfiguration(baseline: 2, indicator: 1),
             options: .init(publishSamples: false))
         session.startBaseline()
         try session.start()
-        var phase = 0
-        for await _ in session.spectra {
-            let state = session.state
-            switch phase {
-            case 0 where state.hasStartedIndicators && state.baselineState == .complete:
-                session.startBaseline()
-                phase = 1
-            case 1 where state.baselineState == .collecting && !state.hasStartedIndicators:
-                phase = 2
-            case 2 where state.hasStartedIndicators && state.baselineState == .complete:
-                phase = 3
-            default: break
-            }
-            if phase == 3 { break }
-        }
+        // 3 s: the 2 s baseline completes at sample 499, indicators at 499 and 749.
+        source.limit.withLock { $0 = 750 }
+        #expect(await Self.until(session) { $0.hasStartedIndicators && $0.baselineState == .complete && $0.indicators == 2 })
+        // Restart: the next samples collect a new baseline; indicators stop.
+        session.startBaseline()
+        source.limit.withLock { $0 = 1000 }
+        #expect(await Self.until(session) { $0.baselineState == .collecting && !$0.hasStartedIndicators })
+        // It completes 2 s after the restart (sample 1249), and indicators come back.
+        source.limit.withLock { $0 = 1500 }
+        #expect(await Self.until(session) { $0.hasStartedIndicators && $0.baselineState == .complete && $0.indicators >= 3 })
         session.stop()
-        #expect(phase == 3)
         #expect(!session.state.hasStarted)
     }
 
