@@ -99,11 +99,11 @@ let package = Package(
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
-        .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams"]),
+        .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
-        // A sink that keeps what a pipeline delivers, for tests of any stream.
+        // A sink that keeps what a pipeline delivers, and the built axon executable, for tests of any stream.
         .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
@@ -114,7 +114,9 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
-        .testTarget(name: "AxonLSLTests", dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams"]),
+        .testTarget(
+            name: "AxonLSLTests",
+            dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
             name: "AxonOpenBCITests",
             dependencies: [

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBand
 import AxonRecording
+import AxonStreams
 import Foundation
 
 extension Axon {
@@ -59,11 +60,18 @@ extension Axon {
         @Option(help: "Stop after this many measurements (0: until interrupted).")
         var count = 10
 
+        @OptionGroup var lsl: LSLOutputOptions
+
         func run() async throws {
+            let outlet = try lsl.outlet(
+                StreamDescriptor(
+                    name: "Heart rate", contentType: "HeartRate", channels: [ChannelInfo(label: "heart rate", unit: "bpm")],
+                    nominalRate: 0, format: .float64, sourceID: "band:\(target.device)/heart-rate"),
+                library: lsl.library())
             let connection = try await BandConnection.open(
                 target.device, bus: target.bus, store: nil, liveHeartRate: true)
             try await connection.session.connect()
-            print("axon band hr: \(connection.label)")
+            print("axon band hr: \(connection.label)" + (outlet.map { " → LSL outlet \"\($0.descriptor.name)\"" } ?? ""))
             var received = 0
             for await m in connection.session.heartRate {
                 var line = "\(m.beatsPerMinute) bpm"
@@ -73,6 +81,7 @@ extension Axon {
                 if !m.rrIntervals.isEmpty {
                     line += ", RR " + m.rrIntervals.map { String(format: "%.3f s", $0) }.joined(separator: " ")
                 }
+                outlet?.publishNow([Double(m.beatsPerMinute)])
                 print(line)
                 received += 1
                 if count > 0, received >= count { break }

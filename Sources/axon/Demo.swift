@@ -98,8 +98,9 @@ extension Axon {
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
             let lsl = try lslOut ? LSLRunOutput(configuration: lslConfig) : nil
+            let status = try lsl?.statusOutlet(for: recording.descriptor)
             let session = try EEGSession(
-                source: replay, configuration: configuration, sinks: lsl.map { [$0.rawSink()] } ?? [],
+                source: replay, configuration: configuration, sinks: lsl.map { [$0.rawSink(status: status)] } ?? [],
                 options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
             let outlets = try lsl?.eegOutlets(eeg: recording.descriptor, configuration: configuration)
             print("axon demo: \(file)")
@@ -113,7 +114,7 @@ extension Axon {
                 timeOffset: from)
             if let outlets {
                 print("  LSL outlets: \(recording.descriptor.name), \(outlets.spectra.descriptor.name), "
-                    + "\(outlets.zones.descriptor.name)")
+                    + "\(outlets.zones.descriptor.name), \(status.map { $0.outlet.descriptor.name } ?? "")")
             }
             session.startBaseline()
             try session.start()
@@ -121,6 +122,7 @@ extension Axon {
                 spectra: session.spectra, indicators: session.indicators, printer: printer, outlets: outlets)
             session.waitUntilFinished()
             printSummary(session.statistics())
+            do { try status?.publish(summary(session.statistics())) } catch { print("  ! status outlet: \(error)") }
         }
 
         private func runTestSequence(frequency: Double) async throws {
@@ -208,10 +210,12 @@ extension Axon {
             for indicator in pending.take(upTo: .max) { print(printer.indicator(indicator)) }
         }
 
-        func printSummary(_ statistics: PipelineStatistics) {
-            print("done: \(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records, "
+        func printSummary(_ statistics: PipelineStatistics) { print(summary(statistics)) }
+
+        func summary(_ statistics: PipelineStatistics) -> String {
+            "done: \(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records, "
                 + "\(statistics.dropped) dropped; engine stage p99 "
-                + "\(fmt((statistics.stages.first { $0.name == "eeg" }?.p99 ?? 0) * 1e6, 1)) µs per batch")
+                + "\(fmt((statistics.stages.first { $0.name == "eeg" }?.p99 ?? 0) * 1e6, 1)) µs per batch"
         }
     }
 }

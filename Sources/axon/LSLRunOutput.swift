@@ -4,8 +4,8 @@ import AxonLSL
 import AxonStreams
 import Foundation
 
-/// `--lsl-out` and `--source lsl:…` for `axon record`: the inlet source, the raw outlet sink, and the spectra
-/// and zones outlets fed from an EEG session.
+/// `--lsl-out` and `--source lsl:…` for `axon record` and `axon demo`: the inlet source, the raw outlet sink, the
+/// status outlet, and the spectra and zones outlets fed from an EEG session.
 struct LSLRunOutput {
     let library: LSLLibrary
 
@@ -33,8 +33,13 @@ struct LSLRunOutput {
         return inlet
     }
 
-    /// The raw stream's outlet.
-    func rawSink() -> LSLOutletSink { LSLOutletSink(library: library) }
+    /// The raw stream's outlet; its gap records also go to `status`.
+    func rawSink(status: StatusOutlet? = nil) -> LSLOutletSink { LSLOutletSink(library: library, status: status) }
+
+    /// The run's status outlet (`<name> Status`).
+    func statusOutlet(for stream: StreamDescriptor) throws -> StatusOutlet {
+        try LSLCommandSupport.run { _ in try StatusOutlet(stream: stream, library: library) }
+    }
 
     /// The spectra and zones outlets of an EEG stream.
     func eegOutlets(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws -> EEGOutlets {

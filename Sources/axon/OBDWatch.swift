@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonLSL
 import AxonOBD
 import AxonRecording
 import AxonStreams
@@ -45,6 +46,8 @@ extension Axon.OBD {
         @Option(help: ArgumentHelp("Stamp events with the fix of this gpsd (JSON protocol).", valueName: "HOST:PORT"))
         var gpsd: String?
 
+        @OptionGroup var lsl: LSLOutputOptions
+
         func validate() throws {
             guard rate.isFinite, rate > 0, duration.map({ $0 > 0 }) ?? true else {
                 throw ValidationError("need --rate and --duration > 0")
@@ -76,17 +79,27 @@ extension Axon.OBD {
                 default: sinks.append(EDFSink(path: out, options: .init(format: .edfPlus)))
                 }
             }
+            let library = try lsl.library()
+            // The PIDs' outlet opens with the registration's stream; its status (the gateway's link) next to it.
+            let status = try lsl.statusOutlet(
+                StreamDescriptor(
+                    name: "OBD request 1", contentType: .obd, channels: [], nominalRate: 0, format: .string,
+                    sourceID: "obd:\(device.identifier)"), library: library)
+            if let library { sinks.append(LSLOutletSink(library: library, status: status)) }
             let registration = try gateway.registerDataPIDs(requestID: 1, pids: numbers, rate: rate, sinks: sinks)
             if eventLog != nil { try gateway.registerEvents([.hardBraking, .hardAcceleration]) }
+            let lslNote = library != nil ? " and LSL outlet \"\(registration.descriptor.name)\"" : ""
+            let channels = registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
+            let destination = (out.map { " → \($0)" } ?? "") + lslNote
+            let until = duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"
             print(
-                "axon obd watch: \(device.name) at \(device.identifier); "
-                    + registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
-                    + " at \(fmt(rate, 1)) Hz" + (out.map { " → \($0)" } ?? "")
-                    + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
+                "axon obd watch: \(device.name) at \(device.identifier); \(channels) at \(fmt(rate, 1)) Hz"
+                    + destination + until)
             flushStandardOutput()
             let statusTask = Task.detached {
-                for await status in gateway.status {
-                    print("status: \(status)")
+                for await linkStatus in gateway.status {
+                    status?.publishNow("\(linkStatus)")
+                    print("status: \(linkStatus)")
                     flushStandardOutput()
                 }
             }

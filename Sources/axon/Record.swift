@@ -134,7 +134,13 @@ extension Axon {
                 }
                 sink = created
             }
-            let sinks = [sink] + (lslOut ? lsl.map { [$0.rawSink()] } ?? [] : [])
+            let status = try lslOut ? lsl?.statusOutlet(for: descriptor) : nil
+            if let status {
+                headsetEvents.target { event in
+                    do { try status.publish(event) } catch { print("status outlet: \(error)") }
+                }
+            }
+            let sinks = [sink] + (lslOut ? lsl.map { [$0.rawSink(status: status)] } ?? [] : [])
             let markerInlet = try markers.map { selector in
                 try lsl!.markers(selector) { text, time in
                     if let xdf { xdf.mark(text, at: time) }
@@ -152,6 +158,10 @@ extension Axon {
                 + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
                 + (zones ? "; zones annotated after a \(fmt(baseline, 0)) s baseline" : ""))
             flushStandardOutput()
+            func publishStatus(_ text: String) {
+                do { try status?.publish(text) } catch { print("status outlet: \(error)") }
+            }
+            publishStatus("recording \(descriptor.name) to \(URL(fileURLWithPath: out).lastPathComponent)")
 
             let statistics: () -> PipelineStatistics
             let stop: () -> Void
@@ -220,6 +230,7 @@ extension Axon {
                     + "\(writer.clippedSamples)"
             }
             print(summary)
+            publishStatus(summary)
             if !s.failures.isEmpty { print("failures: \(s.failures.joined(separator: "; "))") }
             flushStandardOutput()
             if !s.failures.isEmpty { throw ExitCode.failure }
@@ -293,9 +304,10 @@ extension Axon {
 
 /// Hands a simulated headset's events (from its source thread) to whoever is listening once the file is open.
 final class HeadsetEventRelay: Sendable {
-    private let listener = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private let listeners = Mutex<[@Sendable (String) -> Void]>([])
 
-    func target(_ body: @escaping @Sendable (String) -> Void) { listener.withLock { $0 = body } }
+    /// Adds a listener; every event goes to every listener, in the order they were added.
+    func target(_ body: @escaping @Sendable (String) -> Void) { listeners.withLock { $0.append(body) } }
 
     func forward(_ event: BrainiacHeadsetEvent) {
         let text: String
@@ -304,7 +316,7 @@ final class HeadsetEventRelay: Sendable {
         case .battery(let level): text = "battery: \(level)%"
         case .rejected(let error): text = "rejected notification: \(error)"
         }
-        listener.withLock { $0 }?(text)
+        for listener in listeners.withLock({ $0 }) { listener(text) }
     }
 }
 

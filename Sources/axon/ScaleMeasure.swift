@@ -14,14 +14,22 @@ struct ScaleMeasure: AsyncParsableCommand {
     @Option(help: "Seconds to wait for someone to step on a standard scale.")
     var timeout: Double = 60
 
+    @OptionGroup var lsl: LSLOutputOptions
+
     func run() async throws {
         guard let unit = WeightUnit(rawValue: unit) else { throw ValidationError("--unit takes kg, lb or st") }
+        // Weights go out in kg whatever the display unit, as irregular LSL streams (one sample per reading).
+        let library = try lsl.library()
+        let liveOutlet = try lsl.outlet(ScaleStreams.liveWeight(sourceID: "scale:\(scale.device)/live"), library: library)
+        let stableOutlet = try lsl.outlet(
+            ScaleStreams.stableWeight(sourceID: "scale:\(scale.device)/stable"), library: library)
         let open = try await scale.open()
         let session = open.session
         let printer = Task {
             for await event in session.events {
                 switch event {
                 case .unstableWeight(let sample):
+                    liveOutlet?.publishNow([sample.payload])
                     print("live      \(WeightConversion.displayed(kilograms: sample.payload, in: unit))")
                 case .error(let error): print("error     \(error)")
                 case .link(.linkLost(let reason)): print("link lost: \(reason)")
@@ -33,6 +41,7 @@ struct ScaleMeasure: AsyncParsableCommand {
             try await open.start(scale.credentials)
             if session.model == .standard { open.simulated?.stepOn(weightKg: scale.weight) }
             let m = try await session.measure(unit: unit, seconds: timeout)
+            stableOutlet?.publishNow([m.stableWeightKg])
             print("stable    \(m.displayed)  (\(m.stableWeightKg) kg)")
             if let time = m.time { print("time      \(GATTDateTime(unixTime: time)) UTC") }
             if let kg = m.impedanceWeightKg {

@@ -1,6 +1,7 @@
 import AxonLSL
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// A pylsl outlet plays the OpenBCI recording; Axon's inlet source takes it into a pipeline.
@@ -43,19 +44,20 @@ struct LSLInletTests {
         pipeline.finish(afterDelivering: expected, timeout: seconds + 20)
 
         let frames = try LSLPeer.recordingFrames()
-        #expect(sink.values.count == expected)
-        #expect(sink.gaps.isEmpty)
+        let received = sink.snapshot
+        #expect(received.values.count == expected)
+        #expect(received.gaps.isEmpty)
         var mismatches = 0
-        for (index, values) in sink.values.enumerated() where values.map(Float.init) != frames[index] {
+        for (index, values) in received.values.enumerated() where values.map(Float.init) != frames[index] {
             mismatches += 1
         }
         #expect(mismatches == 0)
         // Dejittered timestamps: evenly spaced at 4 ms.
-        let steps = zip(sink.timestamps.dropFirst(), sink.timestamps).map { $0 - $1 }
+        let steps = zip(received.timestamps.dropFirst(), received.timestamps).map { $0 - $1 }
         let mean = steps.reduce(0, +) / Double(steps.count)
         let std = (steps.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(steps.count)).squareRoot()
         print(
-            "lsl inlet: \(sink.values.count) samples; timestamp steps mean \(mean * 1e3) ms, std \(std * 1e6) µs; "
+            "lsl inlet: \(received.values.count) samples; timestamp steps mean \(mean * 1e3) ms, std \(std * 1e6) µs; "
                 + "time correction \(source.timeCorrection * 1e6) µs")
         #expect(abs(mean - 1 / Self.rate) < 1e-6)
         #expect(std < 20e-6)
@@ -83,8 +85,9 @@ struct LSLInletTests {
         let restart = Int((outageAt + outageFor) * Self.rate)
         let end = Int(seconds * Self.rate)
         #expect(source.outages == 1)
-        try #require(sink.gaps.count == 1)
-        let gap = sink.gaps[0]
+        let received = sink.snapshot
+        try #require(received.gaps.count == 1)
+        let gap = (beforeFrame: received.gapPositions[0], gap: received.gaps[0])
         // The outlet dies after pushing sample `first − 1`; a sample or two still in flight then never arrives, and
         // the gap starts after the last one Axon has.
         let before = gap.beforeFrame
@@ -94,17 +97,17 @@ struct LSLInletTests {
         // what was pushed meanwhile never reaches it. The first sample Axon has after the gap is found in the
         // recording by its values: the gap must count exactly the samples between it and the last one before.
         let frames = try LSLPeer.recordingFrames()
-        try #require(sink.values.count > before)
-        let after = sink.values[before].map(Float.init)
+        try #require(received.values.count > before)
+        let after = received.values[before].map(Float.init)
         let resumedAt = try #require((restart..<end).first { frames[$0] == after })
         #expect(gap.gap.missingCount == resumedAt - before)
         #expect(gap.gap.missingCount >= Int(outageFor * Self.rate))
         #expect(abs((gap.gap.end - gap.gap.start) - Double(gap.gap.missingCount - 1) / Self.rate) < 1e-3)
         // No sample twice, none out of place: the recording with the gap cut out, to the last sample played.
         let played = Array(frames[0..<before]) + Array(frames[resumedAt..<end])
-        #expect(sink.values.count == played.count)
+        #expect(received.values.count == played.count)
         var mismatches = 0
-        for (index, values) in sink.values.enumerated() where values.map(Float.init) != played[index] {
+        for (index, values) in received.values.enumerated() where values.map(Float.init) != played[index] {
             mismatches += 1
         }
         #expect(mismatches == 0)

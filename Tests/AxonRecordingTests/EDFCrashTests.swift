@@ -1,4 +1,5 @@
 import Foundation
+import StreamTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,20 +10,8 @@ import Testing
 /// 28 s of the 30 s written and every annotation written up to then.
 @Suite(.enabled(if: EDFPeers.available, "needs .venv-peers (scripts/python-peers.sh, run by make test)"))
 struct EDFCrashTests {
-    /// The `axon` executable next to the test bundle (`swift build --build-tests` builds it).
-    static var axon: String? {
-        var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        for _ in 0..<3 {
-            let candidate = folder.appendingPathComponent("axon").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder.deleteLastPathComponent()
-        }
-        let fallback = TestData.root.appendingPathComponent(".build/debug/axon").path
-        return FileManager.default.isExecutableFile(atPath: fallback) ? fallback : nil
-    }
-
     @Test func sigkillAfterThirtySecondsLeavesAValidFile() throws {
-        let axon = try #require(Self.axon, "build the axon executable first (swift build)")
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
         let folder = try EDFPeers.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("killed.edf").path

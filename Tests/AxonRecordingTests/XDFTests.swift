@@ -1,6 +1,7 @@
 import AxonRecording
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -128,7 +129,7 @@ struct XDFTests {
     /// `axon record --out x.xdf` killed with SIGKILL after 12 s: pyxdf reads the file, at least up to the last
     /// boundary (10 s), and agrees with Axon's reader sample for sample.
     @Test(.enabled(if: EDFPeers.available)) func sigkilledRecordingReadsUpToTheLastBoundary() throws {
-        let axon = try #require(EDFCrashTests.axon, "build the axon executable first (swift build)")
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
         let folder = try EDFPeers.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("killed.xdf").path

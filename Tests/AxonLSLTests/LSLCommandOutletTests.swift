@@ -1,0 +1,120 @@
+import AxonLSL
+import AxonStreams
+import Foundation
+import StreamTestSupport
+import Testing
+
+/// The status outlet and the non-EEG outlets of the command line: gap records and device status as text, and a
+/// band's heart rate as its own stream, each received by a pylsl inlet.
+@Suite("LSL status and sensor outlets to a pylsl inlet", .serialized, .enabled(if: LSLPeer.available))
+struct LSLCommandOutletTests {
+    struct Received: Decodable {
+        var type: String
+        var source_id: String
+        var labels: [String]
+        var samples: [[LSLOutletTests.JSONValue]]
+    }
+
+    /// Receives the named streams with the pylsl peer while `body` runs; returns what arrived.
+    static func receive(_ names: [String], seconds: Double, while body: () throws -> Void) throws -> [String: Received] {
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("axon-lsl-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let peer = try LSLPeer.Process([
+            "receive", "--names", names.joined(separator: ","), "--seconds", "\(seconds)", "--out", output.path,
+        ])
+        defer { peer.finish(timeout: 5) }
+        try body()
+        try #require(peer.waitForLine(containing: "done", timeout: seconds + 30) != nil)
+        return try JSONDecoder().decode([String: Received].self, from: Data(contentsOf: output))
+    }
+
+    /// Runs `axon ARGUMENTS` with the loopback LSL configuration; returns its standard output.
+    static func runAxon(_ arguments: [String]) throws -> String {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: axon)
+        process.arguments = arguments + ["--lsl-config", LSLPeer.configuration]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    @Test func gapRecordsReachTheStatusOutlet() throws {
+        let library = try LSLPeer.library()
+        let name = "axon-status-\(UUID().uuidString.prefix(8))"
+        var configuration = SimulatedSource.Configuration(duration: 4, realTime: true, samplesPerPacket: 5)
+        configuration.lostSamples = Set(200..<225).union(600..<700)
+        let simulator = SimulatedSource(configuration: configuration)
+        var descriptor = simulator.descriptor
+        descriptor.name = name
+        descriptor.sourceID = "\(name)-eeg"
+        let status = try StatusOutlet(stream: descriptor, library: library)
+        let raw = try LSLOutlet(descriptor: descriptor, library: library)
+        let collected = CollectingSink()
+        var pipeline: StreamPipeline?
+        let received = try Self.receive(["\(name) Status"], seconds: 8) {
+            #expect(status.outlet.waitForConsumers(timeout: 10))
+            let sink = LSLOutletSink(outlet: raw, status: status)
+            let running = StreamPipeline(source: simulator, sinks: [sink, collected])
+            try running.start()
+            running.waitUntilFinished()
+            pipeline = running
+        }
+        let gaps = collected.snapshot.gaps
+        #expect(gaps.map(\.missingCount) == [25, 100])
+        let lines = try #require(received["\(name) Status"]).samples.compactMap { $0.first?.text }
+        let start = try #require(collected.snapshot.timestamps.first)
+        #expect(lines == gaps.map { StatusOutlet.text(of: $0, streamStart: start) })
+        // Each line names the gap's first missing sample in seconds from the stream's first (0.8 s and 2.4 s here, to
+        // within the dejittered clock's estimate).
+        let offsets = lines.compactMap { line in line.split(separator: " ").dropLast().last.flatMap { Double($0) } }
+        #expect(zip(offsets, [0.8, 2.4]).allSatisfy { abs($0 - $1) < 0.05 } && offsets.count == 2, "\(lines)")
+        #expect(pipeline?.statistics().gapRecords == 2)
+    }
+
+    @Test func recordPublishesItsStatus() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-status-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var printed = ""
+        // The test sequence's stream is named after the simulated headset; its status stream after that.
+        let received = try Self.receive(["Brainiac Status"], seconds: 14) {
+            printed = try Self.runAxon([
+                "record", "--source", "test-sequence:10", "--duration", "6", "--baseline", "0", "--out",
+                folder.appendingPathComponent("run.edf").path, "--lsl-out",
+            ])
+        }
+        let stream = try #require(received["Brainiac Status"])
+        #expect(stream.type == "Markers")
+        #expect(stream.labels == ["status"])
+        let lines = stream.samples.compactMap { $0.first?.text }
+        let summary = try #require(printed.split(separator: "\n").first { $0.hasPrefix("done: ") })
+        // The summary follows the recording; the headset's own disconnection may still come after it.
+        #expect(lines.contains(String(summary)), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("status: ") || $0.hasPrefix("battery: ") })
+    }
+
+    @Test func bandHeartRateIsItsOwnOutlet() throws {
+        var printed = ""
+        let received = try Self.receive(["Heart rate"], seconds: 14) {
+            printed = try Self.runAxon(["band", "hr", "sim:band", "--count", "6", "--lsl-out"])
+        }
+        let stream = try #require(received["Heart rate"])
+        #expect(stream.type == "HeartRate")
+        #expect(stream.source_id == "band:sim:band/heart-rate")
+        #expect(stream.labels == ["heart rate"])
+        let shown = printed.split(separator: "\n").compactMap { line -> Double? in
+            guard let bpm = line.split(separator: " ").first, line.contains(" bpm") else { return nil }
+            return Double(bpm)
+        }
+        #expect(shown.count == 6)
+        let values = stream.samples.compactMap { $0.first?.number }
+        // The inlet may connect after the first reading; what it got is the readings' tail, value for value.
+        #expect(values.count >= 5)
+        #expect(Array(shown.suffix(values.count)) == values)
+    }
+}
