@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Reads an XDF file with pyxdf (the reference reader) and prints one JSON object describing every stream.
 
-Usage: check-xdf.py FILE
+Usage: check-xdf.py FILE [--synchronize]
 
 Per stream (keyed by name): the header fields (type, channel_count, nominal_srate, channel_format, source_id),
 the channel labels and units of desc/channels, the sample count, the first and last timestamp, the footer's
 sample_count (null without a footer), and the values: for numeric streams the first sample and the sum of all
-values, for string streams every sample. Timestamps are read as stored (no clock sync, no dejitter).
+values, for string streams every sample. Timestamps are read as stored (no clock sync, no dejitter); with
+--synchronize, pyxdf applies the ClockOffset chunks (its clock synchronisation, still no dejitter) and each stream
+also lists its timestamps and the clock offset values pyxdf read.
 """
 import json
 import sys
@@ -21,7 +23,8 @@ def text(info, key):
 
 
 def main():
-    streams, _header = pyxdf.load_xdf(sys.argv[1], synchronize_clocks=False, dejitter_timestamps=False)
+    synchronize = "--synchronize" in sys.argv[2:]
+    streams, _header = pyxdf.load_xdf(sys.argv[1], synchronize_clocks=synchronize, dejitter_timestamps=False)
     result = {}
     for stream in streams:
         info = stream["info"]
@@ -41,6 +44,9 @@ def main():
             "last_timestamp": float(stamps[-1]) if len(stamps) else None,
             "footer_count": int(stream["footer"]["info"]["sample_count"][0]) if "footer" in stream else None,
         }
+        if synchronize:
+            record["timestamps"] = [float(stamp) for stamp in stamps]
+            record["clock_values"] = [float(value) for value in stream.get("clock_values", [])]
         if text(info, "channel_format") == "string":
             record["strings"] = series
         else:

@@ -1,4 +1,5 @@
 import AxonStreams
+import Synchronization
 
 /// An LSL stream as an Axon source: a liblsl inlet pulled on the pipeline's source thread.
 ///
@@ -25,7 +26,8 @@ import AxonStreams
 /// that thread only; its buffers are allocated before the loop, which allocates nothing itself (liblsl's own
 /// internals are outside Axon's control).
 public final class LSLInletSource: SampleSource, @unchecked Sendable {
-    // Sendable invariant: the inlet handle and buffers are used only by `run`, on one thread, after init.
+    // Sendable invariant: the inlet handle and buffers are used only by `run`, on one thread, after init; the time
+    // correction others read is behind a mutex (taken every few seconds, never per sample).
 
     /// How the inlet behaves.
     public struct Options: Sendable, Hashable {
@@ -67,8 +69,10 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
     private let stamps: UnsafeMutableBufferPointer<Double>
     /// Outages seen so far (written by the source thread; read it after the pipeline has finished).
     public private(set) var outages = 0
-    /// The last time correction applied, seconds (read after the pipeline has finished).
-    public private(set) var timeCorrection = 0.0
+    /// The time correction applied now, seconds: liblsl's `lsl_time_correction`, what to add to the outlet's
+    /// timestamps for this machine's clock (any thread; it changes every ``Options/timeCorrectionInterval``).
+    public var timeCorrection: Double { publishedCorrection.withLock { $0 } }
+    private let publishedCorrection = Mutex(0.0)
     /// For the first sample after each outage: seconds from its (corrected) LSL timestamp to its pull, that is how
     /// long after the outlet pushed it Axon had it (read after the pipeline has finished).
     public private(set) var resumeDelays: [Double] = []
@@ -132,8 +136,12 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         let api = library.api
         var code: Int32 = 0
         // The first estimate takes a few round trips; later calls return liblsl's running estimate.
+        var timeCorrection = 0.0
         let first = api.timeCorrection(inlet, 2, &code)
-        if code == 0 { timeCorrection = first }
+        if code == 0 {
+            timeCorrection = first
+            publishedCorrection.withLock { $0 = first }
+        }
         var lastCorrection = HostClock.now()
         var lastData = lastCorrection
         var silent = false
@@ -167,7 +175,10 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
             if now - lastCorrection >= options.timeCorrectionInterval {
                 code = 0
                 let correction = api.timeCorrection(inlet, resumed ? 2 : 0.5, &code)
-                if code == 0 { timeCorrection = correction }
+                if code == 0 {
+                    timeCorrection = correction
+                    publishedCorrection.withLock { $0 = correction }
+                }
                 lastCorrection = now
             }
             let rate = info.nominalRate

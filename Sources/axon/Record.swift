@@ -104,7 +104,7 @@ extension Axon {
                 sink = CSVSink(path: out)
             } else if let xdf {
                 edfSink = nil
-                sink = xdf.sink()
+                sink = xdf.sink(for: source)
                 headsetEvents.target { event in xdf.mark(event) }
                 Thread.detachNewThread {
                     forEachInputLine { line in

@@ -22,8 +22,12 @@ final class XDFRecordSession: Sendable {
                 nominalRate: 0, format: .string, sourceID: "\(recorded.sourceID)/markers"))
     }
 
-    /// The sink of the recorded stream.
-    func sink() -> XDFSink { XDFSink(writer: writer) }
+    /// The sink of the recorded stream; a stream from an LSL inlet keeps the outlet's clock and its time correction
+    /// as the file's clock offsets.
+    func sink(for source: any SampleSource) -> XDFSink {
+        guard let inlet = source as? LSLInletSource else { return XDFSink(writer: writer) }
+        return XDFSink(writer: writer) { inlet.timeCorrection }
+    }
 
     /// Adds the spectra and zones streams of an EEG run.
     func addFeatures(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws {

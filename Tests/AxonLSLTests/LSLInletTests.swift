@@ -1,4 +1,5 @@
 import AxonLSL
+import AxonRecording
 import AxonStreams
 import Foundation
 import StreamTestSupport
@@ -31,7 +32,13 @@ struct LSLInletTests {
         #expect(source.descriptor.sourceID == "\(name)-cyton")
 
         let sink = CollectingSink()
-        let pipeline = StreamPipeline(source: source, sinks: [sink])
+        // The same stream into an XDF session as LabRecorder keeps it: on the outlet's clock, with the inlet's time
+        // correction as the ClockOffset chunks.
+        let xdfPath = FileManager.default.temporaryDirectory.appendingPathComponent("axon-lsl-\(name).xdf").path
+        defer { try? FileManager.default.removeItem(atPath: xdfPath) }
+        let xdf = try XDFWriter(path: xdfPath, boundaryInterval: 2)
+        let pipeline = StreamPipeline(
+            source: source, sinks: [sink, XDFSink(writer: xdf) { source.timeCorrection }])
         try pipeline.start()
         // Halfway through, while samples flow: every socket of this process and the peer stays on loopback.
         #expect(peer.waitForLine(containing: "ready", timeout: 30) != nil)
@@ -61,6 +68,54 @@ struct LSLInletTests {
                 + "time correction \(source.timeCorrection * 1e6) µs")
         #expect(abs(mean - 1 / Self.rate) < 1e-6)
         #expect(std < 20e-6)
+
+        try xdf.close()
+        try Self.checkClockOffsets(xdfPath: xdfPath, name: name, hostTimes: received.timestamps)
+    }
+
+    /// The XDF file keeps the outlet's clock and real offsets: adding them back (Axon's reader, and pyxdf's clock
+    /// synchronisation) gives the host times the pipeline delivered.
+    static func checkClockOffsets(xdfPath: String, name: String, hostTimes: [Double]) throws {
+        let file = try XDFReader.read(bytes: [UInt8](try Data(contentsOf: URL(fileURLWithPath: xdfPath))))
+        let stream = try #require(file.streams.first { $0.name == name })
+        #expect(stream.sampleCount == hostTimes.count)
+        #expect(stream.clockOffsets.count >= 5)
+        // liblsl's correction between two processes of one machine: microseconds, never exactly zero.
+        #expect(stream.clockOffsets.allSatisfy { $0.value != 0 && abs($0.value) < 1e-3 }, "\(stream.clockOffsets)")
+        // Each offset is collected at the host time of its chunk's last sample, stored on the outlet's clock.
+        for offset in stream.clockOffsets {
+            let index = try #require(hostTimes.firstIndex { abs($0 - offset.time) < 1e-9 }, "\(offset)")
+            #expect(abs(stream.timestamps[index] + offset.value - hostTimes[index]) < 1e-9)
+        }
+        // Between offsets, readers interpolate (Axon) or fit a line (pyxdf): off by at most the largest step
+        // between consecutive corrections, plus rounding.
+        let steps = zip(stream.clockOffsets.dropFirst(), stream.clockOffsets).map { abs($0.value - $1.value) }
+        let tolerance = (steps.max() ?? 0) + 1e-6
+        let stored = zip(stream.timestamps, hostTimes).map { abs($0 - $1) }.max() ?? 0
+        let synchronized = zip(stream.synchronizedTimestamps, hostTimes).map { abs($0 - $1) }.max() ?? 1
+        #expect(synchronized < tolerance)
+
+        let checker = Process()
+        checker.executableURL = URL(fileURLWithPath: LSLPeer.python)
+        checker.arguments = [LSLPeer.root.appendingPathComponent("scripts/check-xdf.py").path, xdfPath, "--synchronize"]
+        let pipe = Pipe()
+        checker.standardOutput = pipe
+        try checker.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        checker.waitUntilExit()
+        #expect(checker.terminationStatus == 0)
+        struct Checked: Decodable {
+            var timestamps: [Double]
+            var clock_values: [Double]
+        }
+        let checked = try #require(try JSONDecoder().decode([String: Checked].self, from: output)[name])
+        #expect(checked.clock_values == stream.clockOffsets.map(\.value))
+        let pyxdf = zip(checked.timestamps, hostTimes).map { abs($0 - $1) }.max() ?? 1
+        print(
+            "xdf clock offsets: \(stream.clockOffsets.count), values \(stream.clockOffsets.map { $0.value * 1e6 }) µs; "
+                + "host time vs stored \(stored * 1e6) µs, vs Axon's reader \(synchronized * 1e6) µs, "
+                + "vs pyxdf synchronised \(pyxdf * 1e6) µs")
+        #expect(pyxdf < tolerance)
     }
 
     @Test func outageBecomesOneGapOfTheRightLength() throws {

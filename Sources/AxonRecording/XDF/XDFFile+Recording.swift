@@ -33,13 +33,15 @@ extension XDFFile {
             sourceID: main.sourceID.isEmpty ? "file:\(sourceName)" : main.sourceID, metadata: metadata)
         var markers: [RecordingMarker] = []
         if let text = streams.first(where: { $0.format == .string }) {
-            for (index, time) in text.timestamps.enumerated() {
+            // Both on the recording machine's clock (a stream from an LSL inlet is stored on its outlet's).
+            let frameTimes = main.synchronizedTimestamps
+            for (index, time) in text.synchronizedTimestamps.enumerated() {
                 // The first frame at or after the marker's time (timestamps increase).
                 var low = 0
                 var high = main.sampleCount - 1
                 while low < high {
                     let middle = (low + high) / 2
-                    if main.timestamps[middle] < time { low = middle + 1 } else { high = middle }
+                    if frameTimes[middle] < time { low = middle + 1 } else { high = middle }
                 }
                 let frame = low
                 let strings = text.strings[(index * text.channelCount)..<((index + 1) * text.channelCount)]

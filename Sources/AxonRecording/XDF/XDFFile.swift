@@ -35,6 +35,27 @@ public struct XDFFile: Sendable, Equatable {
 
         /// Samples read.
         public var sampleCount: Int { timestamps.count }
+
+        /// The timestamps on the recording machine's clock: each plus the clock offset at its time, interpolated
+        /// linearly between ClockOffset chunks and held at the nearest one outside them (pyxdf fits one line through
+        /// all of a stream's offsets instead; for offsets that drift by microseconds the two agree to far below a
+        /// sample). The timestamps as stored when the stream has no offsets.
+        public var synchronizedTimestamps: [Double] {
+            guard !clockOffsets.isEmpty else { return timestamps }
+            // The offsets' collection times on the stream's own clock, to compare with its timestamps.
+            let points = clockOffsets.map { (time: $0.time - $0.value, value: $0.value) }
+            var next = 0
+            return timestamps.map { stamp in
+                while next < points.count, points[next].time < stamp { next += 1 }
+                if next == 0 { return stamp + points[0].value }
+                if next == points.count { return stamp + points[points.count - 1].value }
+                let before = points[next - 1]
+                let after = points[next]
+                let span = after.time - before.time
+                let weight = span > 0 ? (stamp - before.time) / span : 1
+                return stamp + before.value + weight * (after.value - before.value)
+            }
+        }
     }
 
     /// One ClockOffset chunk.

@@ -1,7 +1,9 @@
 import AxonStreams
 
 /// Records a pipeline's stream into an ``XDFWriter`` shared with other streams of the session: one Samples chunk
-/// per block, each frame with its dejittered timestamp.
+/// per block, each frame with its dejittered timestamp. Given a `clockOffset` (an LSL inlet's time correction),
+/// the timestamps are written on the stream's own clock (host time minus the offset) and the offset goes into the
+/// file's ClockOffset chunks, as LabRecorder does.
 ///
 /// Gap records have no XDF chunk of their own: the missing samples show as a jump in the timestamps (as in
 /// LabRecorder's files), and the EDF sink beside it still annotates them.
@@ -17,11 +19,14 @@ public final class XDFSink: SampleSink {
     private var timestamps: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
     private var values: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
     private var scratch: [UInt8] = []
+    private let clockOffset: (@Sendable () -> Double)?
 
-    /// Creates a sink writing into `writer`.
-    public init(writer: XDFWriter) {
+    /// Creates a sink writing into `writer`; `clockOffset`, read once per block on the consumer thread, is what to
+    /// add to the stream's own clock to get this machine's (nil: the timestamps are this machine's already).
+    public init(writer: XDFWriter, clockOffset: (@Sendable () -> Double)? = nil) {
         self.writer = writer
         self.name = "xdf:\(writer.path)"
+        self.clockOffset = clockOffset
     }
 
     deinit {
@@ -42,16 +47,18 @@ public final class XDFSink: SampleSink {
     public func write(_ block: SampleBlock) throws {
         var start = 0
         let channels = block.layout.channelCount
+        let offset = clockOffset?() ?? 0
         while start < block.frameCount {
             let count = min(timestamps.count, block.frameCount - start)
             for frame in 0..<count {
-                timestamps[frame] = block.timestamp(ofFrame: start + frame)
+                timestamps[frame] = block.timestamp(ofFrame: start + frame) - offset
                 let row = block.values(ofFrame: start + frame)
                 for channel in 0..<channels { values[frame * channels + channel] = row[channel] }
             }
             try writer.appendSamples(
                 stream: streamID, timestamps: UnsafeBufferPointer(rebasing: timestamps[0..<count]),
-                values: UnsafeBufferPointer(rebasing: values[0..<(count * channels)]), scratch: &scratch)
+                values: UnsafeBufferPointer(rebasing: values[0..<(count * channels)]), scratch: &scratch,
+                clockOffset: offset)
             start += count
         }
     }

@@ -9,8 +9,11 @@ import Foundation
 ///
 /// - The file starts with the magic and a FileHeader; each stream gets a StreamHeader with its full metadata
 ///   (name, type, channel count, nominal rate, format, source id, and `desc/channels/channel/{label,unit,type}`).
-/// - Samples go in Samples chunks, each sample with its timestamp (Axon's monotonic host time = LSL time, already
-///   corrected for LSL inlets, so the ClockOffset chunks written every ``boundaryInterval`` carry offset 0).
+/// - Samples go in Samples chunks, each sample with its timestamp on the stream's own clock, as LabRecorder keeps
+///   them: Axon's monotonic host time (= LSL time) for Axon's streams, the outlet's clock for a stream from an LSL
+///   inlet (its host time minus the inlet's time correction). A ClockOffset chunk at least every half
+///   ``boundaryInterval`` of stream time carries the offset given with the samples (the time correction; 0 for
+///   Axon's own streams), so readers that synchronise clocks (pyxdf) get the host times back.
 /// - A Boundary chunk follows at least every ``boundaryInterval`` seconds of stream time, and the file is
 ///   `fdatasync`ed there.
 /// - ``close()`` writes each stream's StreamFooter (first and last timestamp, sample count, clock offsets).
@@ -104,12 +107,14 @@ public final class XDFWriter: @unchecked Sendable {
         }
     }
 
-    /// Appends frames of a numeric stream: `values` frame-major (`timestamps.count × channels`).
+    /// Appends frames of a numeric stream: `values` frame-major (`timestamps.count × channels`), `timestamps` on the
+    /// stream's clock, `clockOffset` what to add to them for this machine's clock (written in the next ClockOffset
+    /// chunk that is due).
     ///
     /// - Throws: ``EDFWriterError`` when the write fails or the file is closed.
     public func appendSamples(
         stream id: UInt32, timestamps: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>,
-        scratch: inout [UInt8]
+        scratch: inout [UInt8], clockOffset: Double = 0
     ) throws {
         guard timestamps.count > 0 else { return }
         let (format, channels) = try streamShape(id)
@@ -129,7 +134,7 @@ public final class XDFWriter: @unchecked Sendable {
         }
         try finishChunk(
             stream: id, scratch: &scratch, reserve: reserve, first: timestamps[0],
-            last: timestamps[timestamps.count - 1], count: timestamps.count)
+            last: timestamps[timestamps.count - 1], count: timestamps.count, clockOffset: clockOffset)
     }
 
     /// Appends one sample of a text stream (one string per channel).
@@ -148,7 +153,8 @@ public final class XDFWriter: @unchecked Sendable {
             XDFChunk.appendVariableLength(UInt64(text.utf8.count), to: &scratch)
             scratch.append(contentsOf: text.utf8)
         }
-        try finishChunk(stream: id, scratch: &scratch, reserve: reserve, first: timestamp, last: timestamp, count: 1)
+        try finishChunk(
+            stream: id, scratch: &scratch, reserve: reserve, first: timestamp, last: timestamp, count: 1, clockOffset: 0)
     }
 
     /// Writes the stream footers and closes the file. Later calls do nothing.
@@ -190,7 +196,8 @@ public final class XDFWriter: @unchecked Sendable {
     /// Fills in the chunk header in front of the content, then writes it with any ClockOffset and Boundary chunks
     /// that are due.
     private func finishChunk(
-        stream id: UInt32, scratch: inout [UInt8], reserve: Int, first: Double, last: Double, count: Int
+        stream id: UInt32, scratch: inout [UInt8], reserve: Int, first: Double, last: Double, count: Int,
+        clockOffset: Double
     ) throws {
         let length = UInt64(scratch.count - reserve + 2)
         var header: [UInt8] = []
@@ -212,10 +219,11 @@ public final class XDFWriter: @unchecked Sendable {
             if last >= stream.nextOffset {
                 var content: [UInt8] = []
                 XDFChunk.appendLittleEndian(id, to: &content)
-                XDFChunk.appendDouble(last, to: &content)
-                XDFChunk.appendDouble(0, to: &content)
+                // Collection time on this machine's clock, then the offset to add to the stream's timestamps.
+                XDFChunk.appendDouble(last + clockOffset, to: &content)
+                XDFChunk.appendDouble(clockOffset, to: &content)
                 XDFChunk.append(tag: .clockOffset, content: content[...], to: &extra)
-                stream.offsets.append((last, 0))
+                stream.offsets.append((last + clockOffset, clockOffset))
                 stream.nextOffset = last + boundaryInterval / 2
             }
             state.streams[Int(id) - 1] = stream
