@@ -36,9 +36,12 @@ enum LSLPeer {
         private var lines: [String] = []
         private var partial = ""
 
-        init(_ arguments: [String], configuration: String = LSLPeer.configuration) throws {
-            process.executableURL = URL(fileURLWithPath: LSLPeer.python)
-            process.arguments = [LSLPeer.script] + arguments
+        /// Starts the peer with `arguments`; `launcher` runs it through another program first (for example
+        /// `ip netns exec NAME` to start it in a network namespace).
+        init(_ arguments: [String], configuration: String = LSLPeer.configuration, launcher: [String] = []) throws {
+            let command = launcher + [LSLPeer.python, LSLPeer.script] + arguments
+            process.executableURL = URL(fileURLWithPath: command[0])
+            process.arguments = Array(command.dropFirst())
             var environment = ProcessInfo.processInfo.environment
             environment["LSLAPICFG"] = configuration
             process.environment = environment
