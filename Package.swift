@@ -114,6 +114,8 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
+        // The README's commands and library example, checked against the built `axon`.
+        .testTarget(name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "StreamTestSupport"]),
         .testTarget(
             name: "AxonLSLTests",
             dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
