@@ -81,6 +81,7 @@ public enum Bench {
             allocationsPerHop: hop.allocations, tenthHopDominantFrequencies: hop.tenthHopDominantFrequencies,
             replayDeviceSeconds: replay.deviceSeconds, replayMilliseconds: replay.milliseconds,
             deviceSecondsPerSecond: replay.deviceSecondsPerSecond, devicesPerCore: replay.deviceSecondsPerSecond,
+            ringEngineOverEngine: replay.deviceSecondsPerSecond * hop.nanoseconds / 1e9,
             allocationsPerReplayHop: replay.allocationsPerHop,
             ringItemsPerSecond: batched.itemsPerSecond, ringBatch: ringBatch,
             ringSingleItemsPerSecond: single.itemsPerSecond, allocationsPerRingBatch: batched.allocationsPerBatch,

@@ -25,6 +25,10 @@ extension BenchReport {
                 "= \(device) devices one core serves"
             ),
             (
+                "  ring + engine ÷ engine", Self.number(ringEngineOverEngine, 2),
+                "what the pipeline keeps of the engine's speed"
+            ),
+            (
                 "ring, \(ringBatch) frames per push", Self.number(ringItemsPerSecond / 1e6, 1) + " M frames/s",
                 "producer → consumer thread"
             ),

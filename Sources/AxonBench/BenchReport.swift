@@ -42,6 +42,9 @@ public struct BenchReport: Codable, Sendable, Hashable {
     public var deviceSecondsPerSecond: Double
     /// Devices of this shape one core serves in real time (= ``deviceSecondsPerSecond``).
     public var devicesPerCore: Double
+    /// What the pipeline keeps of the engine's speed: ``deviceSecondsPerSecond`` (ring, timeline and engine with
+    /// baseline and indicators) ÷ ``engineDeviceSecondsPerSecond`` (the engine's hop alone), measured in one run.
+    public var ringEngineOverEngine: Double
     /// Allocations per hop during a replay, producer and consumer threads counted.
     public var allocationsPerReplayHop: Double?
 

@@ -6,7 +6,7 @@ import Testing
 struct BenchReportTests {
     static let requiredKeys = [
         "fftNanoseconds", "hopNanoseconds", "deviceSecondsPerSecond", "ringItemsPerSecond", "latencyP99Microseconds",
-        "allocationsPerHop", "consumerCPUPercent",
+        "allocationsPerHop", "consumerCPUPercent", "ringEngineOverEngine",
     ]
 
     @Test("a short run's JSON has the required keys with sane numbers")
@@ -24,6 +24,7 @@ struct BenchReportTests {
         #expect(report.fftNanoseconds > 0 && report.hopNanoseconds > report.fftNanoseconds)
         #expect(report.deviceSecondsPerSecond > 0 && report.engineDeviceSecondsPerSecond > 0)
         #expect(report.devicesPerCore == report.deviceSecondsPerSecond)
+        #expect(abs(report.ringEngineOverEngine - report.deviceSecondsPerSecond / report.engineDeviceSecondsPerSecond) < 1e-9)
         #expect(report.ringItemsPerSecond > 0 && report.ringSingleItemsPerSecond > 0)
         #expect(report.latencyP50Microseconds <= report.latencyP99Microseconds)
         #expect(report.latencyP99Microseconds <= report.latencyMaxMicroseconds)
