@@ -62,7 +62,8 @@ public final class BrainiacTransportSource: SampleSource, Sendable {
         if let level = (try? transport.readBlocking(.batteryLevel))?.first.map(Int.init) {
             report(.battery(level: level), level: level)
         }
-        while !writer.isStopRequested { usleep(20_000) }
+        // Frames arrive on the transport's thread; this one only waits for the pipeline to ask it to stop.
+        _ = writer.waitForStopRequest()
     }
 
     fileprivate func report(_ event: BrainiacHeadsetEvent, level: Int? = nil) {

@@ -45,6 +45,30 @@ struct RingWakeupTests {
         }
     }
 
+    @Test("a producer waiting for the stop request is woken by it, and early by an interruption, never by its timeout")
+    func producerWaits() {
+        let ring = SPSCRing<Double>(capacity: 8, overflow: .rejectNewest)
+        let results = ThreadLocked<[Bool]>([])
+        let done = DispatchSemaphore(value: 0)
+        let waiter = Thread {
+            let started = Date()
+            for _ in 0..<2 {
+                let stopped = ring.waitForStopRequest(timeout: 30)
+                results.withLock { $0.append(stopped) }
+            }
+            results.withLock { $0.append(Date().timeIntervalSince(started) < 20) }
+            done.signal()
+        }
+        waiter.start()
+        ring.interruptProducerWait()  // the first wait returns false: not a stop
+        while results.withLock({ $0.count }) < 1 { sched_yield() }
+        ring.requestStop()
+        done.wait()
+        #expect(results.withLock { $0 } == [false, true, true])
+        // Once stopped, waiting returns at once.
+        #expect(ring.waitForStopRequest(timeout: 30))
+    }
+
     @Test("20,000 frames at random intervals to a consumer that blocks between them: all arrive in order, no wait times out")
     func noLostWakeups() throws {
         let ring = SPSCRing<Double>(capacity: 256, width: 2, overflow: .rejectNewest, wakeable: true)

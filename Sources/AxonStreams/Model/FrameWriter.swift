@@ -83,6 +83,13 @@ public final class FrameWriter: @unchecked Sendable {
     /// Whether the consumer side asked the producer to stop (a source checks this between frames).
     public var isStopRequested: Bool { ring.isStopRequested }
 
+    /// For a source whose frames are written from callbacks: blocks its own thread until the pipeline asks it to
+    /// stop, ``interruptWait()`` is called or `timeout` seconds pass (nil: no limit); returns ``isStopRequested``.
+    public func waitForStopRequest(timeout: Double? = nil) -> Bool { ring.waitForStopRequest(timeout: timeout) }
+
+    /// Wakes the source's thread from ``waitForStopRequest(timeout:)`` early. Any thread.
+    public func interruptWait() { ring.interruptProducerWait() }
+
     /// Declares that no more frames follow; the pipeline delivers what is buffered and then finishes.
     public func finish() { ring.closeProducer() }
 }

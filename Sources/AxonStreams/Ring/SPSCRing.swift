@@ -1,5 +1,6 @@
 import Atomics
 import CLinux
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -76,6 +77,9 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     @usableFromInline let consumerAsleep: UnsafeAtomic<Int>
     /// The `eventfd` a sleeping consumer waits on, or -1 for a ring without wake-ups.
     @usableFromInline let wakeDescriptor: Int32
+    /// What a producer waiting in ``waitForStopRequest(timeout:)`` blocks on: signalled by ``requestStop()`` and
+    /// ``interruptProducerWait()``.
+    let producerWakeup = DispatchSemaphore(value: 0)
 
     /// `reading` holds this while the consumer is not reading claimed slots.
     @usableFromInline static var notReading: Int { Int.max }
@@ -181,10 +185,28 @@ extension SPSCRing {
         // releasing: whatever the requester wrote before asking is visible to a producer that sees the flag.
         stopRequested.store(1, ordering: .releasing)
         wakeConsumerIfAsleep()
+        producerWakeup.signal()
     }
 
     /// Whether ``requestStop()`` was called. Any thread; producers poll it between pushes.
     public var isStopRequested: Bool { stopRequested.load(ordering: .acquiring) != 0 }
+
+    /// Producer side, for sources whose samples arrive on other threads (a transport's callbacks) and whose own
+    /// thread only waits: blocks until ``requestStop()``, ``interruptProducerWait()`` or `timeout` seconds (nil:
+    /// no limit), then returns ``isStopRequested``.
+    public func waitForStopRequest(timeout: Double? = nil) -> Bool {
+        if isStopRequested { return true }
+        if let timeout {
+            _ = producerWakeup.wait(timeout: .now() + max(0, timeout))
+        } else {
+            producerWakeup.wait()
+        }
+        return isStopRequested
+    }
+
+    /// Wakes a producer blocked in ``waitForStopRequest(timeout:)`` early (something it must act on happened: a
+    /// reconnection, for example). Any thread.
+    public func interruptProducerWait() { producerWakeup.signal() }
 
     /// Producer only: no more pushes will follow. The consumer drains what is left and then sees
     /// ``isFinished``.
