@@ -12,8 +12,10 @@ extension Axon {
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
                 + "min and max dominant frequency per channel and band, and the zone timeline.")
 
-        @Argument(help: "Recording to analyse (OpenBCI GUI text or muse-lsl CSV).")
+        @Argument(help: "Recording to analyse (any format axon reads: see axon info).")
         var file: String?
+
+        @OptionGroup var reading: RecordingReadOptions
 
         @Option(name: .customLong("test-sequence"), help: "Analyse the simulated headset's test sequence at this frequency (Hz) instead of a file.")
         var testSequence: Double?
@@ -81,7 +83,7 @@ extension Axon {
                 (report, worstError) = try await analyzeTestSequence(frequency: frequency, configuration: configuration)
                 source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
             } else {
-                var recording = try RecordingReader.read(path: file!)
+                var recording = try reading.read(path: file!)
                 if let channels {
                     recording = try recording.selecting(
                         channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
