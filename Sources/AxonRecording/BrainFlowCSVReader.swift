@@ -89,8 +89,11 @@ public struct BrainFlowCSVReader: Sendable {
             let others = BrainFlowBoard.candidates(columnCount: columnCount).filter { $0 != assumed }
             metadata["board"] =
                 "\(assumed) (BrainFlow board \(assumed.brainFlowID)), from the \(columnCount) columns"
-                + (others.isEmpty ? "" : "; " + others.map { "\($0) has them too (--board \($0.rawValue))" }
-                    .joined(separator: ", "))
+                + (others.isEmpty
+                    ? ""
+                    : "; "
+                        + others.map { "\($0) has them too (--board \($0.rawValue))" }
+                        .joined(separator: ", "))
         }
 
         var roles = [ColumnRole](repeating: .ignored, count: columnCount)

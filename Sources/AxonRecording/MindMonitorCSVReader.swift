@@ -111,7 +111,8 @@ public struct MindMonitorCSVReader: Sendable {
         guard rawCount == 4 || bandCount == 20 else {
             throw .missingHeader(
                 line: header.number,
-                expected: "the columns RAW_TP9, RAW_AF7, RAW_AF8, RAW_TP10 or all 20 band columns (Delta_TP9 … Gamma_TP10)")
+                expected:
+                    "the columns RAW_TP9, RAW_AF7, RAW_AF8, RAW_TP10 or all 20 band columns (Delta_TP9 … Gamma_TP10)")
         }
 
         var eegValues: [Double] = []
@@ -158,7 +159,9 @@ public struct MindMonitorCSVReader: Sendable {
                 for column in 0..<names.count where roles[column] != .ignored {
                     let from = starts[column]
                     let to = ends[column]
-                    let text = { String(decoding: UnsafeBufferPointer(start: base + from, count: to - from), as: UTF8.self) }
+                    let text = {
+                        String(decoding: UnsafeBufferPointer(start: base + from, count: to - from), as: UTF8.self)
+                    }
                     switch roles[column] {
                     case .time:
                         guard let seconds = Self.parseTime(base, from: from, to: to) else {
@@ -239,7 +242,10 @@ public struct MindMonitorCSVReader: Sendable {
         if partialBandRows > 0 {
             warnings.append("\(partialBandRows) band-power rows had empty fields (NaN in the band-power stream)")
         }
-        var common = ["file": sourceName, "format": "Mind Monitor CSV", "timeZone": "TimeStamp read as UTC (the file has no zone)"]
+        var common = [
+            "file": sourceName, "format": "Mind Monitor CSV",
+            "timeZone": "TimeStamp read as UTC (the file has no zone)",
+        ]
         if let batteryFirst, let batteryLast {
             common["battery"] = "\(Self.shortest(batteryFirst)) % … \(Self.shortest(batteryLast)) %"
         }
@@ -268,8 +274,11 @@ public struct MindMonitorCSVReader: Sendable {
         if !bandTimes.isEmpty {
             var metadata = common
             let measured = MeasuredRate(timestamps: bandTimes, nominal: 1)
-            metadata["irregular"] = "one sample per update; mean rate " + (measured.map { $0.formatted + " Hz" } ?? "unknown (one update)")
-            if !eegTimes.isEmpty { metadata["mindMonitor.eeg"] = "\(eegTimes.count) RAW samples at 256 Hz (TP9, AF7, AF8, TP10)" }
+            metadata["irregular"] =
+                "one sample per update; mean rate " + (measured.map { $0.formatted + " Hz" } ?? "unknown (one update)")
+            if !eegTimes.isEmpty {
+                metadata["mindMonitor.eeg"] = "\(eegTimes.count) RAW samples at 256 Hz (TP9, AF7, AF8, TP10)"
+            }
             let descriptor = StreamDescriptor(
                 name: "Muse band powers (Mind Monitor)", contentType: StreamContentType("BandPower"),
                 channels: bandNames.map { ChannelInfo(label: $0, unit: "B", range: Self.bandPowerRange) },
@@ -306,7 +315,9 @@ public struct MindMonitorCSVReader: Sendable {
     private static func isEmpty(_ base: UnsafePointer<UInt8>, from: Int, to: Int) -> Bool {
         var index = from
         while index < to {
-            if base[index] != UInt8(ascii: " ") && base[index] != UInt8(ascii: "\t") && base[index] != UInt8(ascii: "\r") {
+            if base[index] != UInt8(ascii: " ") && base[index] != UInt8(ascii: "\t")
+                && base[index] != UInt8(ascii: "\r")
+            {
                 return false
             }
             index += 1

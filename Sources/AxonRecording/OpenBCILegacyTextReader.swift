@@ -109,7 +109,8 @@ public struct OpenBCILegacyTextReader: Sendable {
             }
         }
         guard let rate else {
-            throw .missingHeader(line: lastHeader.number + 1, expected: "a \"%Sample Rate = R Hz\" line before the data")
+            throw .missingHeader(
+                line: lastHeader.number + 1, expected: "a \"%Sample Rate = R Hz\" line before the data")
         }
         guard let firstRow else {
             throw .missingHeader(line: lastHeader.number + 1, expected: "data rows after the % header lines")
@@ -137,7 +138,8 @@ public struct OpenBCILegacyTextReader: Sendable {
         guard [4, 8, 16].contains(channelCount), channelCount <= numeric - 1 else {
             throw .malformedHeader(
                 line: firstRow.number,
-                reason: "\(numeric) numeric fields do not hold a sample index, 4, 8 or 16 EEG channels and 3 aux values")
+                reason: "\(numeric) numeric fields do not hold a sample index, 4, 8 or 16 EEG channels and 3 aux values"
+            )
         }
 
         var roles = [ColumnRole](repeating: .ignored, count: fields.count)
@@ -171,7 +173,9 @@ public struct OpenBCILegacyTextReader: Sendable {
         metadata["channelCount"] =
             declaredChannels == nil ? "\(channelCount) (from the columns)" : "\(channelCount) (from the header)"
         metadata["gain"] = "24 assumed (the GUI scaled every channel at 24; rails ±187500 µV)"
-        if channelCount != 8 { metadata["sampleIndex"] = "not kept: it does not count rows for \(channelCount) channels" }
+        if channelCount != 8 {
+            metadata["sampleIndex"] = "not kept: it does not count rows for \(channelCount) channels"
+        }
         if let measured = MeasuredRate(timestamps: rows.timestamps, nominal: rate) {
             metadata["measuredRate"] = measured.formatted
             if let warning = measured.warning { rows.warnings.append(warning) }

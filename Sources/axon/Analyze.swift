@@ -20,8 +20,16 @@ extension Axon {
         @Option(name: .customLong("test-sequence"), help: "Analyse the simulated headset's test sequence at this frequency (Hz) instead of a file.")
         var testSequence: Double?
 
-        @Option(help: "Seconds of test sequence.")
+        @Option(help: "Seconds of test sequence, or of a --device's samples.")
         var seconds: Double = 120
+
+        @Option(help: ArgumentHelp(
+            "Analyse a live device for --seconds instead of a file: cyton:PATH (--channels picks from EXG0…), "
+                + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ."))
+        var device: String?
+
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        var bus: String?
 
         @Option(help: "Channels to analyse, by label (comma-separated); default all.")
         var channels: String?
@@ -60,8 +68,17 @@ extension Axon {
         var json = false
 
         func validate() throws {
-            guard (file == nil) != (testSequence == nil) else {
-                throw ValidationError("give a FILE or --test-sequence HZ (one of them)")
+            guard [file != nil, testSequence != nil, device != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("give a FILE, --test-sequence HZ or --device DEVICE (one of them)")
+            }
+            if let device {
+                guard try LiveEEGDevice.handles(device) else { throw ValidationError("\(DeviceKindError(device: device))") }
+                guard from == nil, to == nil, !asr else {
+                    throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")
+                }
+                guard try channels == nil || CytonOptions.path(device) != nil else {
+                    throw ValidationError("--channels with --device picks Cyton channels; a Muse or Ganglion sends all")
+                }
             }
             guard window >= 8, hop >= 1, baseline >= 0, indicator > 0, seconds > 0 else {
                 throw ValidationError("need window ≥ 8, hop ≥ 1, baseline ≥ 0, indicator > 0, seconds > 0")
@@ -79,7 +96,12 @@ extension Axon {
             let report: EEGAnalysisReport
             let source: String
             var worstError: Double?
-            if let frequency = testSequence {
+            var deviceSummary: String?
+            if let device {
+                let summary: String
+                (report, source, summary) = try await analyzeDevice(device, configuration: configuration)
+                deviceSummary = summary
+            } else if let frequency = testSequence {
                 (report, worstError) = try await analyzeTestSequence(frequency: frequency, configuration: configuration)
                 source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
             } else {
@@ -115,6 +137,7 @@ extension Axon {
             } else {
                 printTables(report, source: source, worstError: worstError)
             }
+            if let deviceSummary { print(deviceSummary) }
         }
 
         /// `--asr-calibration FROM-TO` as seconds, or `nil` when not given.

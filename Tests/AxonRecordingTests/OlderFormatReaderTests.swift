@@ -22,9 +22,11 @@ struct OlderOpenBCIFormatTests {
         #expect(recording.frameCount == 5000)
         #expect(recording.sampleRate == 250)
         #expect(recording.channelLabels == (0..<8).map { "EXG\($0)" })
-        #expect(recording.descriptor.channels.allSatisfy {
-            $0.unit == "µV" && $0.range == OpenBCILegacyTextReader.negativeRail...OpenBCILegacyTextReader.positiveRail
-        })
+        #expect(
+            recording.descriptor.channels.allSatisfy {
+                $0.unit == "µV"
+                    && $0.range == OpenBCILegacyTextReader.negativeRail...OpenBCILegacyTextReader.positiveRail
+            })
         #expect(recording.timestamps == nil)
         #expect(recording.warnings.isEmpty && recording.truncation == nil)
         #expect(recording.descriptor.metadata["headerLines"] == "5")
@@ -86,7 +88,9 @@ struct OlderOpenBCIFormatTests {
     @Test func badLegacyFilesAreRefusedWithTheLine() throws {
         let bytes = try RecordingFile.readAll(path: Self.legacyPath)
         let noRate = bytes.replacingLine(3, with: "%")
-        #expect(throws: RecordingError.missingHeader(line: 6, expected: "a \"%Sample Rate = R Hz\" line before the data")) {
+        #expect(
+            throws: RecordingError.missingHeader(line: 6, expected: "a \"%Sample Rate = R Hz\" line before the data")
+        ) {
             try OpenBCILegacyTextReader().read(bytes: noRate)
         }
         let shortRow = bytes.replacingLine(100, with: "93, 1.0, 2.0, 3.0")
@@ -108,7 +112,8 @@ struct OlderOpenBCIFormatTests {
         #expect(recording.frameCount == 2000)
         #expect(recording.sampleRate == 250)
         #expect(recording.channelCount == 8)
-        #expect(recording.descriptor.metadata["board"]?.hasPrefix("Cyton (BrainFlow board 0), from the 24 columns") == true)
+        #expect(
+            recording.descriptor.metadata["board"]?.hasPrefix("Cyton (BrainFlow board 0), from the 24 columns") == true)
         var mismatches = 0
         var railed = 0
         for frame in 0..<2000 {
@@ -137,7 +142,9 @@ struct OlderOpenBCIFormatTests {
         let viaFrontDoor = try RecordingReader.read(
             bytes: bytes, sourceName: "x.csv", options: .init(brainFlowBoard: .cytonWifi))
         #expect(viaFrontDoor.sampleRate == 1000)
-        #expect(throws: RecordingError.malformedHeader(line: 1, reason: "24 columns, but BrainFlow's Ganglion rows have 15")) {
+        #expect(
+            throws: RecordingError.malformedHeader(line: 1, reason: "24 columns, but BrainFlow's Ganglion rows have 15")
+        ) {
             try BrainFlowCSVReader(board: .ganglion).read(bytes: bytes)
         }
         let tenColumns = Array((Array(repeating: "1.000000", count: 10).joined(separator: "\t") + "\n").utf8)
@@ -177,7 +184,8 @@ struct MindMonitorCSVReaderTests {
         #expect(eeg.channelLabels == ["TP9", "AF7", "AF8", "TP10"])
         var mismatches = 0
         for frame in 0..<1024 {
-            for channel in 0..<4 where eeg.value(frame: frame, channel: channel) != source.value(frame: frame, channel: channel) {
+            for channel in 0..<4
+            where eeg.value(frame: frame, channel: channel) != source.value(frame: frame, channel: channel) {
                 mismatches += 1
             }
         }
@@ -235,7 +243,9 @@ struct MindMonitorCSVReaderTests {
 
     @Test func timeStampsAreExactMilliseconds() {
         func parse(_ text: String) -> Double? {
-            Array(text.utf8).withUnsafeBufferPointer { MindMonitorCSVReader.parseTime($0.baseAddress!, from: 0, to: $0.count) }
+            Array(text.utf8).withUnsafeBufferPointer {
+                MindMonitorCSVReader.parseTime($0.baseAddress!, from: 0, to: $0.count)
+            }
         }
         #expect(parse("2017-02-04 15:45:16.483") == 1_486_223_116.483)
         #expect(parse("1970-01-01 00:00:00.000") == 0)
@@ -251,12 +261,18 @@ struct MindMonitorCSVReaderTests {
         let line = bytes.line(40)
         var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         fields[22] = ""
-        #expect(throws: RecordingError.malformedRow(line: 40, reason: "3 of the 4 RAW columns are filled (a sample needs all four)")) {
+        #expect(
+            throws: RecordingError.malformedRow(
+                line: 40, reason: "3 of the 4 RAW columns are filled (a sample needs all four)")
+        ) {
             try MindMonitorCSVReader().read(bytes: bytes.replacingLine(40, with: fields.joined(separator: ",")))
         }
         fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
         fields[0] = "15:45:16.483"
-        #expect(throws: RecordingError.malformedRow(line: 40, reason: "TimeStamp \"15:45:16.483\" is not yyyy-MM-dd HH:mm:ss.SSS")) {
+        #expect(
+            throws: RecordingError.malformedRow(
+                line: 40, reason: "TimeStamp \"15:45:16.483\" is not yyyy-MM-dd HH:mm:ss.SSS")
+        ) {
             try MindMonitorCSVReader().read(bytes: bytes.replacingLine(40, with: fields.joined(separator: ",")))
         }
         let cut = Array(bytes[..<(bytes.offset(ofLine: 500) + 30)])
@@ -292,7 +308,8 @@ struct OlderFormatEDFTests {
             let step = (range.upperBound - range.lowerBound) / 65535
             steps.append(step)
             for frame in 0..<recording.frameCount {
-                let error = abs(back.value(frame: frame, channel: channel) - recording.value(frame: frame, channel: channel))
+                let error = abs(
+                    back.value(frame: frame, channel: channel) - recording.value(frame: frame, channel: channel))
                 worst = max(worst, error / step)
             }
         }
