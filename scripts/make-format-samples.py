@@ -96,12 +96,17 @@ def band_powers(rows, end):
     return powers
 
 
+def mind_monitor_header(after_raw):
+    """Mind Monitor's column names; `after_raw` are the columns between RAW_TP10 and Accelerometer_X."""
+    header = ["TimeStamp"] + [f"{band}_{e}" for band, _, _ in BANDS for e in ELECTRODES]
+    header += [f"RAW_{e}" for e in ELECTRODES] + after_raw
+    header += ["Accelerometer_X", "Accelerometer_Y", "Accelerometer_Z", "Gyro_X", "Gyro_Y", "Gyro_Z"]
+    return header + ["HeadBandOn"] + [f"HSI_{e}" for e in ELECTRODES] + ["Battery", "Elements"]
+
+
 def write_mind_monitor(rows):
     """Mind Monitor's export with RAW at 256 Hz (every RAW row carries the latest band powers) and Elements rows."""
-    header = ["TimeStamp"] + [f"{band}_{e}" for band, _, _ in BANDS for e in ELECTRODES]
-    header += [f"RAW_{e}" for e in ELECTRODES] + ["AUX_RIGHT", "Mellow", "Concentration"]
-    header += ["Accelerometer_X", "Accelerometer_Y", "Accelerometer_Z", "Gyro_X", "Gyro_Y", "Gyro_Z"]
-    header += ["HeadBandOn"] + [f"HSI_{e}" for e in ELECTRODES] + ["Battery", "Elements"]
+    header = mind_monitor_header(["AUX_RIGHT", "Mellow", "Concentration"])
     path = os.path.join(ROOT, "datasets/muse-p300/mindMonitor-2017-format-first4s.csv")
     empty = {name: "" for name in header}
     with open(path, "w", newline="") as out:
@@ -131,10 +136,7 @@ def write_mind_monitor(rows):
 
 def write_mind_monitor_bands(rows):
     """A band-power-only export (RAW columns empty): one row a second, the later column list (AUX_LEFT, no Mellow)."""
-    header = ["TimeStamp"] + [f"{band}_{e}" for band, _, _ in BANDS for e in ELECTRODES]
-    header += [f"RAW_{e}" for e in ELECTRODES] + ["AUX_RIGHT", "AUX_LEFT"]
-    header += ["Accelerometer_X", "Accelerometer_Y", "Accelerometer_Z", "Gyro_X", "Gyro_Y", "Gyro_Z"]
-    header += ["HeadBandOn"] + [f"HSI_{e}" for e in ELECTRODES] + ["Battery", "Elements"]
+    header = mind_monitor_header(["AUX_RIGHT", "AUX_LEFT"])
     path = os.path.join(ROOT, "datasets/muse-p300/mindMonitor-bands-only.csv")
     empty = {name: "" for name in header}
     with open(path, "w", newline="") as out:

@@ -89,16 +89,10 @@ public struct OpenBCILegacyTextReader: Sendable {
             cursor = probe
             headerLines += 1
             lastHeader = line
-            guard let equals = text.firstIndex(of: "=") else { continue }
-            let key = trimmed(String(text[text.index(after: text.startIndex)..<equals]))
-            let value = trimmed(String(text[text.index(after: equals)...]))
+            guard let (key, value) = PercentHeader.entry(text) else { continue }
             switch key.lowercased() {
             case "sample rate":
-                let number = value.split(separator: " ").first.flatMap { Double($0) }
-                guard let hertz = number, hertz.isFinite, hertz > 0 else {
-                    throw .malformedHeader(line: line.number, reason: "sample rate \"\(value)\" is not a rate in Hz")
-                }
-                rate = hertz
+                rate = try PercentHeader.sampleRate(value, line: line.number)
             case "number of channels":
                 guard let count = Int(value), [4, 8, 16].contains(count) else {
                     throw .malformedHeader(line: line.number, reason: "channel count \"\(value)\" is not 4, 8 or 16")

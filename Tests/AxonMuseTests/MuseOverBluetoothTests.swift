@@ -46,13 +46,7 @@ struct MuseOverBluetoothTests {
         let commands = try await bed.stats(Self.address)["commands"]?.stringValue ?? ""
         #expect(commands.hasPrefix("h p20 d"))
 
-        var worst = 0.0
-        for (frame, counter) in contents.counters.enumerated() {
-            let row = Int(counter) % recording.frameCount
-            for channel in 0..<5 {
-                worst = max(worst, abs(contents.values[frame][channel] - recording.value(frame: row, channel: channel)))
-            }
-        }
+        let worst = contents.worstDifference(from: recording, channels: 5)
         print(
             "Muse round trip: \(contents.values.count) frames from packet index \(first / 12), worst difference "
                 + "\(worst) µV")
@@ -233,5 +227,20 @@ final class MuseRun: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         return true
+    }
+}
+
+extension CollectingSink.Contents {
+    /// The largest |value − recording| over every frame and the first `channels` channels, matching frames to the
+    /// recording's rows by the device counter (12 samples per packet index, the recording looped).
+    func worstDifference(from recording: Recording, channels: Int) -> Double {
+        var worst = 0.0
+        for (frame, counter) in counters.enumerated() {
+            let row = Int(counter) % recording.frameCount
+            for channel in 0..<channels {
+                worst = max(worst, abs(values[frame][channel] - recording.value(frame: row, channel: channel)))
+            }
+        }
+        return worst
     }
 }

@@ -72,13 +72,7 @@ struct SimulatedMuseTests {
         #expect(state.statistics.packets >= 290)
         #expect(contents.gaps.map(\.missingCount) == [36, 12])
         #expect(contents.gapPositions == [40 * 12, 97 * 12])
-        var worst = 0.0
-        for (frame, counter) in contents.counters.enumerated() {
-            let row = Int(counter) % recording.frameCount
-            for channel in 0..<5 {
-                worst = max(worst, abs(contents.values[frame][channel] - recording.value(frame: row, channel: channel)))
-            }
-        }
+        let worst = contents.worstDifference(from: recording, channels: 5)
         print(
             "SimulatedMuse: \(contents.values.count) frames, worst difference \(worst) µV; \(samples.count) auxiliary samples"
         )

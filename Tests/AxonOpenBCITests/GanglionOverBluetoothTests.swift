@@ -17,18 +17,23 @@ struct GanglionOverBluetoothTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
 
-    @Test("60 s at 200 Hz through BlueZ: no packet lost, every sample rebuilt from the deltas")
-    func sixtySeconds() async throws {
-        let recording = try RecordingReader.read(path: Self.recordingPath)
-        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
-        defer { bed.stop() }
+    /// A Ganglion source for the bed's `Ganglion-0030`, through BlueZ on the bed's bus.
+    static func connect(_ bed: BlueZTestBed) async throws -> (BluetoothCentral, GanglionSource) {
         let central = try await BluetoothCentral.open(bus: .address(bed.address))
         let transport = BlueZTransport(
             central: central,
             configuration: .init(
                 device: "Ganglion-0030", discovery: DiscoveryFilter(serviceUUIDs: ["fe84"]), connectTimeout: 5,
                 openTimeout: 15))
-        let source = GanglionSource(transport: transport)
+        return (central, GanglionSource(transport: transport))
+    }
+
+    @Test("60 s at 200 Hz through BlueZ: no packet lost, every sample rebuilt from the deltas")
+    func sixtySeconds() async throws {
+        let recording = try RecordingReader.read(path: Self.recordingPath)
+        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
+        defer { bed.stop() }
+        let (central, source) = try await Self.connect(bed)
         let collect = CollectingSink()
         let pipeline = StreamPipeline(
             source: source, sinks: [collect], configuration: .init(timeline: source.timelineConfiguration))
@@ -76,13 +81,7 @@ struct GanglionOverBluetoothTests {
             "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,impedance=12+15+9+31+5"
         ])
         defer { bed.stop() }
-        let central = try await BluetoothCentral.open(bus: .address(bed.address))
-        let transport = BlueZTransport(
-            central: central,
-            configuration: .init(
-                device: "Ganglion-0030", discovery: DiscoveryFilter(serviceUUIDs: ["fe84"]), connectTimeout: 5,
-                openTimeout: 15))
-        let source = GanglionSource(transport: transport)
+        let (central, source) = try await Self.connect(bed)
         let pipeline = StreamPipeline(
             source: source, sinks: [SummarySink()], configuration: .init(timeline: source.timelineConfiguration))
         try pipeline.start()
