@@ -23,9 +23,10 @@ extension Axon {
         @Option(help: "Seconds of test sequence, or of a --device's samples.")
         var seconds: Double = 120
 
-        @Option(help: ArgumentHelp(
-            "Analyse a live device for --seconds instead of a file: cyton:PATH (--channels picks from EXG0…), "
-                + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ."))
+        @Option(
+            help: ArgumentHelp(
+                "Analyse a live device for --seconds instead of a file: cyton:PATH (--channels picks from EXG0…), "
+                    + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -72,7 +73,9 @@ extension Axon {
                 throw ValidationError("give a FILE, --test-sequence HZ or --device DEVICE (one of them)")
             }
             if let device {
-                guard try LiveEEGDevice.handles(device) else { throw ValidationError("\(DeviceKindError(device: device))") }
+                guard try LiveEEGDevice.handles(device) else {
+                    throw ValidationError("\(DeviceKindError(device: device))")
+                }
                 guard from == nil, to == nil, !asr else {
                     throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")
                 }

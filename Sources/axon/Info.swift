@@ -7,8 +7,8 @@ extension Axon {
     /// Describes a recording file: format, header, channels, length, markers, warnings and damage.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, XDF, Axon CSV, OpenBCI GUI text old and new, BrainFlow CSV, "
-                + "muse-lsl CSV, Mind Monitor CSV): format, "
+            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, XDF, Axon CSV, OpenBCI GUI text old and new, "
+                + "BrainFlow CSV, muse-lsl CSV, Mind Monitor CSV): format, "
                 + "header fields, channels with units, ranges and rates, duration, frames, markers, warnings, damage.")
 
         @Argument(help: "The recording.")
