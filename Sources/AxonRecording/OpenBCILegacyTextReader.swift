@@ -20,7 +20,7 @@ import AxonStreams
 /// | the sample index | ``Recording/counters``, wrapping at 256 — kept for 8-channel files only (a Daisy's or Ganglion's index does not step by one per row) |
 /// | the N EEG columns | channels `EXG0` … `EXG<N-1>`, µV, declared range ±rail at gain 24 (below) |
 /// | the Unix milliseconds column, when present | ``Recording/timestamps`` in Unix seconds |
-/// | accelerometer/aux values, the time of day (`HH:mm:ss.SSS`) | not kept; the first and last time of day go to the metadata |
+/// | accelerometer/aux values, the time of day (`HH:mm:ss.SSS`) | not kept; the first row's time of day goes to `metadata["firstTimeOfDay"]` |
 ///
 /// N comes from `%Number of channels` when the file has it, else from the first row: numeric fields − 4 (index and
 /// the 3 aux values), which must be 4 (Ganglion), 8 (Cyton) or 16 (Cyton + Daisy). A field holding `:` is a time of
