@@ -56,7 +56,9 @@ public final class GanglionSource: SampleSource, Sendable {
     /// Starts (`z`) or stops (`Z`) the board's impedance check; `run` writes the command on its thread within
     /// 10 ms. Any thread.
     public func checkImpedance(_ on: Bool) {
-        shared.withLock { $0.pendingCommands.append(on ? "z" : "Z") }
+        // A new array each time (here and below): a snapshot another thread holds never shares a buffer that is
+        // then written in place (ThreadSanitizer cannot see Swift's reference counts order the two).
+        shared.withLock { $0.pendingCommands = $0.pendingCommands + [on ? "z" : "Z"] }
     }
 
     /// Streams until the pipeline asks it to stop.
@@ -73,7 +75,7 @@ public final class GanglionSource: SampleSource, Sendable {
                 try? command("b")
             }
             for pending in shared.withLock({ state in
-                defer { state.pendingCommands.removeAll() }
+                defer { state.pendingCommands = [] }
                 return state.pendingCommands
             }) {
                 try? command(pending)
@@ -85,7 +87,7 @@ public final class GanglionSource: SampleSource, Sendable {
 
     private func command(_ text: String) throws {
         try transport.writeBlocking(Array(text.utf8), to: Self.send, withResponse: false)
-        shared.withLock { $0.commandsSent.append(text) }
+        shared.withLock { $0.commandsSent = $0.commandsSent + [text] }
     }
 
     fileprivate func update(_ decoder: GanglionDecoder, rejected: Bool) {
