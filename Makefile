@@ -37,8 +37,10 @@ unit-tests: peers
 # The scale session and simulator: commands on a task, frames on the simulator's delivery queue, met in a locked
 # inbox (an NSLock: TSan does not see Synchronization.Mutex on Linux).
 # The simulated Cyton and the Cyton source: a pty simulator thread, the source thread and the consumer share counters.
+# The in-process simulated Muse (its thread, the source's commands, the auxiliary stream) and the Ganglion's impedance
+# commands (asked from a test task, written by the source thread): about 8 s.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine'
+	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

@@ -79,8 +79,9 @@ let package = Package(
         // a pseudo-terminal that speaks the same bytes.
         .target(name: "AxonOpenBCI", dependencies: ["AxonDevices", "AxonStreams"]),
         // Muse headbands over any DeviceTransport (BlueZ): the control commands, the EEG notification decoder with
-        // packet-index gaps, keep-alives and restart after a reconnection. Its simulator is the mock bluetoothd's
-        // `muse` kind (scripts/bluez-mock/kinds/muse.py), fed by the shared muse-lsl recording.
+        // packet-index gaps, keep-alives and restart after a reconnection, telemetry/motion/PPG as streams of their own.
+        // Simulators: SimulatedMuse in-process, and the mock bluetoothd's `muse` kind (scripts/bluez-mock/kinds/muse.py);
+        // both are fed by the shared muse-lsl recording.
         .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams"]),
         // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones). liblsl is loaded at run time
         // with dlopen (see LSLLibrary): nothing links against it, and only LSL commands need it.

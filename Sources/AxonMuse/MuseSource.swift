@@ -15,8 +15,10 @@ import AxonStreams
 ///     let pipeline = StreamPipeline(source: source, sinks: [sink],
 ///                                   configuration: .init(timeline: source.timelineConfiguration))
 ///
-/// Telemetry (battery), accelerometer and gyroscope notifications are decoded into ``state()`` (the latest
-/// values and counts), not into streams of their own yet.
+/// Telemetry (battery), accelerometer, gyroscope and (with `includesPPG`, Muse 2 / S) PPG notifications are streams
+/// of their own in the same session: each decoded notification is a ``MuseAuxiliarySample`` on ``auxiliary``, whose
+/// stream has the descriptor ``auxiliaryDescriptor(_:)`` (``MuseAuxiliaryStream``); ``state()`` keeps the latest
+/// values and the counts.
 ///
 /// `run` opens the transport with notifications on the EEG, control, telemetry and motion characteristics, sends `h`,
 /// the preset and `d`, and then a keep-alive `k` every ``keepAliveInterval`` seconds until the pipeline asks it to
@@ -39,19 +41,29 @@ public final class MuseSource: SampleSource, Sendable {
     public let preset: String
     /// Seconds between keep-alives (`k`); 0 sends none.
     public let keepAliveInterval: Double
+    /// Whether the PPG characteristics are subscribed (Muse 2 / S; the 2016 headband has none).
+    public let includesPPG: Bool
+    /// The auxiliary streams' samples as they are decoded, in arrival order; finishes when `run` returns. One
+    /// consumer; the newest 65,536 are buffered (``MuseSourceState/auxiliaryDropped`` counts the rest).
+    public let auxiliary: AsyncStream<MuseAuxiliarySample>
+    private let auxiliaryContinuation: AsyncStream<MuseAuxiliarySample>.Continuation
     /// Gap detection from the packet index: ``MuseDecoder/counterModulus``.
     public var timelineConfiguration: StreamTimeline.Configuration { .init(counterModulus: MuseDecoder.counterModulus) }
 
     private let shared = ThreadLocked(MuseSourceState())
     private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
 
-    /// A source for the headset behind `transport`. `preset` decides AUX (`p20`) and is validated here.
+    /// A source for the headset behind `transport`. `preset` decides AUX (`p20`) and is validated here; muse-lsl
+    /// turns on PPG with `p50`, so pass that with `includesPPG` for a Muse 2 / S.
     public init(
         transport: any DeviceTransport, preset: String = "p20", keepAliveInterval: Double = 5,
+        includesPPG: Bool = false,
         sourceID: String? = nil, linkEventHandler: (@Sendable (LinkEvent) -> Void)? = nil
     ) throws(MuseError) {
         _ = try MuseCommand.preset(preset).bytes()
         self.transport = transport
+        self.includesPPG = includesPPG
+        (auxiliary, auxiliaryContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(65_536))
         self.preset = preset
         self.keepAliveInterval = keepAliveInterval
         self.linkEventHandler = linkEventHandler
@@ -66,6 +78,11 @@ public final class MuseSource: SampleSource, Sendable {
             metadata: ["device": "Muse", "preset": preset])
     }
 
+    /// The descriptor of an auxiliary stream of this headset (source ID `<descriptor.sourceID>/<stream>`).
+    public func auxiliaryDescriptor(_ stream: MuseAuxiliaryStream) -> StreamDescriptor {
+        stream.descriptor(sourceID: descriptor.sourceID)
+    }
+
     /// The decoder's counts, keep-alives and link history. Any thread.
     public func state() -> MuseSourceState { shared.withLock { $0 } }
 
@@ -73,8 +90,13 @@ public final class MuseSource: SampleSource, Sendable {
     public func run(into writer: FrameWriter) throws {
         let receiver = MuseReceiver(source: self, writer: writer, channelCount: profile.channelCount)
         shared.withLock { $0.isRunning = true }
-        defer { shared.withLock { $0.isRunning = false } }
-        let auxiliary = [MuseGATTProfile.telemetry, MuseAuxiliaryPacket.accelerometer, MuseAuxiliaryPacket.gyroscope]
+        defer {
+            shared.withLock { $0.isRunning = false }
+            auxiliaryContinuation.finish()
+        }
+        let auxiliary =
+            ([MuseGATTProfile.telemetry, MuseAuxiliaryPacket.accelerometer, MuseAuxiliaryPacket.gyroscope]
+            + (includesPPG ? MuseAuxiliaryPacket.ppg : []))
             .map { GATTCharacteristicID(service: MuseGATTProfile.service, characteristic: $0) }
         try transport.openBlocking(
             notifications: profile.eegCharacteristics + [profile.controlCharacteristic] + auxiliary, receiver: receiver)
@@ -112,30 +134,63 @@ public final class MuseSource: SampleSource, Sendable {
 
     fileprivate func reply(_ text: String) { shared.withLock { $0.replies += text } }
 
-    fileprivate func auxiliary(_ value: [UInt8], from characteristic: BluetoothUUID) {
+    fileprivate func auxiliary(
+        _ value: [UInt8], from characteristic: BluetoothUUID, arrivalTime: Double, ppg: inout MusePPGAssembler
+    ) {
+        var sample: MuseAuxiliarySample?
         switch characteristic {
         case MuseGATTProfile.telemetry:
-            guard let telemetry = try? MuseAuxiliaryPacket.Telemetry(bytes: value) else { return }
+            guard let telemetry = try? MuseAuxiliaryPacket.Telemetry(bytes: value) else { return rejected() }
             shared.withLock { $0.telemetry = telemetry }
+            sample = MuseAuxiliarySample(
+                stream: .telemetry, packetIndex: telemetry.index, arrivalTime: arrivalTime,
+                frames: [
+                    [
+                        telemetry.batteryPercent, telemetry.fuelGaugeMillivolts, Double(telemetry.adcVolts),
+                        Double(telemetry.temperature),
+                    ]
+                ])
         case MuseAuxiliaryPacket.accelerometer:
             guard
                 let motion = try? MuseAuxiliaryPacket.Motion(
                     bytes: value, scale: MuseAuxiliaryPacket.accelerometerScale)
-            else { return }
+            else { return rejected() }
             shared.withLock {
                 $0.acceleration = motion.samples.last
                 $0.accelerometerPackets += 1
             }
+            sample = MuseAuxiliarySample(
+                stream: .accelerometer, packetIndex: motion.index, arrivalTime: arrivalTime, frames: motion.samples)
         case MuseAuxiliaryPacket.gyroscope:
             guard let motion = try? MuseAuxiliaryPacket.Motion(bytes: value, scale: MuseAuxiliaryPacket.gyroscopeScale)
-            else { return }
+            else { return rejected() }
             shared.withLock {
                 $0.rotation = motion.samples.last
                 $0.gyroscopePackets += 1
             }
-        default: break
+            sample = MuseAuxiliarySample(
+                stream: .gyroscope, packetIndex: motion.index, arrivalTime: arrivalTime, frames: motion.samples)
+        default:
+            guard let channel = MuseAuxiliaryPacket.ppg.firstIndex(of: characteristic) else { return }
+            guard let packet = try? MuseAuxiliaryPacket.PPG(bytes: value) else { return rejected() }
+            let complete = ppg.add(packet, channel: channel)
+            let incomplete = ppg.incomplete
+            shared.withLock {
+                $0.ppgNotifications += 1
+                $0.ppgIncompletePackets = incomplete
+                if let complete { $0.ppg = complete.1.last }
+            }
+            if let complete {
+                sample = MuseAuxiliarySample(
+                    stream: .ppg, packetIndex: complete.0, arrivalTime: arrivalTime, frames: complete.1)
+            }
+        }
+        if let sample, case .dropped = auxiliaryContinuation.yield(sample) {
+            shared.withLock { $0.auxiliaryDropped += 1 }
         }
     }
+
+    private func rejected() { shared.withLock { $0.auxiliaryRejected += 1 } }
 
     fileprivate func linkChanged(_ event: LinkEvent) {
         shared.withLock { state in
@@ -175,6 +230,16 @@ public struct MuseSourceState: Sendable, Hashable {
     public var rotation: [Double]?
     /// Gyroscope notifications seen.
     public var gyroscopePackets = 0
+    /// The latest PPG frame [ambient, infrared, red] in raw counts.
+    public var ppg: [Double]?
+    /// PPG notifications seen (three per packet index).
+    public var ppgNotifications = 0
+    /// PPG packet indices dropped because a channel's notification was missing.
+    public var ppgIncompletePackets = 0
+    /// Auxiliary notifications of the wrong length.
+    public var auxiliaryRejected = 0
+    /// Auxiliary samples dropped because ``MuseSource/auxiliary`` was not read fast enough.
+    public var auxiliaryDropped = 0
     /// A reconnection is waiting for the start commands.
     var restartPending = false
 
@@ -188,6 +253,7 @@ private final class MuseReceiver: TransportReceiver, @unchecked Sendable {
     let source: MuseSource
     let writer: FrameWriter
     let decoder: MuseDecoder
+    var ppg = MusePPGAssembler()
 
     init(source: MuseSource, writer: FrameWriter, channelCount: Int) {
         self.source = source
@@ -204,7 +270,7 @@ private final class MuseReceiver: TransportReceiver, @unchecked Sendable {
             return
         }
         guard let channel = source.profile.channel(of: characteristic) else {
-            source.auxiliary(value, from: characteristic.characteristic)
+            source.auxiliary(value, from: characteristic.characteristic, arrivalTime: arrivalTime, ppg: &ppg)
             return
         }
         try? decoder.decode(value, channel: channel, arrivalTime: arrivalTime, into: writer)

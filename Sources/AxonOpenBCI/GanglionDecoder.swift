@@ -23,6 +23,8 @@ public final class GanglionDecoder {
     public private(set) var packetsWithoutReference = 0
     /// The latest impedance per channel 1–4 and reference (index 4), as the board sent them.
     public private(set) var impedance: [Int?] = [nil, nil, nil, nil, nil]
+    /// Impedance packets decoded.
+    public private(set) var impedanceReadings = 0
     /// The latest accelerometer counts X, Y, Z (int8 each; one axis per packet).
     public private(set) var accelerometer: [Int8] = [0, 0, 0]
 
@@ -58,6 +60,7 @@ public final class GanglionDecoder {
             last = sample
         case .impedance(let channel, let value):
             impedance[channel - 1] = value
+            impedanceReadings += 1
         }
     }
 

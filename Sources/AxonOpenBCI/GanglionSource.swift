@@ -14,6 +14,10 @@ import AxonStreams
 /// loss marks the stream (`FrameWriter.noteLinkLoss()`); the Ganglion resets when its connection is opened, so
 /// `b` is written again once the transport is back.
 ///
+/// Impedance: ``checkImpedance(_:)`` asks `run` to write `z` (start) or `Z` (stop); the board then sends packets
+/// 201–205 (channels 1–4 and the reference) whose ASCII values land in ``GanglionSourceState/impedance`` as the
+/// board sent them (OpenBCI's format does not fix a unit; their GUI shows them as kΩ), with a count per reading.
+///
 /// Threading contract: `run` on the pipeline's source thread (it writes the commands); notifications are decoded on
 /// the transport's delivery thread, the stream's single producer. ``state()`` from any thread.
 public final class GanglionSource: SampleSource, Sendable {
@@ -49,6 +53,14 @@ public final class GanglionSource: SampleSource, Sendable {
     /// The decoder's counts. Any thread.
     public func state() -> GanglionSourceState { shared.withLock { $0 } }
 
+    /// Starts (`z`) or stops (`Z`) the board's impedance check; `run` writes the command on its thread within
+    /// 10 ms. Any thread.
+    public func checkImpedance(_ on: Bool) {
+        // A new array each time (here and below): a snapshot another thread holds never shares a buffer that is
+        // then written in place (ThreadSanitizer cannot see Swift's reference counts order the two).
+        shared.withLock { $0.pendingCommands = $0.pendingCommands + [on ? "z" : "Z"] }
+    }
+
     /// Streams until the pipeline asks it to stop.
     public func run(into writer: FrameWriter) throws {
         let receiver = GanglionReceiver(source: self, writer: writer)
@@ -62,6 +74,12 @@ public final class GanglionSource: SampleSource, Sendable {
             }) {
                 try? command("b")
             }
+            for pending in shared.withLock({ state in
+                defer { state.pendingCommands = [] }
+                return state.pendingCommands
+            }) {
+                try? command(pending)
+            }
             usleep(10_000)
         }
         try? command("s")
@@ -69,7 +87,7 @@ public final class GanglionSource: SampleSource, Sendable {
 
     private func command(_ text: String) throws {
         try transport.writeBlocking(Array(text.utf8), to: Self.send, withResponse: false)
-        shared.withLock { $0.commandsSent.append(text) }
+        shared.withLock { $0.commandsSent = $0.commandsSent + [text] }
     }
 
     fileprivate func update(_ decoder: GanglionDecoder, rejected: Bool) {
@@ -79,6 +97,7 @@ public final class GanglionSource: SampleSource, Sendable {
             state.lostPackets = decoder.lostPackets
             state.packetsWithoutReference = decoder.packetsWithoutReference
             state.impedance = decoder.impedance
+            state.impedanceReadings = decoder.impedanceReadings
             state.accelerometer = decoder.accelerometer
             if rejected { state.rejected += 1 }
         }
@@ -106,14 +125,18 @@ public struct GanglionSourceState: Sendable, Hashable {
     public var packetsWithoutReference = 0
     /// Notifications that were not Ganglion packets.
     public var rejected = 0
-    /// The latest impedance readings (channels 1–4, reference).
+    /// The latest impedance readings (channels 1–4, reference), as the board sent them.
     public var impedance: [Int?] = [nil, nil, nil, nil, nil]
+    /// Impedance packets decoded.
+    public var impedanceReadings = 0
     /// The latest accelerometer counts X, Y, Z.
     public var accelerometer: [Int8] = [0, 0, 0]
     /// Commands written, in order.
     public var commandsSent: [String] = []
     /// A reconnection is waiting for `b`.
     var restartPending = false
+    /// Commands ``GanglionSource/checkImpedance(_:)`` asked for, not yet written.
+    var pendingCommands: [String] = []
 
     /// An empty state.
     public init() {}

@@ -23,8 +23,9 @@ struct ParsedRows {
     var warnings: [String] = []
 }
 
-/// Reads the data rows of a comma-separated table whose header has already been read: one row per line, exactly
-/// one field per column, numbers in the columns that are kept. Blank lines are skipped.
+/// Reads the data rows of a delimited table (commas, or tabs for BrainFlow's files) whose header, if any, has already
+/// been read: one row per line, exactly one field per column, numbers in the columns that are kept. Blank lines are
+/// skipped.
 ///
 /// Bad rows: a row that cannot be read throws ``RecordingError/malformedRow(line:reason:)`` with its line number —
 /// unless it is the file's last line *and* has no line terminator: that is a file cut while it was written, so
@@ -39,9 +40,11 @@ enum DelimitedRows {
     ///   - columns: the role of each column, in file order; a row must have exactly this many fields.
     ///   - names: the header's column names, for messages.
     ///   - channelCount: how many `.channel` columns there are (indices `0..<channelCount`).
+    ///   - separator: the byte between fields (`,` or a tab).
     /// - Complexity: O(bytes); allocates the result arrays (grown geometrically) and nothing per field.
     static func parse(
-        _ cursor: inout LineCursor, columns: [ColumnRole], names: [String], channelCount: Int
+        _ cursor: inout LineCursor, columns: [ColumnRole], names: [String], channelCount: Int,
+        separator: UInt8 = UInt8(ascii: ",")
     ) throws(RecordingError) -> ParsedRows {
         precondition(columns.count == names.count && channelCount >= 1)
         let bytes = cursor.bytes
@@ -67,8 +70,8 @@ enum DelimitedRows {
             var counter: UInt64 = 0
             var marker = 0.0
             let failure = parseRow(
-                base, line: line, columns: columns, names: names, frame: frame, timestamp: &timestamp,
-                counter: &counter, marker: &marker)
+                base, line: line, separator: separator, columns: columns, names: names, frame: frame,
+                timestamp: &timestamp, counter: &counter, marker: &marker)
             if let reason = failure {
                 guard !line.isTerminated else { throw .malformedRow(line: line.number, reason: reason) }
                 let cut = RecordingTruncation(
@@ -94,11 +97,10 @@ enum DelimitedRows {
 
     /// Parses one row into `frame` and the out-parameters; returns why it failed, or `nil`.
     private static func parseRow(
-        _ base: UnsafePointer<UInt8>, line: TextLine, columns: [ColumnRole], names: [String],
+        _ base: UnsafePointer<UInt8>, line: TextLine, separator comma: UInt8, columns: [ColumnRole], names: [String],
         frame: UnsafeMutableBufferPointer<Double>, timestamp: inout Double, counter: inout UInt64,
         marker: inout Double
     ) -> String? {
-        let comma = UInt8(ascii: ",")
         var fieldStart = line.start
         var column = 0
         while true {

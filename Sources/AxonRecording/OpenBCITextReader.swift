@@ -82,9 +82,7 @@ public struct OpenBCITextReader: Sendable {
                 headerRow = line
                 break
             }
-            guard let equals = text.firstIndex(of: "=") else { continue }
-            let key = trimmed(String(text[text.index(after: text.startIndex)..<equals]))
-            let value = trimmed(String(text[text.index(after: equals)...]))
+            guard let (key, value) = PercentHeader.entry(text) else { continue }
             switch key.lowercased() {
             case "number of channels":
                 guard let count = Int(value), (1...1024).contains(count) else {
@@ -92,11 +90,7 @@ public struct OpenBCITextReader: Sendable {
                 }
                 channelCount = count
             case "sample rate":
-                let number = value.split(separator: " ").first.flatMap { Double($0) }
-                guard let hertz = number, hertz.isFinite, hertz > 0 else {
-                    throw .malformedHeader(line: line.number, reason: "sample rate \"\(value)\" is not a rate in Hz")
-                }
-                rate = hertz
+                rate = try PercentHeader.sampleRate(value, line: line.number)
             case "board":
                 metadata["board"] = value
             default:

@@ -3,7 +3,10 @@
 /// | format | first line |
 /// |---|---|
 /// | ``openBCIText`` | `%OpenBCI Raw EXG Data` |
+/// | ``openBCILegacyText`` | `%OpenBCI Raw EEG Data` (GUI v1–v4, 2014–2019) |
+/// | ``brainFlowCSV`` | a row of at least 4 tab-separated numbers (no header) |
 /// | ``museCSV`` | a CSV header whose first column is `timestamps` |
+/// | ``mindMonitorCSV`` | a CSV header whose first column is `TimeStamp`, with `RAW_TP9` or `Delta_TP9` |
 /// | ``axonCSV`` | `# axon-csv 1` (``AxonCSVFormat``) |
 /// | ``edf`` | the 8 bytes `0       ` (EDF, EDF+) |
 /// | ``bdf`` | the 8 bytes `\u{FF}BIOSEMI` (BDF, BDF+) |
@@ -13,8 +16,14 @@
 public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// OpenBCI GUI text ("OpenBCI Raw EXG Data"); read by ``OpenBCITextReader``.
     case openBCIText
+    /// The older OpenBCI GUI text ("OpenBCI Raw EEG Data"); read by ``OpenBCILegacyTextReader``.
+    case openBCILegacyText
+    /// BrainFlow's tab-separated rows (the OpenBCI GUI's `BrainFlow-RAW_*.csv`); read by ``BrainFlowCSVReader``.
+    case brainFlowCSV
     /// muse-lsl CSV; read by ``MuseCSVReader``.
     case museCSV
+    /// Mind Monitor's CSV export; read by ``MindMonitorCSVReader``.
+    case mindMonitorCSV
     /// Axon's own CSV; read by ``AxonCSVReader``.
     case axonCSV
     /// EDF or EDF+; read by ``EDFFileReader``.
@@ -31,7 +40,10 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         while let last = line.last, last == "\r" || last == "\n" { line = line.dropLast() }
         let text = trimmed(String(line))
         if text == OpenBCITextReader.signature { return .openBCIText }
+        if text == OpenBCILegacyTextReader.signature { return .openBCILegacyText }
         if MuseCSVReader.isHeader(text) { return .museCSV }
+        if MindMonitorCSVReader.isHeader(text) { return .mindMonitorCSV }
+        if BrainFlowCSVReader.isRow(text) { return .brainFlowCSV }
         if text == AxonCSVFormat.signature { return .axonCSV }
         if text.hasPrefix("0       ") { return .edf }
         if text.hasPrefix("\u{FFFD}BIOSEMI") || text.hasPrefix("\u{FF}BIOSEMI") { return .bdf }
@@ -54,7 +66,10 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     public var description: String {
         switch self {
         case .openBCIText: return "OpenBCI GUI text"
+        case .openBCILegacyText: return "OpenBCI GUI v1–v4 text"
+        case .brainFlowCSV: return "BrainFlow CSV"
         case .museCSV: return "muse-lsl CSV"
+        case .mindMonitorCSV: return "Mind Monitor CSV"
         case .axonCSV: return "Axon CSV"
         case .edf: return "EDF/EDF+"
         case .bdf: return "BDF/BDF+"

@@ -5,24 +5,42 @@
 ///
 /// Threading: stateless; call from any thread, concurrently.
 public enum RecordingReader {
+    /// What the file alone cannot say: the board of a BrainFlow file (``BrainFlowCSVReader``; `nil` decides from
+    /// the column count). Threading: a value type.
+    public struct Options: Sendable, Equatable {
+        /// The board a BrainFlow-format file was recorded from.
+        public var brainFlowBoard: BrainFlowBoard?
+
+        /// Creates options.
+        public init(brainFlowBoard: BrainFlowBoard? = nil) {
+            self.brainFlowBoard = brainFlowBoard
+        }
+    }
+
     /// Reads and parses a file.
     ///
     /// - Throws: ``RecordingError``: `.cannotOpen`/`.readFailed` (with errno) when the file cannot be read,
     ///   `.unsupportedFormat` (with the first line) when no reader recognises it, otherwise the reader's errors.
     /// - Complexity: O(file size); the file is read once.
-    public static func read(path: String) throws(RecordingError) -> Recording {
+    public static func read(path: String, options: Options = Options()) throws(RecordingError) -> Recording {
         // EDF/BDF go to EDFlib by path; the header tells it from the first 8 bytes.
         let (prefix, _) = try RecordingFile.readPrefix(path: path, count: 8)
         if EDFHeader.isSignature(prefix) { return try EDFFileReader().read(path: path) }
         let bytes = try RecordingFile.readAll(path: path)
-        return try read(bytes: bytes, sourceName: RecordingFile.fileName(of: path))
+        return try read(bytes: bytes, sourceName: RecordingFile.fileName(of: path), options: options)
     }
 
     /// Parses a file's contents; `sourceName` names the data in the descriptor (`sourceID` `file:<sourceName>`).
-    public static func read(bytes: [UInt8], sourceName: String) throws(RecordingError) -> Recording {
+    public static func read(bytes: [UInt8], sourceName: String, options: Options = Options()) throws(RecordingError)
+        -> Recording
+    {
         switch try RecordingFormat.detect(bytes: bytes) {
         case .openBCIText: return try OpenBCITextReader().read(bytes: bytes, sourceName: sourceName)
+        case .openBCILegacyText: return try OpenBCILegacyTextReader().read(bytes: bytes, sourceName: sourceName)
+        case .brainFlowCSV:
+            return try BrainFlowCSVReader(board: options.brainFlowBoard).read(bytes: bytes, sourceName: sourceName)
         case .museCSV: return try MuseCSVReader().read(bytes: bytes, sourceName: sourceName)
+        case .mindMonitorCSV: return try MindMonitorCSVReader().read(bytes: bytes, sourceName: sourceName).recording
         case .axonCSV: return try AxonCSVReader().read(bytes: bytes, sourceName: sourceName)
         case .edf, .bdf: return try EDFFileReader().read(bytes: bytes, sourceName: sourceName)
         case .xdf: return try XDFReader.read(bytes: bytes).recording(sourceName: sourceName)

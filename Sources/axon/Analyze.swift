@@ -12,14 +12,25 @@ extension Axon {
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
                 + "min and max dominant frequency per channel and band, and the zone timeline.")
 
-        @Argument(help: "Recording to analyse (OpenBCI GUI text or muse-lsl CSV).")
+        @Argument(help: "Recording to analyse (any format axon reads: see axon info).")
         var file: String?
+
+        @OptionGroup var reading: RecordingReadOptions
 
         @Option(name: .customLong("test-sequence"), help: "Analyse the simulated headset's test sequence at this frequency (Hz) instead of a file.")
         var testSequence: Double?
 
-        @Option(help: "Seconds of test sequence.")
+        @Option(help: "Seconds of test sequence, or of a --device's samples.")
         var seconds: Double = 120
+
+        @Option(
+            help: ArgumentHelp(
+                "Analyse a live device for --seconds instead of a file: cyton:PATH (--channels picks from EXG0…), "
+                    + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ."))
+        var device: String?
+
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        var bus: String?
 
         @Option(help: "Channels to analyse, by label (comma-separated); default all.")
         var channels: String?
@@ -58,8 +69,19 @@ extension Axon {
         var json = false
 
         func validate() throws {
-            guard (file == nil) != (testSequence == nil) else {
-                throw ValidationError("give a FILE or --test-sequence HZ (one of them)")
+            guard [file != nil, testSequence != nil, device != nil].filter({ $0 }).count == 1 else {
+                throw ValidationError("give a FILE, --test-sequence HZ or --device DEVICE (one of them)")
+            }
+            if let device {
+                guard try LiveEEGDevice.handles(device) else {
+                    throw ValidationError("\(DeviceKindError(device: device))")
+                }
+                guard from == nil, to == nil, !asr else {
+                    throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")
+                }
+                guard try channels == nil || CytonOptions.path(device) != nil else {
+                    throw ValidationError("--channels with --device picks Cyton channels; a Muse or Ganglion sends all")
+                }
             }
             guard window >= 8, hop >= 1, baseline >= 0, indicator > 0, seconds > 0 else {
                 throw ValidationError("need window ≥ 8, hop ≥ 1, baseline ≥ 0, indicator > 0, seconds > 0")
@@ -77,11 +99,16 @@ extension Axon {
             let report: EEGAnalysisReport
             let source: String
             var worstError: Double?
-            if let frequency = testSequence {
+            var deviceSummary: String?
+            if let device {
+                let summary: String
+                (report, source, summary) = try await analyzeDevice(device, configuration: configuration)
+                deviceSummary = summary
+            } else if let frequency = testSequence {
                 (report, worstError) = try await analyzeTestSequence(frequency: frequency, configuration: configuration)
                 source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
             } else {
-                var recording = try RecordingReader.read(path: file!)
+                var recording = try reading.read(path: file!)
                 if let channels {
                     recording = try recording.selecting(
                         channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -113,6 +140,7 @@ extension Axon {
             } else {
                 printTables(report, source: source, worstError: worstError)
             }
+            if let deviceSummary { print(deviceSummary) }
         }
 
         /// `--asr-calibration FROM-TO` as seconds, or `nil` when not given.

@@ -14,6 +14,8 @@ extension Axon {
         @Argument(help: "The file to write: .csv (Axon CSV), .edf (EDF+, 16-bit) or .bdf (BDF+, 24-bit).")
         var output: String
 
+        @OptionGroup var reading: RecordingReadOptions
+
         @Option(help: "Physical range LOW,HIGH of every channel in EDF/BDF; default: each channel's declared range, else the format's default.")
         var range: String?
 
@@ -40,7 +42,7 @@ extension Axon {
         func run() throws {
             // Before reading anything: an existing file is refused at once.
             if !force, FileManager.default.fileExists(atPath: output) { throw OutputFileError.exists(path: output) }
-            var recording = try RecordingReader.read(path: input)
+            var recording = try reading.read(path: input)
             if let channels {
                 recording = try recording.selecting(
                     channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })

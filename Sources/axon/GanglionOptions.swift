@@ -15,5 +15,10 @@ enum GanglionOptions {
         "  Ganglion: \(state.packets) packets, \(state.frames) frames, \(state.lostPackets) lost, \(state.rejected) "
             + "rejected, \(state.packetsWithoutReference) before a reference; accelerometer counts "
             + "\(state.accelerometer.map(String.init).joined(separator: ", "))"
+            + (state.impedanceReadings == 0
+                ? ""
+                : "; impedance (as the board sends it) "
+                    + zip(["1", "2", "3", "4", "ref"], state.impedance).map { "\($0) \($1.map(String.init) ?? "–")" }
+                    .joined(separator: ", "))
     }
 }

@@ -7,17 +7,20 @@ extension Axon {
     /// Describes a recording file: format, header, channels, length, markers, warnings and damage.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, Axon CSV, OpenBCI GUI text, muse-lsl CSV): format, "
+            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, XDF, Axon CSV, OpenBCI GUI text old and new, "
+                + "BrainFlow CSV, muse-lsl CSV, Mind Monitor CSV): format, "
                 + "header fields, channels with units, ranges and rates, duration, frames, markers, warnings, damage.")
 
         @Argument(help: "The recording.")
         var file: String
 
+        @OptionGroup var reading: RecordingReadOptions
+
         @Option(help: "Markers to list (the first N).")
         var markers: Int = 10
 
         func run() throws {
-            let recording = try RecordingReader.read(path: file)
+            let recording = try reading.read(path: file)
             let descriptor = recording.descriptor
             let metadata = descriptor.metadata
             print("\(file)")

@@ -17,6 +17,9 @@ enum MuseOptions {
             "  Muse: \(s.notifications) notifications, \(s.packets) packets, \(s.frames) frames, \(s.missingPackets) "
             + "packet indices missing, \(s.incompletePackets) incomplete, \(s.rejected) rejected; "
             + "\(state.keepAlivesSent) keep-alives; \(state.linkLosses) link losses, start sent \(state.startsSent)×"
+            + (state.telemetry.map { "; battery \(fmt($0.batteryPercent, 0)) %" } ?? "")
+            + "; accelerometer \(state.accelerometerPackets), gyroscope \(state.gyroscopePackets), "
+            + "PPG \(state.ppgNotifications) notifications"
     }
 }
 

@@ -242,27 +242,10 @@ extension Axon {
             if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {
                 return (try lsl.source(selector, duration: duration), .init(), .host)
             }
-            if let device, let path = try CytonOptions.path(device) {
-                let board = try CytonOptions.connect(path: path)
-                let cyton = try CytonSource(board: board)
-                return (cyton, .init(timeline: cyton.timelineConfiguration), .host)
-            }
-            if let device, let selector = try MuseOptions.selector(device) {
+            if let device, try LiveEEGDevice.handles(device) {
                 let bus = bus
-                let transport = try runBlocking {
-                    try await BluetoothOptions.transport(selector: selector, bus: bus, service: MuseGATTProfile.service)
-                }
-                let muse = try MuseSource(transport: transport)
-                return (muse, .init(timeline: muse.timelineConfiguration), .host)
-            }
-            if let device, let selector = try GanglionOptions.selector(device) {
-                let bus = bus
-                let service = BluetoothUUID(stringLiteral: GanglionPacket.service)
-                let transport = try runBlocking {
-                    try await BluetoothOptions.transport(selector: selector, bus: bus, service: service)
-                }
-                let ganglion = GanglionSource(transport: transport)
-                return (ganglion, .init(timeline: ganglion.timelineConfiguration), .host)
+                let live = try runBlocking { try await LiveEEGDevice.open(device, bus: bus) }
+                return (live.source, .init(timeline: live.timeline), .host)
             }
             if let device {
                 let selector = try BluetoothOptions.selector(device)

@@ -14,6 +14,8 @@ extension Axon {
         @Argument(help: "The recording.")
         var file: String
 
+        @OptionGroup var reading: RecordingReadOptions
+
         @Option(help: "Replay speed (1 = real time).")
         var speed: Double = 1
 
@@ -48,7 +50,7 @@ extension Axon {
         }
 
         func run() async throws {
-            var recording = try RecordingReader.read(path: file)
+            var recording = try reading.read(path: file)
             let labels =
                 channels.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
                 ?? Array(recording.channelLabels.prefix(4))

@@ -46,13 +46,7 @@ struct MuseOverBluetoothTests {
         let commands = try await bed.stats(Self.address)["commands"]?.stringValue ?? ""
         #expect(commands.hasPrefix("h p20 d"))
 
-        var worst = 0.0
-        for (frame, counter) in contents.counters.enumerated() {
-            let row = Int(counter) % recording.frameCount
-            for channel in 0..<5 {
-                worst = max(worst, abs(contents.values[frame][channel] - recording.value(frame: row, channel: channel)))
-            }
-        }
+        let worst = contents.worstDifference(from: recording, channels: 5)
         print(
             "Muse round trip: \(contents.values.count) frames from packet index \(first / 12), worst difference "
                 + "\(worst) µV")
@@ -120,6 +114,42 @@ struct MuseOverBluetoothTests {
         #expect(file.markers.compactMap(\.text).contains("gap: \(missing) samples (linkLoss)"))
     }
 
+    @Test("a Muse 2 through BlueZ: telemetry, accelerometer, gyroscope and PPG as streams of their own")
+    func auxiliaryStreams() async throws {
+        let bed = try BlueZTestBed(devices: [Self.device(",speed=4,motion=1,ppg=1")])
+        defer { bed.stop() }
+        let run = try await MuseRun(bed: bed, preset: "p50", includesPPG: true)
+        let source = run.source
+        let collected = Task {
+            var samples: [MuseAuxiliarySample] = []
+            for await sample in source.auxiliary { samples.append(sample) }
+            return samples
+        }
+        try run.pipeline.start()
+        #expect(try await run.wait(seconds: 30) { source.state().statistics.packets >= 150 })
+        run.stop()
+        let samples = await collected.value
+        let byStream = Dictionary(grouping: samples, by: \.stream)
+        let telemetry = try #require(byStream[.telemetry])
+        #expect(telemetry.allSatisfy { $0.frames[0][0] == 80 && abs($0.frames[0][1] - 3698.2) < 1e-9 })
+        let accelerometer = try #require(byStream[.accelerometer]).flatMap(\.frames)
+        let gyroscope = try #require(byStream[.gyroscope]).flatMap(\.frames)
+        #expect(accelerometer.count >= 3 * 20 && accelerometer.count == gyroscope.count)
+        #expect(accelerometer.allSatisfy { zip($0, [0, 0, 1.0]).allSatisfy { abs($0 - $1) < 1e-4 } })
+        #expect(gyroscope.allSatisfy { zip($0, [0.5, -0.5, 0]).allSatisfy { abs($0 - $1) < 0.004 } })
+        // The mock's 64 Hz pulse, sample by sample from the first, exact in raw counts.
+        let ppg = try #require(byStream[.ppg]).flatMap(\.frames)
+        print(
+            "Muse 2 via BlueZ: \(telemetry.count) telemetry, \(accelerometer.count) accelerometer, \(ppg.count) PPG samples"
+        )
+        #expect(ppg.count >= 6 * 50)
+        #expect(ppg.enumerated().allSatisfy { n, frame in frame == SimulatedMuse.ppgSample(n).map(Double.init) })
+        let state = source.state()
+        #expect(state.ppgIncompletePackets == 0 && state.auxiliaryRejected == 0 && state.auxiliaryDropped == 0)
+        let commands = try await bed.stats(Self.address)["commands"]?.stringValue ?? ""
+        #expect(commands.hasPrefix("h p50 d"))
+    }
+
     @Test("keep-alives hold an accelerated 2-minute session; without them the headset halts")
     func keepAlive() async throws {
         // The headset's clock runs 10× and halts after 3 s of its time without a `k`.
@@ -161,7 +191,9 @@ final class MuseRun: @unchecked Sendable {
     let edfPath: String
     let events = ThreadLocked<[(Double, LinkEvent)]>([])
 
-    init(bed: BlueZTestBed, keepAliveInterval: Double = 1) async throws {
+    init(bed: BlueZTestBed, keepAliveInterval: Double = 1, preset: String = "p20", includesPPG: Bool = false)
+        async throws
+    {
         edfPath = FileManager.default.temporaryDirectory.appendingPathComponent("axon-muse-\(UUID()).edf").path
         central = try await BluetoothCentral.open(bus: .address(bed.address))
         let transport = BlueZTransport(
@@ -171,7 +203,9 @@ final class MuseRun: @unchecked Sendable {
                 discovery: DiscoveryFilter(serviceUUIDs: [MuseGATTProfile.service]), connectTimeout: 5,
                 openTimeout: 15))
         let events = events
-        source = try MuseSource(transport: transport, preset: "p20", keepAliveInterval: keepAliveInterval) { event in
+        source = try MuseSource(
+            transport: transport, preset: preset, keepAliveInterval: keepAliveInterval, includesPPG: includesPPG
+        ) { event in
             events.withLock { $0.append((HostClock.now(), event)) }
         }
         pipeline = StreamPipeline(
@@ -193,5 +227,20 @@ final class MuseRun: @unchecked Sendable {
             try await Task.sleep(for: .milliseconds(20))
         }
         return true
+    }
+}
+
+extension CollectingSink.Contents {
+    /// The largest |value − recording| over every frame and the first `channels` channels, matching frames to the
+    /// recording's rows by the device counter (12 samples per packet index, the recording looped).
+    func worstDifference(from recording: Recording, channels: Int) -> Double {
+        var worst = 0.0
+        for (frame, counter) in counters.enumerated() {
+            let row = Int(counter) % recording.frameCount
+            for channel in 0..<channels {
+                worst = max(worst, abs(values[frame][channel] - recording.value(frame: row, channel: channel)))
+            }
+        }
+        return worst
     }
 }

@@ -17,18 +17,23 @@ struct GanglionOverBluetoothTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
 
-    @Test("60 s at 200 Hz through BlueZ: no packet lost, every sample rebuilt from the deltas")
-    func sixtySeconds() async throws {
-        let recording = try RecordingReader.read(path: Self.recordingPath)
-        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
-        defer { bed.stop() }
+    /// A Ganglion source for the bed's `Ganglion-0030`, through BlueZ on the bed's bus.
+    static func connect(_ bed: BlueZTestBed) async throws -> (BluetoothCentral, GanglionSource) {
         let central = try await BluetoothCentral.open(bus: .address(bed.address))
         let transport = BlueZTransport(
             central: central,
             configuration: .init(
                 device: "Ganglion-0030", discovery: DiscoveryFilter(serviceUUIDs: ["fe84"]), connectTimeout: 5,
                 openTimeout: 15))
-        let source = GanglionSource(transport: transport)
+        return (central, GanglionSource(transport: transport))
+    }
+
+    @Test("60 s at 200 Hz through BlueZ: no packet lost, every sample rebuilt from the deltas")
+    func sixtySeconds() async throws {
+        let recording = try RecordingReader.read(path: Self.recordingPath)
+        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
+        defer { bed.stop() }
+        let (central, source) = try await Self.connect(bed)
         let collect = CollectingSink()
         let pipeline = StreamPipeline(
             source: source, sinks: [collect], configuration: .init(timeline: source.timelineConfiguration))
@@ -68,5 +73,42 @@ struct GanglionOverBluetoothTests {
         }
         print("Ganglion values: \(within) of \(compared) within a count (+ the recording's 0.01 µV rounding)")
         #expect(Double(within) >= 0.995 * Double(compared))
+    }
+
+    @Test("impedance check: z starts packets 201–205, their ASCII values are reported, Z stops them")
+    func impedanceCheck() async throws {
+        let bed = try BlueZTestBed(devices: [
+            "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,impedance=12+15+9+31+5"
+        ])
+        defer { bed.stop() }
+        let (central, source) = try await Self.connect(bed)
+        let pipeline = StreamPipeline(
+            source: source, sinks: [SummarySink()], configuration: .init(timeline: source.timelineConfiguration))
+        try pipeline.start()
+        func wait(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
+            let deadline = HostClock.now() + seconds
+            while !condition() && HostClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            return condition()
+        }
+        #expect(try await wait(15) { source.state().frames > 200 })
+        #expect(source.state().impedanceReadings == 0)
+        source.checkImpedance(true)
+        #expect(try await wait(15) { source.state().impedance.allSatisfy { $0 != nil } })
+        source.checkImpedance(false)
+        #expect(try await wait(5) { source.state().commandsSent.count == 3 })
+        // After `Z` reached the board, no more readings: wait for a few hundred more packets and compare.
+        let sentAfterStop = try await bed.stats(Self.address)["impedance_sent"]?.integerValue ?? -1
+        let packets = source.state().packets
+        #expect(try await wait(10) { source.state().packets > packets + 200 })
+        pipeline.stop()
+        central.close()
+        let state = source.state()
+        print(
+            "Ganglion impedance: \(state.impedance.map { $0.map(String.init) ?? "-" }), \(state.impedanceReadings) readings"
+        )
+        #expect(state.impedance == [12, 15, 9, 31, 5])
+        #expect(state.commandsSent == ["b", "z", "Z", "s"])
+        #expect(state.impedanceReadings == sentAfterStop)
+        #expect(state.rejected == 0 && state.lostPackets == 0)
     }
 }

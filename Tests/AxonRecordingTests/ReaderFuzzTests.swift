@@ -11,7 +11,7 @@ struct ReaderFuzzTests {
     static let iterations = 300
 
     enum Reader: String, CaseIterable, CustomTestStringConvertible {
-        case openBCI, muse, axonCSV, edf
+        case openBCI, muse, axonCSV, edf, openBCILegacy, brainFlow, mindMonitor
         var testDescription: String { rawValue }
     }
 
@@ -29,6 +29,12 @@ struct ReaderFuzzTests {
             defer { try? FileManager.default.removeItem(atPath: path) }
             try AxonCSVWriter.write(try TestData.openBCI.get().frames(0..<40), to: path)
             return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        case .openBCILegacy:
+            return firstLines(try RecordingFile.readAll(path: OlderOpenBCIFormatTests.legacyPath), 60)
+        case .brainFlow:
+            return firstLines(try RecordingFile.readAll(path: OlderOpenBCIFormatTests.brainFlowPath), 40)
+        case .mindMonitor:
+            return firstLines(try RecordingFile.readAll(path: MindMonitorCSVReaderTests.rawPath), 60)
         case .edf:
             // The PhysioNet header and its first two data records, with the record count set to 2.
             let whole = EDFFileReaderTests.bytes
@@ -43,6 +49,9 @@ struct ReaderFuzzTests {
         case .muse: return try MuseCSVReader().read(path: path)
         case .axonCSV: return try AxonCSVReader().read(path: path)
         case .edf: return try EDFFileReader().read(path: path)
+        case .openBCILegacy: return try OpenBCILegacyTextReader().read(path: path)
+        case .brainFlow: return try BrainFlowCSVReader().read(path: path)
+        case .mindMonitor: return try MindMonitorCSVReader().read(path: path).recording
         }
     }
 

@@ -16,8 +16,11 @@ Options:
                    sample, and these channels step further in 34 of 22,490 samples; a step that does not fit is
                    carried over the next samples)
   speed=S          packets per second × S (default 1)
+  impedance=A+B+C+D+R  the values its impedance check reports for channels 1–4 and the reference (default
+                   12+15+9+31+5): after `z` (until `Z`) one impedance packet (id 201–205: ASCII digits ending in
+                   `Z`) follows every 20th data packet, cycling through the five
 
-Stats add `sent` (notifications), `streaming`, `commands`.
+Stats add `sent` (notifications), `streaming`, `commands`, `impedance_sent`.
 """
 
 import dbus
@@ -68,7 +71,7 @@ class Ganglion(mock.AirDevice):
     """Streams a recording's first four channels as the Ganglion's raw and 19-bit delta packets after `b`."""
 
     KIND = "ganglion"
-    OPTIONS = mock.AirDevice.OPTIONS | {"recording", "speed", "channels"}
+    OPTIONS = mock.AirDevice.OPTIONS | {"recording", "speed", "channels", "impedance"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -79,6 +82,11 @@ class Ganglion(mock.AirDevice):
             raise mock.invalid_args("a ganglion streams 4 channels")
         self.rows = read_recording(str(options["recording"]), channels)
         self.speed = float(options.get("speed", 1))
+        self.impedance = [int(v) for v in str(options.get("impedance", "12+15+9+31+5")).split("+")]
+        if len(self.impedance) != 5:
+            raise mock.invalid_args("impedance= needs five values (channels 1-4 and the reference)")
+        self.checking_impedance = False
+        self.impedance_sent = 0
         self.advertised_uuids = [SERVICE]
         self.receive_char = None
         self.wants_stream = False
@@ -110,6 +118,10 @@ class Ganglion(mock.AirDevice):
             self.packet_id = None  # a raw packet opens every stream
         elif text == "s":
             self.wants_stream = False
+        elif text == "z":
+            self.checking_impedance = True
+        elif text == "Z":
+            self.checking_impedance = False
         self.streaming_changed()
 
     def disconnect(self):
@@ -154,6 +166,11 @@ class Ganglion(mock.AirDevice):
         self.rebuilt = rebuilt
         self.packet_id = next_id
         self.sent += 1
+        if self.checking_impedance and self.sent % 20 == 0:
+            channel = self.impedance_sent % 5
+            text = (str(self.impedance[channel]) + "Z").encode("ascii")
+            self.receive_char.notify(bytes([201 + channel]) + text + bytes(19 - len(text)))
+            self.impedance_sent += 1
         return True
 
     def stats(self):
@@ -162,6 +179,7 @@ class Ganglion(mock.AirDevice):
             "sent": dbus.UInt64(self.sent),
             "streaming": dbus.Boolean(self.pacer.running),
             "commands": dbus.String(" ".join(self.commands)),
+            "impedance_sent": dbus.UInt32(self.impedance_sent),
         })
         return stats
 

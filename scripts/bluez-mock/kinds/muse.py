@@ -5,6 +5,8 @@ Service 0xFE8D (Interaxon). Characteristics, all `273eXXXX-4c4d-454d-96be-f03bac
   0003 TP9, 0004 AF7, 0005 AF8, 0006 TP10, 0007 right AUX (notify): EEG
   0009 gyroscope, 000a accelerometer (notify): uint16 index + 3 × (x, y, z) int16, big-endian
   000b telemetry (notify): uint16 index, battery × 512, fuel gauge ÷ 2.2 mV, ADC volts, temperature
+  000f, 0010, 0011 PPG ambient, infrared, red (notify; Muse 2 / S, with ppg=1): uint16 index + 6 × uint24,
+                      big-endian, raw counts, 64 Hz
 
 Commands are length-prefixed ASCII ending in a newline: [n, c1 ... c(n-1), 0x0A], e.g. `h` halt = 02 68 0A,
 `d` start = 02 64 0A, `s` status = 02 73 0A, `k` keep-alive = 02 6B 0A, presets `p20` (4 EEG + right AUX),
@@ -26,6 +28,9 @@ Options:
   preset=P            preset at power-on (default p21)
   battery=B           battery % in telemetry (default 80); telemetry is sent once per second of headset time
   motion=1            also stream the accelerometer (0, 0, 1 g) and gyroscope (0.5, −0.5, 0 °/s) at 52 Hz / 3
+  ppg=1               a Muse 2 / S: has the PPG characteristics and streams a 72 bpm pulse at 64 Hz, sample n
+                      (from the first streamed packet) = [20000, 300000 + round(20000 sin(2π·1.2·n/64)),
+                      200000 + round(10000 sin(2π·1.2·n/64))] (the same as AxonMuse's SimulatedMuse.ppgSample)
 
 Stats add `sent` (packet indices sent), `index` (next index), `keepalives`, `halts` (keep-alive timeouts),
 `streaming`, `preset`, `commands` (every command, space-separated).
@@ -33,6 +38,7 @@ Stats add `sent` (packet indices sent), `index` (next index), `keepalives`, `hal
 
 import csv
 import json
+import math
 import time
 
 import dbus
@@ -44,6 +50,8 @@ EEG = ["273e0003" + SUFFIX, "273e0004" + SUFFIX, "273e0005" + SUFFIX, "273e0006"
 TELEMETRY = "273e000b" + SUFFIX
 GYROSCOPE = "273e0009" + SUFFIX
 ACCELEROMETER = "273e000a" + SUFFIX
+PPG = ["273e000f" + SUFFIX, "273e0010" + SUFFIX, "273e0011" + SUFFIX]
+PPG_RATE = 64.0
 ACCELEROMETER_SCALE = 0.0000610352
 GYROSCOPE_SCALE = 0.0074768
 RATE = 256.0
@@ -65,6 +73,12 @@ def raw_of(microvolts):
     return max(0, min(4095, int(round(microvolts / MICROVOLTS_PER_COUNT + 2048))))
 
 
+def ppg_sample(n):
+    """[ambient, infrared, red] raw counts of PPG sample n: a 72 beats per minute pulse."""
+    phase = math.sin(2 * math.pi * 1.2 * n / PPG_RATE)
+    return [20000, 300000 + round(20000 * phase), 200000 + round(10000 * phase)]
+
+
 def parse_drops(text):
     dropped = set()
     for part in str(text).split("+"):
@@ -79,7 +93,7 @@ class Muse(mock.AirDevice):
     """Streams a muse-lsl recording as Muse EEG notifications once told `d`, with packet indices by its clock."""
 
     KIND = "muse"
-    OPTIONS = mock.AirDevice.OPTIONS | {"csv", "speed", "drop", "keepalive_timeout", "preset", "battery", "motion"}
+    OPTIONS = mock.AirDevice.OPTIONS | {"csv", "speed", "drop", "keepalive_timeout", "preset", "battery", "motion", "ppg"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -108,6 +122,9 @@ class Muse(mock.AirDevice):
         self.stream_origin = None  # index of the first packet ever streamed
         self.last_keepalive = 0.0
         self.motion = bool(int(options.get("motion", 0)))
+        self.ppg = bool(int(options.get("ppg", 0)))
+        self.ppg_chars = []
+        self.ppg_samples = 0
         self.control_char = None
         self.eeg_chars = []
         self.telemetry_char = None
@@ -126,6 +143,9 @@ class Muse(mock.AirDevice):
         self.telemetry_char = self.add_characteristic(service, 0x001A, TELEMETRY, ["notify"])
         self.gyroscope_char = self.add_characteristic(service, 0x0014, GYROSCOPE, ["notify"])
         self.accelerometer_char = self.add_characteristic(service, 0x0017, ACCELEROMETER, ["notify"])
+        if self.ppg:
+            self.ppg_chars = [self.add_characteristic(service, 0x0030 + 3 * k, uuid, ["notify"])
+                              for k, uuid in enumerate(PPG)]
         self.battery_char = mock.add_battery_service(self, 0x0040, self.battery)
 
     def forget_gatt(self):
@@ -133,6 +153,7 @@ class Muse(mock.AirDevice):
         self.control_char = None
         self.eeg_chars = []
         self.telemetry_char = self.accelerometer_char = self.gyroscope_char = None
+        self.ppg_chars = []
         self.pacer.stop()
 
     # -- the headset's clock
@@ -216,7 +237,21 @@ class Muse(mock.AirDevice):
                 return False
         self.sent += 1
         self._send_auxiliary()
+        self._send_ppg(index)
         return True
+
+    def _send_ppg(self, index):
+        """PPG packets due by the time of EEG packet `index`, counted from the first streamed packet."""
+        if not self.ppg_chars:
+            return
+        elapsed = (index - self.stream_origin) * SAMPLES_PER_PACKET / RATE
+        while self.ppg_samples / PPG_RATE <= elapsed:
+            samples = [ppg_sample(self.ppg_samples + k) for k in range(6)]
+            packet_index = (self.ppg_samples // 6) & 0xFFFF
+            for channel, char in enumerate(self.ppg_chars):
+                char.notify(packet_index.to_bytes(2, "big")
+                            + b"".join(sample[channel].to_bytes(3, "big") for sample in samples))
+            self.ppg_samples += 6
 
     def _send_auxiliary(self):
         now = self.device_seconds()

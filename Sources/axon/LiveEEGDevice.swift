@@ -1,0 +1,70 @@
+import AxonDevices
+import AxonMuse
+import AxonOpenBCI
+import AxonStreams
+import Foundation
+
+/// An EEG device named by `--device` (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`), opened as a
+/// sample source with what a command needs around it: the timeline that turns its counters into gap records, a
+/// title, a one-line summary of the device's counts, and how to let go of it. Used by `record` and `analyze`.
+///
+/// Threading: `open` runs on any task; the closures may be called from any thread.
+struct LiveEEGDevice: Sendable {
+    let source: any SampleSource
+    let timeline: StreamTimeline.Configuration
+    let title: String
+    let summary: @Sendable () -> String
+    let close: @Sendable () -> Void
+
+    /// Whether `device` names one of these kinds (a `ble:` Brainiac is not one: its commands run it themselves).
+    static func handles(_ device: String) throws -> Bool {
+        try CytonOptions.path(device) != nil || MuseOptions.selector(device) != nil
+            || GanglionOptions.selector(device) != nil
+    }
+
+    /// Connects: the Cyton's text exchange on its port (`channels` picks from EXG0…EXG7/EXG15), or discovery and
+    /// connection through BlueZ on `bus` for a Muse (with `musePreset`) or a Ganglion.
+    static func open(_ device: String, bus: String?, channels: [String]? = nil, musePreset: String = "p20")
+        async throws -> LiveEEGDevice
+    {
+        if let path = try CytonOptions.path(device) {
+            let board = try CytonOptions.connect(path: path)
+            let source: CytonSource
+            do { source = try CytonSource(board: board, channels: channels) } catch {
+                board.close()
+                throw error
+            }
+            return LiveEEGDevice(
+                source: source, timeline: source.timelineConfiguration, title: "OpenBCI Cyton on \(path)",
+                // The source owns the board from here and closes its port when the stream ends.
+                summary: { CytonOptions.summary(source.state()) }, close: {})
+        }
+        if let selector = try MuseOptions.selector(device) {
+            let transport = try await BluetoothOptions.transport(
+                selector: selector, bus: bus, service: MuseGATTProfile.service)
+            let source = try MuseSource(transport: transport, preset: musePreset)
+            return LiveEEGDevice(
+                source: source, timeline: source.timelineConfiguration,
+                title: "Muse \(selector) through BlueZ, preset \(musePreset)",
+                summary: { MuseOptions.summary(source.state()) }, close: { transport.central.close() })
+        }
+        if let selector = try GanglionOptions.selector(device) {
+            let transport = try await BluetoothOptions.transport(
+                selector: selector, bus: bus, service: BluetoothUUID(stringLiteral: GanglionPacket.service))
+            let source = GanglionSource(transport: transport)
+            return LiveEEGDevice(
+                source: source, timeline: source.timelineConfiguration,
+                title: "OpenBCI Ganglion \(selector) through BlueZ",
+                summary: { GanglionOptions.summary(source.state()) }, close: { transport.central.close() })
+        }
+        throw DeviceKindError(device: device)
+    }
+}
+
+/// A `--device` argument of no kind `LiveEEGDevice` opens.
+struct DeviceKindError: Error, CustomStringConvertible {
+    let device: String
+    var description: String {
+        "--device \(device): expected cyton:PATH, muse:NAME|ADDRESS or ganglion:NAME|ADDRESS"
+    }
+}
