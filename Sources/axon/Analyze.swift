@@ -26,8 +26,12 @@ extension Axon {
         @Option(
             help: ArgumentHelp(
                 "Analyse a live device for --seconds instead of a file: cyton:PATH (--channels picks from EXG0…), "
-                    + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ."))
+                    + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ, or an LSL stream: lsl:NAME, "
+                    + "lsl:type=T, lsl:source_id=ID."))
         var device: String?
+
+        @Option(help: "A liblsl configuration file for --device lsl:… (default: this machine only).")
+        var lslConfig: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
         var bus: String?
@@ -80,7 +84,8 @@ extension Axon {
                     throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")
                 }
                 guard try channels == nil || CytonOptions.path(device) != nil else {
-                    throw ValidationError("--channels with --device picks Cyton channels; a Muse or Ganglion sends all")
+                    throw ValidationError(
+                        "--channels with --device picks Cyton channels; a Muse, a Ganglion or an LSL stream sends all")
                 }
             }
             guard window >= 8, hop >= 1, baseline >= 0, indicator > 0, seconds > 0 else {

@@ -13,7 +13,8 @@ extension Axon.Analyze {
         -> (EEGAnalysisReport, String, String)
     {
         let picked = channels?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let live = try await LiveEEGDevice.open(device, bus: bus, channels: picked, musePreset: "p21")
+        let live = try await LiveEEGDevice.open(
+            device, bus: bus, channels: picked, musePreset: "p21", lslConfig: lslConfig)
         defer { live.close() }
         let rate = live.source.descriptor.nominalRate
         var configuration = configuration

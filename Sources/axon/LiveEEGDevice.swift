@@ -1,11 +1,12 @@
 import AxonDevices
+import AxonLSL
 import AxonMuse
 import AxonOpenBCI
 import AxonStreams
 import Foundation
 
-/// An EEG device named by `--device` (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`), opened as a
-/// sample source with what a command needs around it: the timeline that turns its counters into gap records, a
+/// An EEG device named by `--device` (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`, or an LSL stream,
+/// `lsl:NAME|lsl:type=T|lsl:source_id=ID`), opened as a sample source with what a command needs around it: the timeline that turns its counters into gap records, a
 /// title, a one-line summary of the device's counts, and how to let go of it. Used by `record` and `analyze`.
 ///
 /// Threading: `open` runs on any task; the closures may be called from any thread.
@@ -19,14 +20,23 @@ struct LiveEEGDevice: Sendable {
     /// Whether `device` names one of these kinds (a `ble:` Brainiac is not one: its commands run it themselves).
     static func handles(_ device: String) throws -> Bool {
         try CytonOptions.path(device) != nil || MuseOptions.selector(device) != nil
-            || GanglionOptions.selector(device) != nil
+            || GanglionOptions.selector(device) != nil || LSLCommandSupport.selector(source: device) != nil
     }
 
     /// Connects: the Cyton's text exchange on its port (`channels` picks from EXG0…EXG7/EXG15), or discovery and
-    /// connection through BlueZ on `bus` for a Muse (with `musePreset`) or a Ganglion.
-    static func open(_ device: String, bus: String?, channels: [String]? = nil, musePreset: String = "p20")
-        async throws -> LiveEEGDevice
-    {
+    /// connection through BlueZ on `bus` for a Muse (with `musePreset`) or a Ganglion, or an inlet on the LSL stream
+    /// (liblsl configured by `lslConfig`, machine-only by default).
+    static func open(
+        _ device: String, bus: String?, channels: [String]? = nil, musePreset: String = "p20", lslConfig: String? = nil
+    ) async throws -> LiveEEGDevice {
+        if let selector = try LSLCommandSupport.selector(source: device) {
+            let source = try LSLRunOutput(configuration: lslConfig).source(selector, duration: nil)
+            return LiveEEGDevice(
+                source: source, timeline: .init(), title: "LSL stream \(source.descriptor.name)",
+                summary: {
+                    "lsl: \(source.outages) outages, time correction \(fmt(source.timeCorrection * 1e6, 1)) µs"
+                }, close: {})
+        }
         if let path = try CytonOptions.path(device) {
             let board = try CytonOptions.connect(path: path)
             let source: CytonSource
@@ -65,6 +75,6 @@ struct LiveEEGDevice: Sendable {
 struct DeviceKindError: Error, CustomStringConvertible {
     let device: String
     var description: String {
-        "--device \(device): expected cyton:PATH, muse:NAME|ADDRESS or ganglion:NAME|ADDRESS"
+        "--device \(device): expected cyton:PATH, muse:NAME|ADDRESS, ganglion:NAME|ADDRESS or lsl:NAME|lsl:type=T"
     }
 }

@@ -1,3 +1,4 @@
+import AxonEEG
 import AxonLSL
 import AxonStreams
 import Foundation
@@ -116,5 +117,44 @@ struct LSLCommandOutletTests {
         // The inlet may connect after the first reading; what it got is the readings' tail, value for value.
         #expect(values.count >= 5)
         #expect(Array(shown.suffix(values.count)) == values)
+    }
+}
+
+/// `axon analyze --device lsl:NAME`: a pylsl outlet plays the OpenBCI recording's eyes-closed stretch; the live
+/// report equals the offline analysis of the samples it had (the recording's values as float32, as sent).
+@Suite("axon analyze on an LSL stream", .serialized, .enabled(if: LSLPeer.available))
+struct LSLAnalyzeTests {
+    @Test func liveReportEqualsTheOfflineAnalysisOfTheSameSamples() throws {
+        let name = "axon-analyze-\(UUID().uuidString.prefix(8))"
+        let first = 8500
+        let peer = try LSLPeer.Process([
+            "play", "--name", name, "--source-id", name, "--file", LSLPeer.recording, "--first", "\(first)",
+            "--seconds", "14", "--wait-consumer", "30",
+        ])
+        defer { peer.finish(timeout: 5) }
+        let printed = try LSLCommandOutletTests.runAxon([
+            "analyze", "--device", "lsl:\(name)", "--seconds", "12", "--baseline", "0", "--json",
+        ])
+        let json = try #require(printed.split(separator: "\n").last { $0.hasPrefix("{") })
+        let live = try JSONDecoder().decode(EEGAnalysisReport.self, from: Data(json.utf8))
+        #expect(live.channels.map(\.label) == (0..<8).map { "EXG\($0)" })
+        #expect(live.samples >= 3000 && live.framesWithFilledSamples == 0)
+
+        let frames = try LSLPeer.recordingFrames()
+        var configuration = EEGEngine.Configuration(
+            sampleRate: 250, channelLabels: live.channels.map(\.label), indicatorPeriod: 10)
+        configuration.quality.railMagnitude = nil
+        let offline = try EEGOfflineAnalysis.run(
+            configuration: configuration, frameCount: live.samples, baselineSeconds: nil,
+            value: { Double(frames[first + $0][$1]) }, time: { Double($0) / 250 })
+        #expect(live.frames == offline.frames)
+        for (liveChannel, offlineChannel) in zip(live.channels, offline.channels) {
+            for (liveBand, offlineBand) in zip(liveChannel.bands, offlineChannel.bands) {
+                #expect(liveBand.median == offlineBand.median, "\(liveChannel.label) \(liveBand.low)–\(liveBand.high)")
+                #expect(liveBand.medianPower == offlineBand.medianPower)
+            }
+        }
+        // The eyes-closed alpha: EXG6 and EXG7 peak near 11.5 Hz.
+        #expect(abs((live.channels[6].bands[1].median ?? 0) - 11.4) < 0.5)
     }
 }
