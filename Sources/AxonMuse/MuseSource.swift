@@ -51,6 +51,8 @@ public final class MuseSource: SampleSource, Sendable {
     public var timelineConfiguration: StreamTimeline.Configuration { .init(counterModulus: MuseDecoder.counterModulus) }
 
     private let shared = ThreadLocked(MuseSourceState())
+    /// The writer of the running stream, so a reconnection can wake the source's thread (nil when not running).
+    private let running = ThreadLocked<FrameWriter?>(nil)
     private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
 
     /// A source for the headset behind `transport`. `preset` decides AUX (`p20`) and is validated here; muse-lsl
@@ -102,8 +104,12 @@ public final class MuseSource: SampleSource, Sendable {
             notifications: profile.eegCharacteristics + [profile.controlCharacteristic] + auxiliary, receiver: receiver)
         defer { transport.closeBlocking() }
         try startStreaming()
+        running.withLock { $0 = writer }
+        defer { running.withLock { $0 = nil } }
         var nextKeepAlive = HostClock.now() + keepAliveInterval
-        while !writer.isStopRequested {
+        // Samples arrive on the transport's thread; this one sleeps until a keep-alive is due, a reconnection asks
+        // for the stream to be started again, or the pipeline asks it to stop.
+        while true {
             if shared.withLock({ state in
                 defer { state.restartPending = false }
                 return state.restartPending
@@ -114,7 +120,8 @@ public final class MuseSource: SampleSource, Sendable {
                 nextKeepAlive += keepAliveInterval
                 if (try? send(.keepAlive)) != nil { shared.withLock { $0.keepAlivesSent += 1 } }
             }
-            usleep(10_000)
+            let untilKeepAlive = keepAliveInterval > 0 ? max(0, nextKeepAlive - HostClock.now()) : nil
+            if writer.waitForStopRequest(timeout: untilKeepAlive) { break }
         }
         try? send(.halt)
     }
@@ -193,13 +200,15 @@ public final class MuseSource: SampleSource, Sendable {
     private func rejected() { shared.withLock { $0.auxiliaryRejected += 1 } }
 
     fileprivate func linkChanged(_ event: LinkEvent) {
-        shared.withLock { state in
+        let restart = shared.withLock { state -> Bool in
             switch event {
             case .linkLost, .serviceVanished: state.linkLosses += 1
             case .ready: if state.startsSent > 0 { state.restartPending = true }
             default: break
             }
+            return state.restartPending
         }
+        if restart { running.withLock { $0 }?.interruptWait() }
         linkEventHandler?(event)
     }
 }

@@ -38,6 +38,8 @@ public final class GanglionSource: SampleSource, Sendable {
         characteristic: BluetoothUUID(stringLiteral: GanglionPacket.send))
 
     private let shared = ThreadLocked(GanglionSourceState())
+    /// The writer of the running stream, so commands and reconnections can wake the source's thread.
+    private let running = ThreadLocked<FrameWriter?>(nil)
 
     /// A source for the board behind `transport`.
     public init(transport: any DeviceTransport, sourceID: String? = nil) {
@@ -59,6 +61,7 @@ public final class GanglionSource: SampleSource, Sendable {
         // A new array each time (here and below): a snapshot another thread holds never shares a buffer that is
         // then written in place (ThreadSanitizer cannot see Swift's reference counts order the two).
         shared.withLock { $0.pendingCommands = $0.pendingCommands + [on ? "z" : "Z"] }
+        running.withLock { $0 }?.interruptWait()
     }
 
     /// Streams until the pipeline asks it to stop.
@@ -67,7 +70,11 @@ public final class GanglionSource: SampleSource, Sendable {
         try transport.openBlocking(notifications: [Self.receive], receiver: receiver)
         defer { transport.closeBlocking() }
         try command("b")
-        while !writer.isStopRequested {
+        running.withLock { $0 = writer }
+        defer { running.withLock { $0 = nil } }
+        // Samples arrive on the transport's thread; this one sleeps until a command is queued, a reconnection asks
+        // for the stream to be started again, or the pipeline asks it to stop.
+        repeat {
             if shared.withLock({ state in
                 defer { state.restartPending = false }
                 return state.restartPending
@@ -80,8 +87,7 @@ public final class GanglionSource: SampleSource, Sendable {
             }) {
                 try? command(pending)
             }
-            usleep(10_000)
-        }
+        } while !writer.waitForStopRequest()
         try? command("s")
     }
 
@@ -105,9 +111,11 @@ public final class GanglionSource: SampleSource, Sendable {
 
     fileprivate func linkChanged(_ event: LinkEvent) {
         guard case .ready = event else { return }
-        shared.withLock { state in
+        let restart = shared.withLock { state -> Bool in
             if !state.commandsSent.isEmpty { state.restartPending = true }
+            return state.restartPending
         }
+        if restart { running.withLock { $0 }?.interruptWait() }
     }
 }
 
