@@ -107,7 +107,10 @@ let package = Package(
         .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
-            dependencies: ["AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport"]),
+            dependencies: [
+                "AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
         .testTarget(
             name: "AxonBluetoothTests",
             dependencies: [
