@@ -138,7 +138,10 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",
-            dependencies: ["AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport"]),
+            dependencies: [
+                "AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
         .testTarget(
             name: "AxonResearchBITTests",
             dependencies: [

@@ -69,7 +69,9 @@ public actor BandSession {
     private var report = BandSyncReport()
     private var lastStored: UInt32 = 0
     private var consecutiveMalformed = 0
-    /// The band's schedules as far as this session saw them (commands it sent and the band accepted).
+    /// The band's schedules as far as Axon knows them: those stored by earlier sessions in the store
+    /// (``BandRecordStore/schedules()``, read by ``connect()`` and ``attach(_:)``) and the changes this session sent
+    /// and the band accepted, each stored again before ``send(_:)`` returns.
     public private(set) var schedules = BandScheduleBook()
     /// The band's info and battery, once it answered.
     public private(set) var deviceInfo: BandDeviceInfo?
@@ -88,10 +90,12 @@ public actor BandSession {
         (inbound, inboundContinuation) = AsyncStream.makeStream()
     }
 
-    /// Connects, subscribes and asks for device info and battery.
+    /// Connects, subscribes and asks for device info and battery. With a store, the schedules written by earlier
+    /// sessions are read from it first.
     ///
-    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached.
+    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached; ``BandError/store(_:)``.
     public func connect() async throws(BandError) {
+        if let store { try loadSchedules(from: store) }
         let receiver = Receiver(inboundContinuation)
         var notifications = [configuration.profile.records]
         if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
@@ -171,10 +175,26 @@ public actor BandSession {
         }
         guard accepted else { throw .rejected(command: command.type) }
         schedules.apply(command)
+        switch command {
+        case .writeSchedule, .closeSchedule, .clearSchedules, .reset:
+            guard let store else { return }
+            do { try store.saveSchedules(schedules) } catch { throw .store(error) }
+        default: return
+        }
     }
 
-    /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected).
-    public func attach(_ store: BandRecordStore) { self.store = store }
+    /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected) and
+    /// reads the schedules earlier sessions stored in it.
+    ///
+    /// - Throws: ``BandError/store(_:)`` when the schedules cannot be read; the store is not attached then.
+    public func attach(_ store: BandRecordStore) throws(BandError) {
+        try loadSchedules(from: store)
+        self.store = store
+    }
+
+    private func loadSchedules(from store: BandRecordStore) throws(BandError) {
+        do { schedules = try store.schedules() } catch { throw .store(error) }
+    }
 
     /// Waits (up to the idle timeout) until the band has told its model, so model-dependent rules can be checked.
     public func waitForDeviceInfo() async -> BandDeviceInfo? {

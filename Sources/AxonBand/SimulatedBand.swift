@@ -110,6 +110,10 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     /// The schedules the band holds.
     public var schedules: BandScheduleBook { queue.sync { book } }
 
+    /// Puts `book` in the band's memory, replacing what it held: a band kept across host restarts, for a command
+    /// line that makes its simulated band anew each time (the schedules come from the event store).
+    public func restoreSchedules(_ book: BandScheduleBook) { queue.sync { self.book = book } }
+
     /// Adds a record as if the band had just made it.
     public func add(_ content: BandRecordContent) { queue.sync { append(content) } }
 

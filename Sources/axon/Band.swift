@@ -32,7 +32,7 @@ extension Axon {
             // The band's streams are named after the band itself, so its name and its address reach the same ones.
             let name = await connection.session.waitForDeviceInfo()?.name ?? BandConnection.storeName(target.device)
             let store = try BandRecordStore(store: events, device: name)
-            await connection.session.attach(store)
+            try await connection.session.attach(store)
             let report: BandSyncReport
             do { report = try await connection.session.sync() } catch {
                 await connection.close()
