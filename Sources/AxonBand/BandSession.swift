@@ -54,9 +54,15 @@ public actor BandSession {
     public nonisolated let heartRate: AsyncStream<HeartRateMeasurement>
     /// Every record after it was stored, with the store's outcome; one consumer. For printing as it goes.
     public nonisolated let storedRecords: AsyncStream<(BandRecord, InsertOutcome)>
+    /// The band's take-picture and search-phone buttons as they are pressed (seed `TakePictureNotify`,
+    /// `SearchPhoneNotify`), whenever the band is connected, in or out of a ``sync()``; one consumer. With a store,
+    /// a press is stored and acknowledged first and one the store already held is not repeated here; without one
+    /// it is not acknowledged, so the band sends it again in the next sync.
+    public nonisolated let buttonPresses: AsyncStream<BandRecord>
 
     private let heartRateContinuation: AsyncStream<HeartRateMeasurement>.Continuation
     private let storedContinuation: AsyncStream<(BandRecord, InsertOutcome)>.Continuation
+    private let buttonContinuation: AsyncStream<BandRecord>.Continuation
     private let inbound: AsyncStream<Inbound>
     private let inboundContinuation: AsyncStream<Inbound>.Continuation
     private var pump: Task<Void, Never>?
@@ -87,6 +93,7 @@ public actor BandSession {
         self.configuration = configuration
         (heartRate, heartRateContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (storedRecords, storedContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        (buttonPresses, buttonContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (inbound, inboundContinuation) = AsyncStream.makeStream()
     }
 
@@ -211,6 +218,7 @@ public actor BandSession {
         inboundContinuation.finish()
         heartRateContinuation.finish()
         storedContinuation.finish()
+        buttonContinuation.finish()
     }
 
     // MARK: - Inbound
@@ -258,9 +266,16 @@ public actor BandSession {
             report.lastSequence = lastStored
             syncWaiter?.resume()
             syncWaiter = nil
+        case .record(let record) where !syncing:
+            // Outside a sync the band sends only what happens now: a button pressed.
+            guard record.content.isButtonPress else { return }
+            await pressed(record)
         case .record(let record):
             // Never acknowledged unless stored: without a store (or outside a sync) the band keeps it.
-            guard syncing, let store else { return }
+            guard let store else {
+                if record.content.isButtonPress { buttonContinuation.yield(record) }
+                return
+            }
             report.recordsReceived += 1
             let outcome: InsertOutcome
             do { outcome = try store.insert(record, today: configuration.today()) } catch {
@@ -270,10 +285,29 @@ public actor BandSession {
             report.count(outcome, record.content.kind)
             lastStored = max(lastStored, record.sequence)
             storedContinuation.yield((record, outcome))
+            if record.content.isButtonPress, outcome == .inserted { buttonContinuation.yield(record) }
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
                 report.acknowledgementsLost += 1
             }
         }
+    }
+
+    /// A button press outside a sync: stored and acknowledged when there is a store (a press stored before is not
+    /// published again), published either way.
+    private func pressed(_ record: BandRecord) async {
+        guard let store else {
+            buttonContinuation.yield(record)
+            return
+        }
+        let outcome: InsertOutcome
+        do { outcome = try store.insert(record, today: configuration.today()) } catch {
+            // Not stored, so not acknowledged: the band keeps it for the next sync. The press still happened.
+            buttonContinuation.yield(record)
+            return
+        }
+        storedContinuation.yield((record, outcome))
+        if outcome == .inserted { buttonContinuation.yield(record) }
+        try? await write(.acknowledge(sequence: record.sequence))
     }
 
     private func malformed(_ error: BandDecodingError) async {

@@ -117,6 +117,19 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     /// Adds a record as if the band had just made it.
     public func add(_ content: BandRecordContent) { queue.sync { append(content) } }
 
+    /// Someone presses the take-picture or search-phone button (`content` is `.takePicture` or `.searchPhone`):
+    /// the band makes the record and, while connected, sends it at once, in or out of a sync; like any record it
+    /// forgets it only once acknowledged, so an unacknowledged press comes again in the next sync.
+    public func press(_ content: BandRecordContent) {
+        precondition(content.isButtonPress, "press takes .takePicture or .searchPhone")
+        queue.sync {
+            append(content)
+            guard linkUp, let record = pending.last else { return }
+            receiver?.transport(
+                didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
+        }
+    }
+
     // MARK: - DeviceTransport
 
     /// Connects the simulated link (see ``AxonDevices/DeviceTransport``).
