@@ -193,6 +193,7 @@ public final class ScaleSession: Sendable {
         case 3: return .userRule(.positionOutOfRange(Int(argument)))
         case 4: return .userRule(.unknownUser(argument))
         case 5: return .userRule(.alreadyExists(argument))
+        case 6: return .userRule(.positionUsedBefore(Int(argument)))
         default:
             guard let known = ScaleDeviceError(model: model, code: code) else {
                 return .malformed(what: "scale frame", problem: .outOfRange("error code \(code) for an \(model)"))
