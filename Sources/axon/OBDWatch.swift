@@ -18,8 +18,9 @@ extension Axon.OBD {
                 status is printed, the missing polls become a gap, and the gateway reconnects with back-off. With \
                 --store, hard braking and hard acceleration are detected from vehicle speed and stored in that event \
                 store (see `axon obd events`, which acknowledges them: watch never does), stamped with gpsd's \
-                latest fix when --gpsd is given. Runs until --duration or SIGINT/SIGTERM, which close the file \
-                cleanly.
+                latest fix when --gpsd is given. The dongle becomes the favourite, stored with --store: a later watch \
+                without --port/--tcp/--ble connects to it. Runs until --duration or SIGINT/SIGTERM, which close the \
+                file cleanly.
                 """)
 
         @Argument(help: "Up to 5 standard PIDs: names, 0xHEX or numbers 0–255.")
@@ -69,8 +70,18 @@ extension Axon.OBD {
             let gateway = try access.gateway(eventLog: eventLog, positionSource: gps)
             // Batches stay unacknowledged until `axon obd events --ack`: watching is not reading them.
             gateway.setAutoAcknowledgement(false)
-            let device = try gateway.connect(connection.endpoint)
-            gateway.setFavorite(device)
+            // Without an endpoint: the favourite an earlier watch stored in --store (the seed's autoconnect).
+            let device: OBDDevice
+            if let endpoint = connection.endpoint {
+                device = try gateway.connect(endpoint)
+                try gateway.setFavorite(device)
+            } else {
+                guard eventLog != nil, let favorite = try gateway.connectToFavorite() else {
+                    throw ValidationError(
+                        "give --port, --tcp or --ble, or --store with a favourite stored by an earlier watch")
+                }
+                device = favorite
+            }
             var sinks: [any SampleSink] = [OBDTableSink()]
             if let out {
                 switch URL(fileURLWithPath: out).pathExtension.lowercased() {
