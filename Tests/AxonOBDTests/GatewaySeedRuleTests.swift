@@ -112,6 +112,25 @@ extension EmulatorSuites {
             gateway.disconnect()
         }
 
+        @Test("five of the eight event kinds register; a sixth is refused with the seed's limit")
+        func fiveEventKindsAtMost() throws {
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            let gateway = authenticatedGateway()
+            try gateway.connect(peer.endpoint)
+            try gateway.registerEvents([.hardBraking, .overSpeed, .highRPM, .engineStart, .newTroubleCode])
+            #expect(gateway.registeredEvents.count == 5)
+            #expect(throws: OBDGatewayError.tooManyEvents(count: 6, limit: 5)) {
+                try gateway.registerEvents([.longIdle])
+            }
+            gateway.unregisterEvents([.newTroubleCode])
+            try gateway.registerEvents([.longIdle])
+            #expect(gateway.registeredEvents == [.hardBraking, .overSpeed, .highRPM, .engineStart, .longIdle])
+            // The trouble-code count the poller reads: PID 0x01 answers on the emulator.
+            #expect(gateway.troubleCodeCount() != nil)
+            gateway.disconnect()
+        }
+
         @Test("a basic read while another is in flight: datalogger busy, nothing sent; the next read is answered")
         func dataloggerBusy() throws {
             let peer = try EmulatorPeer()

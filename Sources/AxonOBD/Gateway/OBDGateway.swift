@@ -54,12 +54,18 @@ public final class OBDGateway: Sendable {
         public var eventPollRate: Double
         /// The hard-braking and hard-acceleration thresholds.
         public var detector: DrivingEventDetector.Configuration
+        /// The over-speed, high-RPM, idle and engine thresholds.
+        public var vehicleState: VehicleStateDetector.Configuration
+        /// Seconds between two reads of the stored trouble codes' count while ``OBDEventKind/newTroubleCode`` is
+        /// registered.
+        public var troubleCodePollSeconds: Double
 
         /// Creates a configuration.
         public init(
             requestTimeout: Double = 2, connectTimeout: Double = 10, initialBackoff: Double = 0.25,
             maximumBackoff: Double = 4, eventPollRate: Double = 5,
-            detector: DrivingEventDetector.Configuration = .init()
+            detector: DrivingEventDetector.Configuration = .init(),
+            vehicleState: VehicleStateDetector.Configuration = .init(), troubleCodePollSeconds: Double = 5
         ) {
             self.requestTimeout = requestTimeout
             self.connectTimeout = connectTimeout
@@ -67,6 +73,8 @@ public final class OBDGateway: Sendable {
             self.maximumBackoff = maximumBackoff
             self.eventPollRate = eventPollRate
             self.detector = detector
+            self.vehicleState = vehicleState
+            self.troubleCodePollSeconds = troubleCodePollSeconds
         }
     }
 
