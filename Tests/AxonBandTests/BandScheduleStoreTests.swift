@@ -67,27 +67,14 @@ struct BandScheduleStoreTests {
             "band", "set", "schedule", "ble:\(address)", "--bus", bed.address, "--out", store, "--date", "2026-12-01",
             "--time", "09:30", "--title", "Dentist",
         ]
-        let written = try run(axon, schedule)
+        let written = try AxonExecutable.run(axon, schedule)
         #expect(written.status == 0, "\(written.output)")
         #expect(try await bed.stats(address)["schedules"]?.integerValue == 1)
-        let closed = try run(axon, schedule + ["--close"])
+        let closed = try AxonExecutable.run(axon, schedule + ["--close"])
         #expect(closed.status == 0, "\(closed.output)")
         #expect(closed.output.contains("sent 44 06 EA 07 0C 01 09 1E 6F"))
         #expect(try await bed.stats(address)["schedules"]?.integerValue == 0)
-        let again = try run(axon, schedule + ["--close"])
+        let again = try AxonExecutable.run(axon, schedule + ["--close"])
         #expect(again.status != 0 && again.output.contains("there is no schedule at 2026-12-01 09:30"))
-    }
-
-    private func run(_ axon: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: axon)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
     }
 }

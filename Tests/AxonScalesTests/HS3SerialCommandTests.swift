@@ -1,6 +1,5 @@
 import AxonRecording
 import AxonScales
-import Dispatch
 import Foundation
 import StreamTestSupport
 import Testing
@@ -45,27 +44,16 @@ struct HS3SerialCommandTests {
         #expect(try records.records().map(\.weightKg) == [81.5, 72.3])
     }
 
-    /// Runs axon; once it has started, writes `stream` and then `repeating` every 0.1 s until it exits.
+    /// Runs axon; once it has started, writes `stream` and then `repeating` every 0.1 s until it exits. The command
+    /// flushes the line when it opens it; bytes written before would be lost, as with a real scale that sends only
+    /// while someone stands on it, so the chunks go on until the command is done.
     private func run(
         _ axon: String, _ arguments: [String], pty: PseudoTerminalPair, stream: [[UInt8]], repeating: [UInt8]
     ) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: axon)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try process.run()
-        // The command flushes the line when it opens it; bytes written before would be lost, as with a real scale
-        // that sends only while someone stands on it. It prints nothing before it opens, so the chunks are repeated.
-        var chunks = stream
-        while exited.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
-            pty.write(chunks.isEmpty ? repeating : chunks.removeFirst())
+        try AxonExecutable.run(axon, arguments) { exited in
+            var chunks = stream
+            while !exited(0.1) { pty.write(chunks.isEmpty ? repeating : chunks.removeFirst()) }
         }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (process.terminationStatus, text)
     }
 }
 
