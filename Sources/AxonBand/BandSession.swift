@@ -31,15 +31,20 @@ public actor BandSession {
         public var idleTimeout: Double
         /// The host's "today" for today's totals.
         public var today: @Sendable () -> BandDate
+        /// Sync as part of ``BandSession/connect()`` when the session has a store (the seed's band syncs on every
+        /// connection); the report is ``BandSession/lastSyncReport``.
+        public var syncOnConnect: Bool
         /// Creates a value from its fields.
         public init(
             profile: BandGATTProfile = .init(), liveHeartRate: Bool = false, idleTimeout: Double = 30,
-            today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) }
+            today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) },
+            syncOnConnect: Bool = false
         ) {
             self.profile = profile
             self.liveHeartRate = liveHeartRate
             self.idleTimeout = idleTimeout
             self.today = today
+            self.syncOnConnect = syncOnConnect
         }
     }
 
@@ -85,6 +90,12 @@ public actor BandSession {
     public private(set) var battery: Int?
     /// Heart-rate notifications that were malformed (typed errors, counted; the stream goes on).
     public private(set) var malformedHeartRate = 0
+    /// Where the link is (the seed's `currentState`).
+    public private(set) var connectionState = BandConnectionState.disconnected
+    /// Whether the band is connected and data flows (the seed's `isConnected`).
+    public var isConnected: Bool { connectionState == .connected }
+    /// The report of the last completed ``sync()``, the one ``Configuration/syncOnConnect`` ran included.
+    public private(set) var lastSyncReport: BandSyncReport?
 
     /// A session over `transport`; `store` is needed for ``sync()`` only.
     public init(transport: any DeviceTransport, store: BandRecordStore?, configuration: Configuration = .init()) {
@@ -98,17 +109,22 @@ public actor BandSession {
     }
 
     /// Connects, subscribes and asks for device info and battery. With a store, the schedules written by earlier
-    /// sessions are read from it first.
+    /// sessions are read from it first, and with ``Configuration/syncOnConnect`` the band is synced before this
+    /// returns.
     ///
-    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached; ``BandError/store(_:)``.
+    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached; ``BandError/store(_:)``; the errors
+    ///   of ``sync()`` when it syncs.
     public func connect() async throws(BandError) {
         if let store { try loadSchedules(from: store) }
         let receiver = Receiver(inboundContinuation)
         var notifications = [configuration.profile.records]
         if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
+        connectionState = .connecting
         do { try await transport.open(notifications: notifications, receiver: receiver) } catch {
+            connectionState = .disconnected
             throw .transport(error)
         }
+        connectionState = .connected
         let stream = inbound
         pump = Task { [weak self] in
             for await item in stream {
@@ -124,6 +140,7 @@ public actor BandSession {
         }
         try await write(.getDeviceInfo)
         try await write(.getBattery)
+        if configuration.syncOnConnect, store != nil { _ = try await sync() }
     }
 
     /// Takes every record the band holds into the store: asks for today's totals and the supported sports, then
@@ -152,6 +169,7 @@ public actor BandSession {
         }
         report.deviceInfo = deviceInfo
         report.battery = battery
+        lastSyncReport = report
         return report
     }
 
@@ -212,6 +230,7 @@ public actor BandSession {
 
     /// Closes the transport; pending waits fail with ``BandError/closed``.
     public func close() async {
+        connectionState = .disconnected
         failWaiters(.closed)
         watchdog?.cancel()
         await transport.close()
@@ -232,9 +251,11 @@ public actor BandSession {
             switch event {
             case .linkLost:
                 linkDown = true
+                if connectionState != .disconnected { connectionState = .linkLost }
                 if syncing { report.linkLosses += 1 }
             case .ready where linkDown:
                 linkDown = false
+                if connectionState != .disconnected { connectionState = .connected }
                 if syncing { try? await write(.sync(after: lastStored)) }
             default: break
             }
