@@ -130,7 +130,8 @@ extension Axon {
 
         struct Options: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Units, 12/24 h, auto sleep, backlight hours, background (9616 only), language.")
+                abstract:
+                    "Units, 12/24 h, auto sleep, backlight hours, background (9616 only), language, LE and wrist switches.")
             @OptionGroup var target: BandSetTarget
             @Flag(help: "Imperial units (default metric).") var imperial = false
             @Flag(help: "12-hour clock (default 24).") var twelveHour = false
@@ -139,6 +140,8 @@ extension Axon {
             @Option(help: "Backlight end hour.") var backlightEnd = 6
             @Option(help: "white or black (Smartee Training 9616N only).") var background: String?
             @Flag(help: "Simplified Chinese (default English).") var chinese = false
+            @Flag(help: "Turn the seed's leSwitch on (default off).") var leSwitch = false
+            @Flag(help: "Turn the seed's wristSwitch off (default on).") var noWristSwitch = false
             func run() async throws {
                 let white: Bool? =
                     switch background {
@@ -154,7 +157,8 @@ extension Axon {
                             timeFormat: twelveHour ? .twelveHour : .twentyFourHour,
                             autoSleep: !noAutoSleep, backlightStart: backlightStart, backlightEnd: backlightEnd,
                             whiteBackground: white,
-                            language: chinese ? .simplifiedChinese : .english)), to: target)
+                            language: chinese ? .simplifiedChinese : .english, leSwitch: leSwitch,
+                            wristSwitch: !noWristSwitch)), to: target)
             }
         }
 
