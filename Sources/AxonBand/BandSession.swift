@@ -86,8 +86,11 @@ public actor BandSession {
     public private(set) var schedules = BandScheduleBook()
     /// The band's info and battery, once it answered.
     public private(set) var deviceInfo: BandDeviceInfo?
-    /// Battery level in percent.
+    /// Battery level in percent, from the band's own answer (Axon's framing).
     public private(set) var battery: Int?
+    /// Battery level in percent from the standard Battery Level characteristic (0x2A19), read by ``connect()``
+    /// when the band has it; `nil` when it has not.
+    public private(set) var batteryLevel: Int?
     /// Heart-rate notifications that were malformed (typed errors, counted; the stream goes on).
     public private(set) var malformedHeartRate = 0
     /// Where the link is (the seed's `currentState`).
@@ -125,6 +128,7 @@ public actor BandSession {
             throw .transport(error)
         }
         connectionState = .connected
+        batteryLevel = await Self.standardBatteryLevel(transport)
         let stream = inbound
         pump = Task { [weak self] in
             for await item in stream {
@@ -215,6 +219,15 @@ public actor BandSession {
     public func attach(_ store: BandRecordStore) throws(BandError) {
         try loadSchedules(from: store)
         self.store = store
+    }
+
+    /// The Battery Level characteristic's value (0–100), or `nil` when the band has none or it cannot be read: the
+    /// band's own battery answer follows anyway.
+    private static func standardBatteryLevel(_ transport: any DeviceTransport) async -> Int? {
+        guard let value = try? await transport.read(.batteryLevel), value.count == 1, value[0] <= 100 else {
+            return nil
+        }
+        return Int(value[0])
     }
 
     private func loadSchedules(from store: BandRecordStore) throws(BandError) {

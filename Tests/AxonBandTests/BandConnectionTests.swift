@@ -15,6 +15,7 @@ struct BandConnectionTests {
         #expect(await session.connectionState == .disconnected)
         try await session.connect()
         #expect(await session.connectionState == .connected)
+        #expect(await session.batteryLevel == 83, "read from 0x2A19 while connecting")
         #expect(await session.isConnected)
         // A link loss during the sync: lost, then connected again, and the sync completes.
         let watcher = Task {

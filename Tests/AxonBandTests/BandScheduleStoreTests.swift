@@ -67,14 +67,14 @@ struct BandScheduleStoreTests {
             "band", "set", "schedule", "ble:\(address)", "--bus", bed.address, "--out", store, "--date", "2026-12-01",
             "--time", "09:30", "--title", "Dentist",
         ]
-        let written = try AxonExecutable.run(axon, schedule)
+        let written = try await AxonExecutable.runOffPool(axon, schedule)
         #expect(written.status == 0, "\(written.output)")
         #expect(try await bed.stats(address)["schedules"]?.integerValue == 1)
-        let closed = try AxonExecutable.run(axon, schedule + ["--close"])
+        let closed = try await AxonExecutable.runOffPool(axon, schedule + ["--close"])
         #expect(closed.status == 0, "\(closed.output)")
         #expect(closed.output.contains("sent 44 06 EA 07 0C 01 09 1E 6F"))
         #expect(try await bed.stats(address)["schedules"]?.integerValue == 0)
-        let again = try AxonExecutable.run(axon, schedule + ["--close"])
+        let again = try await AxonExecutable.runOffPool(axon, schedule + ["--close"])
         #expect(again.status != 0 && again.output.contains("there is no schedule at 2026-12-01 09:30"))
     }
 }

@@ -12,7 +12,7 @@ import Testing
 /// packets (garbage, a split packet, the weight repeated as the HS3 does) until the command exits; the weight is
 /// stored once, and a second run of the command on the same store does not store the repeated weight again.
 struct HS3SerialCommandTests {
-    @Test func measureOverAPtyStoresEachWeightOnceAcrossRestarts() throws {
+    @Test func measureOverAPtyStoresEachWeightOnceAcrossRestarts() async throws {
         guard let axon = AxonExecutable.path else {
             Issue.record("the axon executable is not built")
             return
@@ -24,7 +24,7 @@ struct HS3SerialCommandTests {
         defer { pty.close() }
 
         let w815 = HS3SerialPacket.weightPacket(tenthsOfKg: 815)
-        let first = try run(
+        let first = try await run(
             axon, ["scale", "measure", pty.path, "--out", store, "--timeout", "20"], pty: pty,
             stream: [[0x13, 0x37, 0xA0] + Array(w815[..<5]), Array(w815[5...])], repeating: w815)
         #expect(first.status == 0, "\(first.output)")
@@ -33,7 +33,7 @@ struct HS3SerialCommandTests {
 
         // Restart: the scale still repeats 81.5 kg, then someone else steps on it.
         let w723 = HS3SerialPacket.weightPacket(tenthsOfKg: 723)
-        let second = try run(
+        let second = try await run(
             axon, ["scale", "measure", pty.path, "--out", store, "--timeout", "20"], pty: pty,
             stream: [w815, w815], repeating: w723)
         #expect(second.status == 0, "\(second.output)")
@@ -49,8 +49,8 @@ struct HS3SerialCommandTests {
     /// while someone stands on it, so the chunks go on until the command is done.
     private func run(
         _ axon: String, _ arguments: [String], pty: PseudoTerminalPair, stream: [[UInt8]], repeating: [UInt8]
-    ) throws -> (status: Int32, output: String) {
-        try AxonExecutable.run(axon, arguments) { exited in
+    ) async throws -> (status: Int32, output: String) {
+        try await AxonExecutable.runOffPool(axon, arguments) { exited in
             var chunks = stream
             while !exited(0.1) { pty.write(chunks.isEmpty ? repeating : chunks.removeFirst()) }
         }
@@ -58,7 +58,7 @@ struct HS3SerialCommandTests {
 }
 
 /// A pseudo-terminal whose client side is in raw mode, as an HS3's /dev/rfcomm0 would be once opened.
-private struct PseudoTerminalPair {
+private struct PseudoTerminalPair: Sendable {
     let master: Int32
     let path: String
 

@@ -45,3 +45,18 @@ extension AxonExecutable {
         return (process.terminationStatus, text)
     }
 }
+
+extension AxonExecutable {
+    /// ``run(_:_:whileRunning:)`` on a thread of its own, for async tests: the wait for the process does not hold
+    /// one of the cooperative pool's few threads (other tests in parallel need them).
+    public static func runOffPool(
+        _ executable: String, _ arguments: [String],
+        whileRunning: @escaping @Sendable (_ exited: (Double) -> Bool) -> Void = { _ in }
+    ) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(executable, arguments, whileRunning: whileRunning) })
+            }
+        }
+    }
+}
