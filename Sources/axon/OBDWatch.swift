@@ -41,6 +41,23 @@ extension Axon.OBD {
         @Option(help: ArgumentHelp("Detect driving events into this event store (SQLite).", valueName: "FILE"))
         var store: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "With --store: up to 5 event kinds, comma-separated: "
+                    + OBDEventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "KINDS"))
+        var events = "hardBraking,hardAcceleration"
+
+        /// The kinds `--events` names.
+        func eventKinds() throws -> [OBDEventKind] {
+            try events.split(separator: ",").map { name in
+                guard let kind = OBDEventKind(rawValue: String(name)) else {
+                    throw ValidationError(
+                        "unknown event \(name); one of \(OBDEventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return kind
+            }
+        }
+
         @Option(help: "The event log's source id in the store.")
         var source: String = "obd"
 
@@ -54,6 +71,7 @@ extension Axon.OBD {
                 throw ValidationError("need --rate and --duration > 0")
             }
             if let gpsd, OBDEndpoint.tcp(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT") }
+            _ = try eventKinds()
             if let out, !["csv", "edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
                 throw ValidationError("--out must end in .csv, .edf or .bdf")
             }
@@ -98,7 +116,7 @@ extension Axon.OBD {
                     sourceID: "obd:\(device.identifier)"), library: library)
             if let library { sinks.append(LSLOutletSink(library: library, status: status)) }
             let registration = try gateway.registerDataPIDs(requestID: 1, pids: numbers, rate: rate, sinks: sinks)
-            if eventLog != nil { try gateway.registerEvents([.hardBraking, .hardAcceleration]) }
+            if eventLog != nil { try gateway.registerEvents(try eventKinds()) }
             let lslNote = library != nil ? " and LSL outlet \"\(registration.descriptor.name)\"" : ""
             let channels = registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
             let destination = (out.map { " → \($0)" } ?? "") + lslNote

@@ -2,6 +2,7 @@ import AxonRecording
 import AxonStreams
 import Dispatch
 import Foundation
+import StreamTestSupport
 import Synchronization
 import Testing
 
@@ -46,6 +47,22 @@ extension EmulatorSuites {
             let third = authenticatedGateway(eventLog: try OBDEventLog(store: EventStore(path: path), sourceID: "car"))
             #expect(try third.connectToFavorite() == nil)
             #expect(third.connectedDevice == nil)
+        }
+
+        @Test("axon obd watch without an endpoint connects to the favourite an earlier watch stored")
+        func watchConnectsToTheStoredFavourite() async throws {
+            let axon = try #require(AxonExecutable.path, "the axon executable is not built")
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            let (path, _) = Self.store()
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            guard case .tcp(_, let port) = peer.endpoint else { return }
+            let watch = ["obd", "watch", "speed", "--store", path, "--source", "car", "--duration", "1", "--rate", "5"]
+            let first = try await AxonExecutable.runOffPool(axon, watch + ["--tcp", "127.0.0.1:\(port)"])
+            #expect(first.status == 0, "\(first.output)")
+            let second = try await AxonExecutable.runOffPool(axon, watch + ["--events", "overSpeed,highRPM,engineStop"])
+            #expect(second.status == 0, "\(second.output)")
+            #expect(second.output.contains("at tcp:127.0.0.1:\(port)"))
         }
 
         @Test("a favourite that does not answer at start-up: the error, then reconnection until it does")
