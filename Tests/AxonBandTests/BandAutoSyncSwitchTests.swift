@@ -9,9 +9,7 @@ struct BandAutoSyncSwitchTests {
     @Test func switchedOffKindsStayOnTheBandUntilSwitchedOn() async throws {
         let fixture = try BandSyncTests.Fixture()
         let band = BandSyncTests.band()
-        let session = BandSession(
-            transport: band, store: fixture.store,
-            configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }))
+        let session = fixture.session(band)
         try await session.connect()
         try await session.send(.heartRateAutoSync(false))
         try await session.send(.sportDataAutoSync(false))

@@ -12,9 +12,7 @@ struct BandButtonPressTests {
     @Test func pressesArriveLiveOutsideASyncAndAreStoredOnce() async throws {
         let fixture = try BandSyncTests.Fixture()
         let band = BandSyncTests.band()
-        let session = BandSession(
-            transport: band, store: fixture.store,
-            configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }))
+        let session = fixture.session(band)
         try await session.connect()
         let pendingBefore = band.pendingRecords.count
         var presses = session.buttonPresses.makeAsyncIterator()

@@ -9,9 +9,7 @@ struct BandConnectionTests {
     @Test func connectionStateFollowsTheLink() async throws {
         let fixture = try BandSyncTests.Fixture()
         let band = BandSyncTests.band(linkLosses: [5])
-        let session = BandSession(
-            transport: band, store: fixture.store,
-            configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }))
+        let session = fixture.session(band)
         #expect(await session.connectionState == .disconnected)
         try await session.connect()
         #expect(await session.connectionState == .connected)
@@ -36,9 +34,7 @@ struct BandConnectionTests {
     @Test func syncOnConnectStoresTheWeekBeforeConnectReturns() async throws {
         let fixture = try BandSyncTests.Fixture()
         let band = BandSyncTests.band()
-        let session = BandSession(
-            transport: band, store: fixture.store,
-            configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }, syncOnConnect: true))
+        let session = fixture.session(band, syncOnConnect: true)
         try await session.connect()
         let report = try #require(await session.lastSyncReport)
         #expect(report.totalInserted == 7 * (2 + 2 + 5 + 24) + 2 + 2)
