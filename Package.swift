@@ -108,7 +108,10 @@ let package = Package(
         .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
-            dependencies: ["AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport"]),
+            dependencies: [
+                "AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
         .testTarget(
             name: "AxonBluetoothTests",
             dependencies: [
@@ -138,7 +141,10 @@ let package = Package(
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",
-            dependencies: ["AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport"]),
+            dependencies: [
+                "AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ]),
         .testTarget(
             name: "AxonResearchBITTests",
             dependencies: [

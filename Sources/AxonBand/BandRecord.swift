@@ -174,6 +174,14 @@ public enum BandRecordContent: Sendable, Hashable {
     case takePicture(BandButtonEvent)
     case searchPhone(BandButtonEvent)
 
+    /// Whether it is a press of the take-picture or search-phone button, which the band sends as it happens.
+    public var isButtonPress: Bool {
+        switch self {
+        case .takePicture, .searchPhone: true
+        default: false
+        }
+    }
+
     /// The stream it belongs to.
     public var kind: BandRecordKind {
         switch self {

@@ -31,15 +31,20 @@ public actor BandSession {
         public var idleTimeout: Double
         /// The host's "today" for today's totals.
         public var today: @Sendable () -> BandDate
+        /// Sync as part of ``BandSession/connect()`` when the session has a store (the seed's band syncs on every
+        /// connection); the report is ``BandSession/lastSyncReport``.
+        public var syncOnConnect: Bool
         /// Creates a value from its fields.
         public init(
             profile: BandGATTProfile = .init(), liveHeartRate: Bool = false, idleTimeout: Double = 30,
-            today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) }
+            today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) },
+            syncOnConnect: Bool = false
         ) {
             self.profile = profile
             self.liveHeartRate = liveHeartRate
             self.idleTimeout = idleTimeout
             self.today = today
+            self.syncOnConnect = syncOnConnect
         }
     }
 
@@ -54,9 +59,15 @@ public actor BandSession {
     public nonisolated let heartRate: AsyncStream<HeartRateMeasurement>
     /// Every record after it was stored, with the store's outcome; one consumer. For printing as it goes.
     public nonisolated let storedRecords: AsyncStream<(BandRecord, InsertOutcome)>
+    /// The band's take-picture and search-phone buttons as they are pressed (seed `TakePictureNotify`,
+    /// `SearchPhoneNotify`), whenever the band is connected, in or out of a ``sync()``; one consumer. With a store,
+    /// a press is stored and acknowledged first and one the store already held is not repeated here; without one
+    /// it is not acknowledged, so the band sends it again in the next sync.
+    public nonisolated let buttonPresses: AsyncStream<BandRecord>
 
     private let heartRateContinuation: AsyncStream<HeartRateMeasurement>.Continuation
     private let storedContinuation: AsyncStream<(BandRecord, InsertOutcome)>.Continuation
+    private let buttonContinuation: AsyncStream<BandRecord>.Continuation
     private let inbound: AsyncStream<Inbound>
     private let inboundContinuation: AsyncStream<Inbound>.Continuation
     private var pump: Task<Void, Never>?
@@ -69,14 +80,25 @@ public actor BandSession {
     private var report = BandSyncReport()
     private var lastStored: UInt32 = 0
     private var consecutiveMalformed = 0
-    /// The band's schedules as far as this session saw them (commands it sent and the band accepted).
+    /// The band's schedules as far as Axon knows them: those stored by earlier sessions in the store
+    /// (``BandRecordStore/schedules()``, read by ``connect()`` and ``attach(_:)``) and the changes this session sent
+    /// and the band accepted, each stored again before ``send(_:)`` returns.
     public private(set) var schedules = BandScheduleBook()
     /// The band's info and battery, once it answered.
     public private(set) var deviceInfo: BandDeviceInfo?
-    /// Battery level in percent.
+    /// Battery level in percent, from the band's own answer (Axon's framing).
     public private(set) var battery: Int?
+    /// Battery level in percent from the standard Battery Level characteristic (0x2A19), read by ``connect()``
+    /// when the band has it; `nil` when it has not.
+    public private(set) var batteryLevel: Int?
     /// Heart-rate notifications that were malformed (typed errors, counted; the stream goes on).
     public private(set) var malformedHeartRate = 0
+    /// Where the link is (the seed's `currentState`).
+    public private(set) var connectionState = BandConnectionState.disconnected
+    /// Whether the band is connected and data flows (the seed's `isConnected`).
+    public var isConnected: Bool { connectionState == .connected }
+    /// The report of the last completed ``sync()``, the one ``Configuration/syncOnConnect`` ran included.
+    public private(set) var lastSyncReport: BandSyncReport?
 
     /// A session over `transport`; `store` is needed for ``sync()`` only.
     public init(transport: any DeviceTransport, store: BandRecordStore?, configuration: Configuration = .init()) {
@@ -85,19 +107,28 @@ public actor BandSession {
         self.configuration = configuration
         (heartRate, heartRateContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (storedRecords, storedContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        (buttonPresses, buttonContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (inbound, inboundContinuation) = AsyncStream.makeStream()
     }
 
-    /// Connects, subscribes and asks for device info and battery.
+    /// Connects, subscribes and asks for device info and battery. With a store, the schedules written by earlier
+    /// sessions are read from it first, and with ``Configuration/syncOnConnect`` the band is synced before this
+    /// returns.
     ///
-    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached.
+    /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached; ``BandError/store(_:)``; the errors
+    ///   of ``sync()`` when it syncs.
     public func connect() async throws(BandError) {
+        if let store { try loadSchedules(from: store) }
         let receiver = Receiver(inboundContinuation)
         var notifications = [configuration.profile.records]
         if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
+        connectionState = .connecting
         do { try await transport.open(notifications: notifications, receiver: receiver) } catch {
+            connectionState = .disconnected
             throw .transport(error)
         }
+        connectionState = .connected
+        batteryLevel = await Self.standardBatteryLevel(transport)
         let stream = inbound
         pump = Task { [weak self] in
             for await item in stream {
@@ -113,6 +144,7 @@ public actor BandSession {
         }
         try await write(.getDeviceInfo)
         try await write(.getBattery)
+        if configuration.syncOnConnect, store != nil { _ = try await sync() }
     }
 
     /// Takes every record the band holds into the store: asks for today's totals and the supported sports, then
@@ -141,6 +173,7 @@ public actor BandSession {
         }
         report.deviceInfo = deviceInfo
         report.battery = battery
+        lastSyncReport = report
         return report
     }
 
@@ -171,10 +204,35 @@ public actor BandSession {
         }
         guard accepted else { throw .rejected(command: command.type) }
         schedules.apply(command)
+        switch command {
+        case .writeSchedule, .closeSchedule, .clearSchedules, .reset:
+            guard let store else { return }
+            do { try store.saveSchedules(schedules) } catch { throw .store(error) }
+        default: return
+        }
     }
 
-    /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected).
-    public func attach(_ store: BandRecordStore) { self.store = store }
+    /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected) and
+    /// reads the schedules earlier sessions stored in it.
+    ///
+    /// - Throws: ``BandError/store(_:)`` when the schedules cannot be read; the store is not attached then.
+    public func attach(_ store: BandRecordStore) throws(BandError) {
+        try loadSchedules(from: store)
+        self.store = store
+    }
+
+    /// The Battery Level characteristic's value (0–100), or `nil` when the band has none or it cannot be read: the
+    /// band's own battery answer follows anyway.
+    private static func standardBatteryLevel(_ transport: any DeviceTransport) async -> Int? {
+        guard let value = try? await transport.read(.batteryLevel), value.count == 1, value[0] <= 100 else {
+            return nil
+        }
+        return Int(value[0])
+    }
+
+    private func loadSchedules(from store: BandRecordStore) throws(BandError) {
+        do { schedules = try store.schedules() } catch { throw .store(error) }
+    }
 
     /// Waits (up to the idle timeout) until the band has told its model, so model-dependent rules can be checked.
     public func waitForDeviceInfo() async -> BandDeviceInfo? {
@@ -185,12 +243,14 @@ public actor BandSession {
 
     /// Closes the transport; pending waits fail with ``BandError/closed``.
     public func close() async {
+        connectionState = .disconnected
         failWaiters(.closed)
         watchdog?.cancel()
         await transport.close()
         inboundContinuation.finish()
         heartRateContinuation.finish()
         storedContinuation.finish()
+        buttonContinuation.finish()
     }
 
     // MARK: - Inbound
@@ -204,9 +264,11 @@ public actor BandSession {
             switch event {
             case .linkLost:
                 linkDown = true
+                if connectionState != .disconnected { connectionState = .linkLost }
                 if syncing { report.linkLosses += 1 }
             case .ready where linkDown:
                 linkDown = false
+                if connectionState != .disconnected { connectionState = .connected }
                 if syncing { try? await write(.sync(after: lastStored)) }
             default: break
             }
@@ -238,9 +300,16 @@ public actor BandSession {
             report.lastSequence = lastStored
             syncWaiter?.resume()
             syncWaiter = nil
+        case .record(let record) where !syncing:
+            // Outside a sync the band sends only what happens now: a button pressed.
+            guard record.content.isButtonPress else { return }
+            await pressed(record)
         case .record(let record):
             // Never acknowledged unless stored: without a store (or outside a sync) the band keeps it.
-            guard syncing, let store else { return }
+            guard let store else {
+                if record.content.isButtonPress { buttonContinuation.yield(record) }
+                return
+            }
             report.recordsReceived += 1
             let outcome: InsertOutcome
             do { outcome = try store.insert(record, today: configuration.today()) } catch {
@@ -250,10 +319,29 @@ public actor BandSession {
             report.count(outcome, record.content.kind)
             lastStored = max(lastStored, record.sequence)
             storedContinuation.yield((record, outcome))
+            if record.content.isButtonPress, outcome == .inserted { buttonContinuation.yield(record) }
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
                 report.acknowledgementsLost += 1
             }
         }
+    }
+
+    /// A button press outside a sync: stored and acknowledged when there is a store (a press stored before is not
+    /// published again), published either way.
+    private func pressed(_ record: BandRecord) async {
+        guard let store else {
+            buttonContinuation.yield(record)
+            return
+        }
+        let outcome: InsertOutcome
+        do { outcome = try store.insert(record, today: configuration.today()) } catch {
+            // Not stored, so not acknowledged: the band keeps it for the next sync. The press still happened.
+            buttonContinuation.yield(record)
+            return
+        }
+        storedContinuation.yield((record, outcome))
+        if outcome == .inserted { buttonContinuation.yield(record) }
+        try? await write(.acknowledge(sequence: record.sequence))
     }
 
     private func malformed(_ error: BandDecodingError) async {

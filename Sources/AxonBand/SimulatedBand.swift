@@ -84,6 +84,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private var nextSequence: UInt32 = 1
     private var inFlight: UInt32?
     private var recordsSent = 0
+    /// Sequence numbers of the records sent at least once.
+    private var sent: Set<UInt32> = []
     private var book = BandScheduleBook()
     private var commandLog: [[UInt8]] = []
     private var settings: [UInt8: BandCommand] = [:]
@@ -110,8 +112,26 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     /// The schedules the band holds.
     public var schedules: BandScheduleBook { queue.sync { book } }
 
+    /// Puts `book` in the band's memory, replacing what it held: a band kept across host restarts, for a command
+    /// line that makes its simulated band anew each time (the schedules come from the event store).
+    public func restoreSchedules(_ book: BandScheduleBook) { queue.sync { self.book = book } }
+
     /// Adds a record as if the band had just made it.
     public func add(_ content: BandRecordContent) { queue.sync { append(content) } }
+
+    /// Someone presses the take-picture or search-phone button (`content` is `.takePicture` or `.searchPhone`):
+    /// the band makes the record and, while connected, sends it at once, in or out of a sync; like any record it
+    /// forgets it only once acknowledged, so an unacknowledged press comes again in the next sync.
+    public func press(_ content: BandRecordContent) {
+        precondition(content.isButtonPress, "press takes .takePicture or .searchPhone")
+        queue.sync {
+            append(content)
+            guard linkUp, let record = pending.last else { return }
+            sent.insert(record.sequence)
+            receiver?.transport(
+                didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
+        }
+    }
 
     // MARK: - DeviceTransport
 
@@ -188,7 +208,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private func handle(_ command: BandCommand) {
         switch command {
         case .sync(let after):
-            pending.removeAll { $0.sequence <= after }
+            // Forgets what it sent up to `after`; records held back by a switched-off auto-sync were never sent.
+            pending.removeAll { $0.sequence <= after && sent.contains($0.sequence) }
             sendNext()
         case .acknowledge(let sequence):
             pending.removeAll { $0.sequence == sequence }
@@ -221,15 +242,26 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         }
     }
 
+    /// Whether a sync sends `record`: hourly heart rate only while heart-rate auto-sync is on, sport sessions only
+    /// while sport-data auto-sync is on (both on until a command switches them off).
+    private func offers(_ record: BandRecord) -> Bool {
+        switch record.content {
+        case .heartRate: settings[BandCommand.heartRateAutoSync(true).type] != .heartRateAutoSync(false)
+        case .sport: settings[BandCommand.sportDataAutoSync(true).type] != .sportDataAutoSync(false)
+        default: true
+        }
+    }
+
     private func sendNext() {
         guard linkUp else { return }
-        guard let record = pending.first else {
+        guard let record = pending.first(where: offers) else {
             inFlight = nil
             notify(.syncDone(lastSequence: nextSequence - 1))
             return
         }
         inFlight = record.sequence
         recordsSent += 1
+        sent.insert(record.sequence)
         var bytes = BandNotification.record(record).bytes
         if configuration.corruptRecords.contains(recordsSent) { bytes[bytes.count - 1] &+= 1 }
         receiver?.transport(didReceive: bytes, from: profile.records, arrivalTime: Self.now())

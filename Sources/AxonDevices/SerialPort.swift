@@ -83,6 +83,13 @@ public final class SerialPort {
         return try io.read(fd, into: buffer, deadline: deadline)
     }
 
+    /// Hands the open descriptor to the caller, who closes it from now on (``ByteStreamTransport`` reads it on its
+    /// own thread); the port is left closed. -1 when it was not open.
+    package func detachDescriptor() -> Int32 {
+        defer { fd = -1 }
+        return fd
+    }
+
     /// Closes the descriptor; idempotent.
     public func close() {
         if fd >= 0 { _ = Glibc.close(fd) }

@@ -28,6 +28,8 @@ public actor ResearchBITClient {
         public var sessions: [ResearchBITSession] = []
         /// Stored events still without a partner.
         public var unpaired: [SummaryEvent] = []
+        /// When the fetch completed: the device's new last sync time (``ResearchBITStore/lastSyncTime(of:)``).
+        public var syncTime: Date?
     }
 
     /// The link to the device.
@@ -99,6 +101,9 @@ public actor ResearchBITClient {
         continuation.finish()
         if let failure { throw failure }
         do {
+            let now = Date()
+            try store.recordSync(of: address, at: now)
+            result.syncTime = now
             let all = try store.storedEvents(of: address)
             (result.sessions, result.unpaired) = ResearchBITSession.pair(all)
         } catch {

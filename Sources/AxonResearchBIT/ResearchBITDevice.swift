@@ -1,4 +1,5 @@
 import AxonDevices
+import Foundation
 
 /// A ResearchBIT sensor or Nordic dongle found by a scan (the SDK's `BLEDevice`): name, battery and whether it
 /// holds summary data not yet fetched, all read from its advertisement without connecting.
@@ -20,6 +21,9 @@ public struct ResearchBITDevice: Sendable, Hashable, Codable, CustomStringConver
     public var dataIsAvailable: Bool
     /// Rssi.
     public var rssi: Int?
+    /// When its data was last fetched completely into the store (the SDK's `lastSyncTime`), `nil` if never; set by
+    /// ``ResearchBITScanner`` and ``ResearchBITStore/knownDevice(_:)`` from ``ResearchBITStore/lastSyncTime(of:)``.
+    public var lastSyncTime: Date?
 
     /// Creates a value from its fields.
     public init(

@@ -50,16 +50,52 @@ public final class ResearchBITStore: Sendable {
         identity.batteryPercentage = nil
         identity.dataIsAvailable = false
         identity.rssi = nil
+        identity.lastSyncTime = nil
         try store.insert(known, deviceRecordID: device.address.uppercased(), payload: identity)
     }
 
-    /// A remembered device by address or name (case-insensitive), or `nil`.
+    /// A remembered device by address or name (case-insensitive), with its last sync time, or `nil`.
     public func knownDevice(_ selector: String) throws(EventStoreError) -> ResearchBITDevice? {
-        try knownDevices().first { $0.address.caseInsensitiveCompare(selector) == .orderedSame || $0.name == selector }
+        guard
+            var device = try knownDevices().first(where: {
+                $0.address.caseInsensitiveCompare(selector) == .orderedSame || $0.name == selector
+            })
+        else { return nil }
+        device.lastSyncTime = try lastSyncTime(of: device.address)
+        return device
+    }
+
+    /// The sync stream of a device: one event per completed fetch (registered on first use).
+    func syncs(of address: String) throws(EventStoreError) -> StreamHandle {
+        try store.register(
+            StreamDescriptor(
+                name: "Syncs", contentType: .status, channels: [], nominalRate: 0, format: .event,
+                sourceID: "researchbit-\(address)"))
+    }
+
+    /// Records that every event of the device is in the store as of `time` (a fetch completed).
+    public func recordSync(of address: String, at time: Date) throws(EventStoreError) {
+        let seconds = time.timeIntervalSince1970
+        try store.insert(
+            syncs(of: address), deviceRecordID: "sync/\(Int64((seconds * 1000).rounded()))", deviceTime: seconds,
+            payload: SyncRecord(time: seconds))
+    }
+
+    /// When the device's data was last fetched completely (the SDK's `lastSyncTime`), `nil` if never.
+    public func lastSyncTime(of address: String) throws(EventStoreError) -> Date? {
+        try store.events(in: syncs(of: address), as: SyncRecord.self).last.map {
+            Date(timeIntervalSince1970: $0.payload.time)
+        }
     }
 
     /// Every remembered device.
     public func knownDevices() throws(EventStoreError) -> [ResearchBITDevice] {
         try store.events(in: known, from: nil, to: nil, limit: nil, as: ResearchBITDevice.self).map(\.payload)
     }
+}
+
+/// One completed fetch of a device.
+struct SyncRecord: Codable, Sendable {
+    /// Unix seconds.
+    var time: Double
 }

@@ -1,5 +1,5 @@
-/// The HS5's user rules (seed §5.2–5.4): 20 positions 0…19, a new user only into an empty position and only while
-/// fewer than 20 exist; modify and delete only a known user.
+/// The HS5's user rules (seed §5.2–5.4): 20 positions 0…19, a new user only into an empty position that has never
+/// been occupied and only while fewer than 20 exist; modify and delete only a known user.
 ///
 /// Threading: a value type; share freely.
 public enum HS5UserRule: Sendable, Hashable, CustomStringConvertible {
@@ -7,6 +7,8 @@ public enum HS5UserRule: Sendable, Hashable, CustomStringConvertible {
     case full
     /// The position holds a user.
     case positionOccupied(Int)
+    /// The position is empty but held a user once (deleted since): the seed allows only never-occupied positions.
+    case positionUsedBefore(Int)
     /// Positions are 0…19.
     case positionOutOfRange(Int)
     /// No user with this serial number.
@@ -31,6 +33,7 @@ public enum HS5UserRule: Sendable, Hashable, CustomStringConvertible {
         case .positionOutOfRange: 3
         case .unknownUser: 4
         case .alreadyExists: 5
+        case .positionUsedBefore: 6
         }
     }
 
@@ -39,6 +42,7 @@ public enum HS5UserRule: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .full: "the scale already has 20 users"
         case .positionOccupied(let p): "position \(p) is occupied"
+        case .positionUsedBefore(let p): "position \(p) held a user before; a new user needs a never-occupied one"
         case .positionOutOfRange(let p): "position \(p) is not in 0…19"
         case .unknownUser(let serial): "no user with serial number \(serial)"
         case .alreadyExists(let serial): "a user with serial number \(serial) exists already"

@@ -1,5 +1,6 @@
 /// An HS5's user positions and the seed's rules for changing them: 20 positions (0…19); create only into an empty
-/// position, only while fewer than 20 users exist, and only for a serial number not yet on the scale; modify and
+/// position that has never been occupied (seed: "pick from empty position that has never been occupied"), only
+/// while fewer than 20 users exist, and only for a serial number not yet on the scale; modify and
 /// delete only a user the scale knows. The simulators keep their users in one; a session can check a request
 /// against the list it read before sending it.
 ///
@@ -9,6 +10,8 @@ public struct HS5UserTable: Sendable, Hashable {
     public static let capacity = 20
     /// Users by position.
     public private(set) var users: [Int: HS5User] = [:]
+    /// Every position that ever held a user, including those deleted since: none of them takes a new user.
+    public private(set) var everOccupied: Set<Int> = []
 
     /// An HS5 with no users.
     public init() {}
@@ -24,13 +27,16 @@ public struct HS5UserTable: Sendable, Hashable {
     /// Adds `user` at `position`.
     ///
     /// - Throws: ``ScaleError/userRule(_:)``: ``HS5UserRule/positionOutOfRange(_:)``, ``HS5UserRule/full``,
-    ///   ``HS5UserRule/positionOccupied(_:)``, ``HS5UserRule/alreadyExists(_:)``, checked in that order.
+    ///   ``HS5UserRule/positionOccupied(_:)``, ``HS5UserRule/positionUsedBefore(_:)``,
+    ///   ``HS5UserRule/alreadyExists(_:)``, checked in that order.
     public mutating func create(_ user: HS5User, at position: Int) throws(ScaleError) {
         guard (0..<Self.capacity).contains(position) else { throw .userRule(.positionOutOfRange(position)) }
         guard users.count < Self.capacity else { throw .userRule(.full) }
         guard users[position] == nil else { throw .userRule(.positionOccupied(position)) }
+        guard !everOccupied.contains(position) else { throw .userRule(.positionUsedBefore(position)) }
         guard self.position(of: user.serialNumber) == nil else { throw .userRule(.alreadyExists(user.serialNumber)) }
         users[position] = user
+        everOccupied.insert(position)
     }
 
     /// Replaces the facts of the user with `user.serialNumber`.

@@ -5,6 +5,8 @@ enum ScaleInboxItem: Sendable {
     case response(ScaleResponse)
     case weight(WeightMeasurement)
     case composition(BodyCompositionMeasurement)
+    /// A new weight from an HS3's serial stream, with the host time it was taken at.
+    case serialWeight(ScaleRecord)
     case link(LinkEvent)
 }
 

@@ -17,14 +17,22 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
     private let recordStore: ScaleRecordStore?
     private var assembler = BodyCompositionAssembler()
     private var lastComposition: BodyComposition?
+    private var serial: HS3SerialReading?
 
-    init(inbox: ScaleInbox, events: AsyncStream<ScaleEvent>.Continuation, recordStore: ScaleRecordStore?) {
+    init(
+        inbox: ScaleInbox, events: AsyncStream<ScaleEvent>.Continuation, recordStore: ScaleRecordStore?,
+        serial: HS3SerialReading? = nil
+    ) {
         self.inbox = inbox
         self.events = events
         self.recordStore = recordStore
+        self.serial = serial
     }
 
     func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        if serial != nil, characteristic == ByteStreamTransport.stream {
+            return receiveSerial(value, arrivalTime: arrivalTime)
+        }
         do throws(ScaleError) {
             switch characteristic.characteristic {
             case ScaleGATT.weightMeasurement.characteristic:
@@ -51,9 +59,45 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
     }
 
     func transport(didChange event: LinkEvent) {
-        if case .linkLost = event { assembler.reset() }
+        if case .linkLost = event {
+            assembler.reset()
+            serial?.decoder.reset()
+        }
         events.yield(.link(event))
         inbox.push(.link(event))
+    }
+
+    /// An HS3's serial bytes: each new weight (not a repeat) is stored, then published and handed to a waiting
+    /// ``ScaleSession/measure(unit:seconds:)``. Its time is the host's wall clock: the HS3's time packet is not
+    /// published.
+    private func receiveSerial(_ value: [UInt8], arrivalTime: Double) {
+        guard var reading = serial else { return }
+        var weights: [Int] = []
+        reading.decoder.feed(value) { packet in
+            if case .weight(let tenths, _) = packet { weights.append(tenths) }
+        }
+        // The counters are up to date before anything is published, so a reader woken by an event sees them.
+        let now = Date().timeIntervalSince1970
+        let taken = weights.filter { tenths in
+            let isNew = reading.rule.take(tenthsOfKg: tenths, at: now)
+            reading.decoder.count(weightIsNew: isNew)
+            return isNew
+        }
+        let statistics = reading.decoder.statistics
+        reading.statistics.withLock { $0 = statistics }
+        serial = reading
+        for tenths in taken {
+            let record = ScaleRecord(time: Int(now), weightKg: Double(tenths) / 10)
+            if let recordStore {
+                do throws(ScaleError) {
+                    events.yield(.stored(record, try recordStore.storeLive(record)))
+                } catch {
+                    events.yield(.error(error))
+                }
+            }
+            events.yield(.stableWeight(EventSample(payload: record.weightKg, arrivalTime: arrivalTime)))
+            inbox.push(.serialWeight(record))
+        }
     }
 
     private func publishLive(_ response: ScaleResponse, arrivalTime: Double) {
@@ -86,4 +130,12 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
             .stableWeight(EventSample(payload: kg, arrivalTime: arrivalTime, deviceTime: deviceTime.map(Double.init))))
         inbox.push(.weight(measurement))
     }
+}
+
+/// What the receiver keeps for an HS3's serial stream: the packet decoder, the repeat rule and where the session
+/// reads the counters.
+struct HS3SerialReading: Sendable {
+    var decoder = HS3SerialDecoder()
+    var rule: HS3RepeatRule
+    let statistics: Locked<HS3SerialStatistics>
 }

@@ -44,9 +44,26 @@ public final class ScaleRecordStore: Sendable {
     /// - Throws: ``ScaleError/store(_:)``; then nothing was stored.
     @discardableResult
     public func store(_ record: ScaleRecord) throws(ScaleError) -> InsertOutcome {
+        try insert(record, id: recordID(record))
+    }
+
+    /// The record id of a live weight from a scale without a clock (an HS3 over its serial port):
+    /// `<device>/<time>/<weight in 0.1 kg>`, so two different weights in one second are two records.
+    public func liveRecordID(_ record: ScaleRecord) -> String {
+        "\(device)/\(record.time)/\(Int((record.weightKg * 10).rounded()))"
+    }
+
+    /// Stores a live weight under ``liveRecordID(_:)``; `.duplicate` when it was stored before.
+    ///
+    /// - Throws: ``ScaleError/store(_:)``; then nothing was stored.
+    @discardableResult
+    public func storeLive(_ record: ScaleRecord) throws(ScaleError) -> InsertOutcome {
+        try insert(record, id: liveRecordID(record))
+    }
+
+    private func insert(_ record: ScaleRecord, id: String) throws(ScaleError) -> InsertOutcome {
         do throws(EventStoreError) {
-            return try store.insert(
-                handle, deviceRecordID: recordID(record), deviceTime: Double(record.time), payload: record)
+            return try store.insert(handle, deviceRecordID: id, deviceTime: Double(record.time), payload: record)
         } catch {
             throw .store(error)
         }

@@ -9,7 +9,8 @@ extension ScaleSession {
     /// - Throws: ``ScaleError/device(_:)`` for the scale's errors (movement, overload, low battery, …),
     ///   ``ScaleError/noResponse(command:seconds:)``, link errors.
     public func measure(unit: WeightUnit = .kg, seconds: Double = 60) async throws(ScaleError) -> ScaleMeasurement {
-        if model == .standard { return try await measureStandard(unit: unit, seconds: seconds) }
+        if wire == .standardGATT { return try await measureStandard(unit: unit, seconds: seconds) }
+        if wire == .hs3SerialPort { return try await measureSerial(unit: unit, seconds: seconds) }
         let serial = model == .hs5 ? currentUserSerialNumber ?? 0 : 0
         var unstable: [Double] = []
         var stable: Double?
@@ -43,6 +44,22 @@ extension ScaleSession {
         ScaleMeasurement(
             stableWeightKg: kg, displayed: WeightConversion.displayed(kilograms: kg, in: unit),
             unstableWeightsKg: unstable, impedanceWeightKg: nil, bodyComposition: nil, time: nil)
+    }
+
+    /// The next new weight of an HS3's serial stream since ``connect()`` or the last measurement (a repeat of the
+    /// last weight within ``repeatWindow`` is not new).
+    private func measureSerial(unit: WeightUnit, seconds: Double) async throws(ScaleError) -> ScaleMeasurement {
+        let deadline = Date().addingTimeInterval(seconds)
+        while true {
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, let item = await inbox.next(within: left) else {
+                throw .noResponse(command: "measure (step on the HS3)", seconds: seconds)
+            }
+            guard case .serialWeight(let record) = item else { continue }
+            var measurement = result(record.weightKg, unit, [])
+            measurement.time = record.time
+            return measurement
+        }
     }
 
     private func measureStandard(unit: WeightUnit, seconds: Double) async throws(ScaleError) -> ScaleMeasurement {

@@ -12,8 +12,8 @@ extension ScaleSession {
     /// a link loss (the next one came first, or the finish) is asked for again the same way, at most
     /// ``maximumRequestsPerRecord`` times.
     ///
-    /// An HS4 refuses until the user is validated (``HS4Error/userInvalid``); an HS5 transfers the current
-    /// user's records.
+    /// An HS3 or HS4 refuses until the user is validated (``HS3Error/userInvalid``, ``HS4Error/userInvalid``: the
+    /// seed's `commandInitWithUser` authenticates before it transfers); an HS5 transfers the current user's records.
     ///
     /// - Throws: ``ScaleError/device(_:)`` (no memory, user invalid, …), ``ScaleError/store(_:)``,
     ///   ``ScaleError/noResponse(command:seconds:)``, ``ScaleError/transport(_:)``,

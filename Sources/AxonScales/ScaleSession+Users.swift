@@ -10,10 +10,11 @@ extension ScaleSession {
         }
     }
 
-    /// Creates `user` at `position` (0…19): only into an empty position, only while fewer than 20 users exist.
+    /// Creates `user` at `position` (0…19): only into an empty position that has never been occupied, only while
+    /// fewer than 20 users exist.
     ///
-    /// - Throws: ``ScaleError/userRule(_:)`` (``HS5UserRule/full``, ``HS5UserRule/positionOccupied(_:)``, …) as
-    ///   the scale reports it; ``ScaleError/invalidArgument(_:)`` for a position outside 0…19.
+    /// - Throws: ``ScaleError/userRule(_:)`` (``HS5UserRule/full``, ``HS5UserRule/positionOccupied(_:)``,
+    ///   ``HS5UserRule/positionUsedBefore(_:)``, …) as the scale reports it; ``ScaleError/invalidArgument(_:)`` for a position outside 0…19.
     public func createUser(_ user: HS5User, position: Int) async throws(ScaleError) {
         try requireModel([.hs5], "manage users")
         guard (0..<HS5UserTable.capacity).contains(position) else { throw .userRule(.positionOutOfRange(position)) }

@@ -6,7 +6,9 @@ import AxonDevices
 ///
 /// The simulated HS3/HS4/HS5 speak Axon's framing (docs/scale-protocol.md); a ``ScaleModel/standard`` scale is
 /// read through the Bluetooth SIG Weight Scale and Body Composition services, whose stable weights feed the same
-/// events and, when a record store is given, the same event store.
+/// events and, when a record store is given, the same event store. A real HS3 is read over its serial port
+/// (``ScaleWire/hs3SerialPort``, a ``AxonDevices/ByteStreamTransport``): its weights, a repeat within 60 s taken
+/// once, feed the same events and event store.
 ///
 ///     let session = ScaleSession(transport: SimulatedScale(.init(model: .hs5)), model: .hs5)
 ///     try await session.connect()
@@ -22,6 +24,8 @@ public final class ScaleSession: Sendable {
     public let transport: any DeviceTransport
     /// The scale's model.
     public let model: ScaleModel
+    /// What the session speaks to the scale.
+    public let wire: ScaleWire
     /// Names the device in record ids (`<device>/<time>`).
     public let device: String
     /// Live weights, body composition, stored records, errors and link events. One consumer.
@@ -30,12 +34,16 @@ public final class ScaleSession: Sendable {
     public let responseTimeout: Double
     /// Seconds a memory transfer waits for the link to come back after a loss.
     public let reconnectTimeout: Double
+    /// Seconds within which an HS3's equal serial-port weight is a repeat, not a new measurement.
+    public let repeatWindow: Double
 
     let eventContinuation: AsyncStream<ScaleEvent>.Continuation
     let inbox = ScaleInbox()
     let validator: any UserValidator
     let recordStore: ScaleRecordStore?
     let state = Locked(SessionState())
+    /// The HS3 serial stream's counters, copied by the receiver after each read.
+    let serialStatistics = Locked(HS3SerialStatistics())
 
     struct SessionState {
         var firmware: FirmwareVersion?
@@ -44,15 +52,21 @@ public final class ScaleSession: Sendable {
     }
 
     /// - Parameters:
-    ///   - recordStore: where a standard scale's timestamped weights are stored (memory transfers take theirs as
-    ///     an argument).
+    ///   - wire: what the scale speaks; by default ``ScaleWire/default(for:)``. ``ScaleWire/hs3SerialPort`` needs
+    ///     model ``ScaleModel/hs3``.
+    ///   - recordStore: where a standard scale's timestamped weights and an HS3's serial-port weights are stored
+    ///     (memory transfers take theirs as an argument).
+    ///   - repeatWindow: seconds within which an HS3's equal serial-port weight is a repeat (openScale: 60).
     public init(
-        transport: any DeviceTransport, model: ScaleModel, device: String? = nil,
+        transport: any DeviceTransport, model: ScaleModel, wire: ScaleWire? = nil, device: String? = nil,
         validator: any UserValidator = LocalUserValidator(), recordStore: ScaleRecordStore? = nil,
-        responseTimeout: Double = 5, reconnectTimeout: Double = 30
+        responseTimeout: Double = 5, reconnectTimeout: Double = 30, repeatWindow: Double = 60
     ) {
+        precondition(wire != .hs3SerialPort || model == .hs3, "the serial-port wire is the HS3's")
         self.transport = transport
         self.model = model
+        self.wire = wire ?? .default(for: model)
+        self.repeatWindow = repeatWindow
         self.device = device ?? transport.deviceDescription
         self.validator = validator
         self.recordStore = recordStore
@@ -68,22 +82,40 @@ public final class ScaleSession: Sendable {
     public var validation: UserValidationResult? { state.withLock { $0.validation } }
     /// The current user's serial number (seed `currentUserSerialNub`), set by ``validate(_:)``.
     public var currentUserSerialNumber: UInt32? { state.withLock { $0.serialNumber } }
+    /// What an HS3's serial stream carried so far: packets, skipped bytes, repeats (zeros for other wires).
+    public var hs3SerialStatistics: HS3SerialStatistics { serialStatistics.withLock { $0 } }
 
-    /// Opens the link and, for an iHealth model, asks the scale for its model and firmware.
+    /// Opens the link and, for an iHealth model over Axon's framing, asks the scale for its model and firmware.
+    /// Over an HS3's serial port the repeat rule starts from the newest weight in the record store, so a scale
+    /// still repeating it after a restart does not store it twice.
     ///
     /// - Throws: ``ScaleError/transport(_:)``, ``ScaleError/noResponse(command:seconds:)``,
-    ///   ``ScaleError/invalidArgument(_:)`` when the scale is another model than the session's.
+    ///   ``ScaleError/invalidArgument(_:)`` when the scale is another model than the session's,
+    ///   ``ScaleError/store(_:)`` when the record store cannot be read.
     public func connect() async throws(ScaleError) {
-        let notifications =
-            model == .standard
-            ? [ScaleGATT.weightMeasurement, ScaleGATT.bodyCompositionMeasurement] : [ScaleGATT.response]
-        let receiver = ScaleReceiver(inbox: inbox, events: eventContinuation, recordStore: recordStore)
+        let notifications: [GATTCharacteristicID]
+        var serial: HS3SerialReading?
+        switch wire {
+        case .standardGATT: notifications = [ScaleGATT.weightMeasurement, ScaleGATT.bodyCompositionMeasurement]
+        case .axonFraming: notifications = [ScaleGATT.response]
+        case .hs3SerialPort:
+            notifications = [ByteStreamTransport.stream]
+            // Oldest first by time, then by insertion: the last is the weight taken last.
+            let newest = try recordStore?.records().last
+            serial = HS3SerialReading(
+                rule: HS3RepeatRule(
+                    window: repeatWindow,
+                    last: newest.map { (Int(($0.weightKg * 10).rounded()), Double($0.time)) }),
+                statistics: serialStatistics)
+        }
+        let receiver = ScaleReceiver(
+            inbox: inbox, events: eventContinuation, recordStore: recordStore, serial: serial)
         do throws(TransportError) {
             try await transport.open(notifications: notifications, receiver: receiver)
         } catch {
             throw .transport(error)
         }
-        guard model != .standard else { return }
+        guard wire == .axonFraming else { return }
         let (reported, firmware) = try await exchange(.identify) { item -> (ScaleModel, FirmwareVersion)? in
             if case .response(.info(let model, let firmware)) = item { return (model, firmware) }
             return nil
@@ -104,7 +136,7 @@ public final class ScaleSession: Sendable {
         guard result.permitsMeasurement, !(model == .hs5 && result == .trySuccess) else {
             throw .validationFailed(result)
         }
-        if model != .standard { _ = try await command(.authorise(result)) }
+        if wire == .axonFraming { _ = try await command(.authorise(result)) }
         state.withLock {
             $0.validation = result
             $0.serialNumber = HS5User.serialNumber(forUserID: user.userID)
@@ -161,6 +193,7 @@ public final class ScaleSession: Sendable {
         case 3: return .userRule(.positionOutOfRange(Int(argument)))
         case 4: return .userRule(.unknownUser(argument))
         case 5: return .userRule(.alreadyExists(argument))
+        case 6: return .userRule(.positionUsedBefore(Int(argument)))
         default:
             guard let known = ScaleDeviceError(model: model, code: code) else {
                 return .malformed(what: "scale frame", problem: .outOfRange("error code \(code) for an \(model)"))
@@ -171,5 +204,8 @@ public final class ScaleSession: Sendable {
 
     func requireModel(_ allowed: Set<ScaleModel>, _ operation: String) throws(ScaleError) {
         guard allowed.contains(model) else { throw .unsupported(model: model, operation: operation) }
+        guard wire != .hs3SerialPort else {
+            throw .unsupported(model: model, operation: "\(operation) over its serial port (it takes no commands)")
+        }
     }
 }

@@ -262,7 +262,7 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
             guard case .userRule(let rule) = error else { return [] }
             let argument: UInt32 =
                 switch rule {
-                case .positionOccupied(let p), .positionOutOfRange(let p): UInt32(clamping: p)
+                case .positionOccupied(let p), .positionOutOfRange(let p), .positionUsedBefore(let p): UInt32(clamping: p)
                 case .unknownUser(let s), .alreadyExists(let s): s
                 case .full: 0
                 }
@@ -280,8 +280,10 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
             }
             return ok() + measurementFrames(model: model, kg: state.configuration.weightKg).map { .response($0) }
         case .memory(let from, let serial):
-            if model == .hs4, !state.validated {
-                return [.response(.error(code: HS4Error.userInvalid.rawValue, detail: 0, argument: 0))]
+            // The seed's HS3 and HS4 transfer memory only after the user's authentication (commandInitWithUser).
+            if model == .hs3 || model == .hs4, !state.validated {
+                let code = model == .hs3 ? HS3Error.userInvalid.rawValue : HS4Error.userInvalid.rawValue
+                return [.response(.error(code: code, detail: 0, argument: 0))]
             }
             if model == .hs5, state.configuration.users.position(of: serial) == nil {
                 return [.response(.error(code: HS5Error.userInvalid.rawValue, detail: 0, argument: 0))]

@@ -32,7 +32,7 @@ extension Axon {
             // The band's streams are named after the band itself, so its name and its address reach the same ones.
             let name = await connection.session.waitForDeviceInfo()?.name ?? BandConnection.storeName(target.device)
             let store = try BandRecordStore(store: events, device: name)
-            await connection.session.attach(store)
+            try await connection.session.attach(store)
             let report: BandSyncReport
             do { report = try await connection.session.sync() } catch {
                 await connection.close()
@@ -72,6 +72,12 @@ extension Axon {
                 target.device, bus: target.bus, store: nil, liveHeartRate: true)
             try await connection.session.connect()
             print("axon band hr: \(connection.label)" + (outlet.map { " → LSL outlet \"\($0.descriptor.name)\"" } ?? ""))
+            let presses = Task {
+                for await record in connection.session.buttonPresses {
+                    print("button: \(record.content.kind.word) pressed (record \(record.sequence))")
+                }
+            }
+            defer { presses.cancel() }
             var received = 0
             for await m in connection.session.heartRate {
                 var line = "\(m.beatsPerMinute) bpm"

@@ -10,6 +10,8 @@ struct BandConnection {
     let session: BandSession
     let central: BluetoothCentral?
     let label: String
+    /// The band of `sim:band`, made anew by each command.
+    var simulated: SimulatedBand? = nil
 
     static func open(_ device: String, bus: String?, store: BandRecordStore?, liveHeartRate: Bool = false) async throws
         -> BandConnection
@@ -19,7 +21,7 @@ struct BandConnection {
             let band = SimulatedBand()
             return BandConnection(
                 session: BandSession(transport: band, store: store, configuration: configuration), central: nil,
-                label: band.deviceDescription)
+                label: band.deviceDescription, simulated: band)
         }
         let selector = device.hasPrefix("ble:") ? String(device.dropFirst(4)) : device
         guard !selector.isEmpty else { throw ValidationError("DEVICE is sim:band, ble:NAME or ble:ADDRESS") }
@@ -51,4 +53,12 @@ struct BandDeviceOptions: ParsableArguments {
 
     @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).")
     var bus: String?
+}
+
+/// Where `axon band set` goes: the band, and the event store that keeps the band's schedules between commands.
+struct BandSetTarget: ParsableArguments {
+    @OptionGroup var band: BandDeviceOptions
+
+    @Option(help: "The event store (SQLite) that keeps the band's schedules between commands (axon band sync's too).")
+    var out = "axon-events.sqlite"
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBand
+import AxonRecording
 import Foundation
 
 extension Axon {
@@ -12,12 +13,19 @@ extension Axon {
                 Camera.self, AutoSync.self, Reset.self,
             ])
 
-        /// Sends `command` and prints the frame and the band's answer.
-        static func send(_ command: BandCommand, to target: BandDeviceOptions) async throws {
-            let connection = try await BandConnection.open(target.device, bus: target.bus, store: nil)
-            try await connection.session.connect()
-            _ = await connection.session.waitForDeviceInfo()
+        /// Sends `command` and prints the frame and the band's answer. The band's schedules are read from the event
+        /// store first and stored again after an accepted change, so `--close` works on a schedule an earlier command
+        /// wrote; `sim:band`, made anew by each command, gets them back as a real band keeps them.
+        static func send(_ command: BandCommand, to target: BandSetTarget) async throws {
+            let events = try EventStore(path: target.out)
+            let connection = try await BandConnection.open(target.band.device, bus: target.band.bus, store: nil)
             do {
+                try await connection.session.connect()
+                // Named as axon band sync names the band's streams: after the band's own name.
+                let name =
+                    await connection.session.waitForDeviceInfo()?.name ?? BandConnection.storeName(target.band.device)
+                try await connection.session.attach(try BandRecordStore(store: events, device: name))
+                if let band = connection.simulated { band.restoreSchedules(await connection.session.schedules) }
                 try await connection.session.send(command)
             } catch {
                 await connection.close()
@@ -45,7 +53,7 @@ extension Axon {
 
         struct Alarm: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "One of the 8 alarms (id 0–7).")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Option(help: "Alarm id, 0–7.") var id: Int
             @Option(help: "HH:MM.") var time: String
             @Option(help: "Days, e.g. repeat,mon,tue (repeat: every week; none: a switched-off alarm).") var days =
@@ -63,7 +71,7 @@ extension Axon {
 
         struct Sedentary: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "The sedentary reminder (the band has one).")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Option(help: "Start hour, 0–23.") var start: Int
             @Option(help: "End hour, 0–23.") var end: Int
             @Option(help: "Days, e.g. repeat,weekdays.") var days = "repeat,weekdays"
@@ -80,7 +88,7 @@ extension Axon {
         struct Schedule: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "A calendar entry (at most 4 a day; title ≤ 20, subtitle ≤ 33 characters).")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Option(help: "YYYY-MM-DD.") var date: String
             @Option(help: "HH:MM.") var time: String
             @Option var title: String
@@ -99,7 +107,7 @@ extension Axon {
         struct Targets: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Active sports and calorie targets (at most 5, walking mandatory, all 7 days).")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Argument(help: "SPORT=CALORIES, e.g. walk=300 swim=450 (names or codes like 0x83).") var targets: [String]
             func run() async throws {
                 let parsed = try targets.map { item -> BandSportTarget in
@@ -122,8 +130,9 @@ extension Axon {
 
         struct Options: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
-                abstract: "Units, 12/24 h, auto sleep, backlight hours, background (9616 only), language.")
-            @OptionGroup var target: BandDeviceOptions
+                abstract:
+                    "Units, 12/24 h, auto sleep, backlight hours, background (9616 only), language, LE and wrist switches.")
+            @OptionGroup var target: BandSetTarget
             @Flag(help: "Imperial units (default metric).") var imperial = false
             @Flag(help: "12-hour clock (default 24).") var twelveHour = false
             @Flag(help: "No automatic sleep detection.") var noAutoSleep = false
@@ -131,6 +140,8 @@ extension Axon {
             @Option(help: "Backlight end hour.") var backlightEnd = 6
             @Option(help: "white or black (Smartee Training 9616N only).") var background: String?
             @Flag(help: "Simplified Chinese (default English).") var chinese = false
+            @Flag(help: "Turn the seed's leSwitch on (default off).") var leSwitch = false
+            @Flag(help: "Turn the seed's wristSwitch off (default on).") var noWristSwitch = false
             func run() async throws {
                 let white: Bool? =
                     switch background {
@@ -146,14 +157,15 @@ extension Axon {
                             timeFormat: twelveHour ? .twelveHour : .twentyFourHour,
                             autoSleep: !noAutoSleep, backlightStart: backlightStart, backlightEnd: backlightEnd,
                             whiteBackground: white,
-                            language: chinese ? .simplifiedChinese : .english)), to: target)
+                            language: chinese ? .simplifiedChinese : .english, leSwitch: leSwitch,
+                            wristSwitch: !noWristSwitch)), to: target)
             }
         }
 
         struct Personal: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Gender, height (cm), weight (kg), daily step target, age.")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Option(help: "man or woman.") var gender: String
             @Option var height: Int
             @Option var weight: Int
@@ -172,7 +184,7 @@ extension Axon {
 
         struct Push: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Show a text on the band now (1–64 UTF-8 bytes).")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Option var text: String
             func run() async throws { try await BandSet.send(.pushText(text), to: target) }
         }
@@ -180,7 +192,7 @@ extension Axon {
         struct Camera: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 abstract: "Camera mode: the band's take-picture button on or off.")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Flag(help: "Turn it off.") var off = false
             func run() async throws { try await BandSet.send(.cameraMode(!off), to: target) }
         }
@@ -188,7 +200,7 @@ extension Axon {
         struct AutoSync: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
                 commandName: "autosync", abstract: "Hourly heart-rate or sport-data auto sync on or off.")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             @Argument(help: "hr or sport.") var what: String
             @Flag(help: "Turn it off.") var off = false
             func run() async throws {
@@ -202,7 +214,7 @@ extension Axon {
 
         struct Reset: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Reset the band.")
-            @OptionGroup var target: BandDeviceOptions
+            @OptionGroup var target: BandSetTarget
             func run() async throws { try await BandSet.send(.reset, to: target) }
         }
     }

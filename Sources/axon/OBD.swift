@@ -38,17 +38,23 @@ struct OBDConnectionOptions: ParsableArguments {
     var bus: String?
 
     func validate() throws {
-        guard [port, tcp, ble].compactMap({ $0 }).count == 1 else {
+        guard [port, tcp, ble].compactMap({ $0 }).count <= 1 else {
             throw ValidationError("give one of --port DEV, --tcp HOST:PORT or --ble NAME")
         }
         if let tcp, OBDEndpoint.tcp(tcp) == nil { throw ValidationError("--tcp must be HOST:PORT") }
     }
 
-    /// The endpoint given.
-    var endpoint: OBDEndpoint {
+    /// The endpoint given, if one was.
+    var endpoint: OBDEndpoint? {
         if let port { return .serial(path: port, baudRate: baud) }
         if let ble { return .ble(device: ble, bus: bus) }
-        return OBDEndpoint.tcp(tcp ?? "")!
+        return tcp.flatMap(OBDEndpoint.tcp)
+    }
+
+    /// The endpoint given; a command that needs one throws without it.
+    func requiredEndpoint() throws -> OBDEndpoint {
+        guard let endpoint else { throw ValidationError("give one of --port DEV, --tcp HOST:PORT or --ble NAME") }
+        return endpoint
     }
 }
 

@@ -38,7 +38,7 @@ extension Axon.OBD {
         func run() throws {
             let pids = try parsePIDs(self.pids)
             let gateway = try access.gateway()
-            let device = try gateway.connect(connection.endpoint)
+            let device = try gateway.connect(try connection.requiredEndpoint())
             defer { gateway.disconnect() }
             var output = Output(
                 device: "\(device.name) at \(device.identifier)",

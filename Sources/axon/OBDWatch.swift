@@ -18,8 +18,9 @@ extension Axon.OBD {
                 status is printed, the missing polls become a gap, and the gateway reconnects with back-off. With \
                 --store, hard braking and hard acceleration are detected from vehicle speed and stored in that event \
                 store (see `axon obd events`, which acknowledges them: watch never does), stamped with gpsd's \
-                latest fix when --gpsd is given. Runs until --duration or SIGINT/SIGTERM, which close the file \
-                cleanly.
+                latest fix when --gpsd is given. The dongle becomes the favourite, stored with --store: a later watch \
+                without --port/--tcp/--ble connects to it. Runs until --duration or SIGINT/SIGTERM, which close the \
+                file cleanly.
                 """)
 
         @Argument(help: "Up to 5 standard PIDs: names, 0xHEX or numbers 0–255.")
@@ -40,6 +41,23 @@ extension Axon.OBD {
         @Option(help: ArgumentHelp("Detect driving events into this event store (SQLite).", valueName: "FILE"))
         var store: String?
 
+        @Option(
+            help: ArgumentHelp(
+                "With --store: up to 5 event kinds, comma-separated: "
+                    + OBDEventKind.allCases.map(\.rawValue).joined(separator: ", ") + ".", valueName: "KINDS"))
+        var events = "hardBraking,hardAcceleration"
+
+        /// The kinds `--events` names.
+        func eventKinds() throws -> [OBDEventKind] {
+            try events.split(separator: ",").map { name in
+                guard let kind = OBDEventKind(rawValue: String(name)) else {
+                    throw ValidationError(
+                        "unknown event \(name); one of \(OBDEventKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                return kind
+            }
+        }
+
         @Option(help: "The event log's source id in the store.")
         var source: String = "obd"
 
@@ -53,6 +71,7 @@ extension Axon.OBD {
                 throw ValidationError("need --rate and --duration > 0")
             }
             if let gpsd, OBDEndpoint.tcp(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT") }
+            _ = try eventKinds()
             if let out, !["csv", "edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
                 throw ValidationError("--out must end in .csv, .edf or .bdf")
             }
@@ -69,8 +88,18 @@ extension Axon.OBD {
             let gateway = try access.gateway(eventLog: eventLog, positionSource: gps)
             // Batches stay unacknowledged until `axon obd events --ack`: watching is not reading them.
             gateway.setAutoAcknowledgement(false)
-            let device = try gateway.connect(connection.endpoint)
-            gateway.setFavorite(device)
+            // Without an endpoint: the favourite an earlier watch stored in --store (the seed's autoconnect).
+            let device: OBDDevice
+            if let endpoint = connection.endpoint {
+                device = try gateway.connect(endpoint)
+                try gateway.setFavorite(device)
+            } else {
+                guard eventLog != nil, let favorite = try gateway.connectToFavorite() else {
+                    throw ValidationError(
+                        "give --port, --tcp or --ble, or --store with a favourite stored by an earlier watch")
+                }
+                device = favorite
+            }
             var sinks: [any SampleSink] = [OBDTableSink()]
             if let out {
                 switch URL(fileURLWithPath: out).pathExtension.lowercased() {
@@ -87,7 +116,7 @@ extension Axon.OBD {
                     sourceID: "obd:\(device.identifier)"), library: library)
             if let library { sinks.append(LSLOutletSink(library: library, status: status)) }
             let registration = try gateway.registerDataPIDs(requestID: 1, pids: numbers, rate: rate, sinks: sinks)
-            if eventLog != nil { try gateway.registerEvents([.hardBraking, .hardAcceleration]) }
+            if eventLog != nil { try gateway.registerEvents(try eventKinds()) }
             let lslNote = library != nil ? " and LSL outlet \"\(registration.descriptor.name)\"" : ""
             let channels = registration.descriptor.channels.map { "\($0.label) [\($0.unit)]" }.joined(separator: ", ")
             let destination = (out.map { " → \($0)" } ?? "") + lslNote

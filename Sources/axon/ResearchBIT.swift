@@ -28,48 +28,46 @@ extension Axon {
             false
 
         func run() async throws {
-            let store = try ResearchBITStore(store: EventStore(path: out))
-            let advertised: [(String?, String, [BluetoothUUID], [UInt16: [UInt8]], Int?)]
+            let scanner = ResearchBITScanner(store: try ResearchBITStore(store: EventStore(path: out)))
+            let source: any AdvertisementSource
+            var central: BluetoothCentral?
             if sim {
-                let rb = SimulatedResearchBIT.Configuration()
-                advertised = [
-                    (
-                        rb.name, rb.address, [ResearchBITProfile.researchBITService],
-                        [
-                            ResearchBITProfile.companyID: ResearchBITDevice.manufacturerData(
-                                battery: rb.battery, dataAvailable: true)
-                        ], -48
-                    ),
-                    (
-                        "Nordic-0021", "C0:FF:EE:00:00:21", [ResearchBITProfile.nordicService],
-                        [
-                            ResearchBITProfile.companyID: ResearchBITDevice.manufacturerData(
-                                battery: 40, dataAvailable: false)
-                        ], -61
-                    ),
-                    ("Heartband-0023", "C0:FF:EE:00:00:23", ["180d", "180f"], [:], -55),
-                ]
+                source = SimulatedResearchBIT.Air()
             } else {
-                let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
-                defer { central.close() }
-                // Every device in range, filtered here by service UUID (the advertised name proves nothing).
-                advertised = try await central.scan(DiscoveryFilter(), seconds: timeout).map {
-                    ($0.name, $0.address, $0.serviceUUIDs, $0.manufacturerData, $0.rssi)
-                }
+                let opened = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
+                central = opened
+                source = BlueZAdvertisements(central: opened)
             }
-            let found = advertised.compactMap {
-                ResearchBITDevice(name: $0.0, address: $0.1, serviceUUIDs: $0.2, manufacturerData: $0.3, rssi: $0.4)
-            }
-            for device in found { try store.remember(device) }
+            defer { central?.close() }
+            let heard = try await source.advertisements(seconds: timeout)
+            let found = try scanner.devices(in: heard)
             printTable(
-                header: ["name", "address", "kind", "battery", "data"],
+                header: ["name", "address", "kind", "battery", "data", "last sync (UTC)"],
                 rows: found.map {
                     [
                         $0.name, $0.address, $0.kind == .researchBIT ? "ResearchBIT" : "Nordic dongle",
                         $0.batteryPercentage.map { "\($0) %" } ?? "–", $0.dataIsAvailable ? "available" : "synced",
+                        $0.lastSyncTime.map { ISO8601DateFormatter().string(from: $0) } ?? "never",
                     ]
                 })
-            print("\(found.count) of \(advertised.count) devices are ResearchBIT or Nordic; remembered in \(out)")
+            print("\(found.count) of \(heard.count) devices are ResearchBIT or Nordic; remembered in \(out)")
+        }
+    }
+
+    /// BlueZ's discovery as the scanner's source: every device in range (the scanner filters by service UUID).
+    struct BlueZAdvertisements: AdvertisementSource {
+        let central: BluetoothCentral
+
+        func advertisements(seconds: Double) async throws(TransportError) -> [ResearchBITAdvertisement] {
+            do {
+                return try await central.scan(DiscoveryFilter(), seconds: seconds).map {
+                    ResearchBITAdvertisement(
+                        name: $0.name, address: $0.address, serviceUUIDs: $0.serviceUUIDs,
+                        manufacturerData: $0.manufacturerData, rssi: $0.rssi)
+                }
+            } catch {
+                throw .operationFailed("scan: \(error)")
+            }
         }
     }
 
@@ -117,6 +115,7 @@ extension Axon {
             print(
                 "\(result.events.count) events received: \(result.inserted) new, \(result.duplicates) already stored"
                     + (result.battery.map { "; battery \($0) %" } ?? ""))
+            if let synced = result.syncTime { print("last sync: \(ISO8601DateFormatter().string(from: synced))") }
             printTable(
                 header: ["wake-up (UTC)", "trigger pulls", "awake (s)"],
                 rows: result.sessions.map {

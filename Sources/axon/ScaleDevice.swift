@@ -6,7 +6,12 @@ import Foundation
 
 /// The options every `axon scale` command shares: which scale, on which bus, for which user.
 struct ScaleDeviceOptions: ParsableArguments {
-    @Argument(help: "sim:hs3, sim:hs4, sim:hs5 or sim:wss (simulated in-process), or ble:NAME / ble:ADDRESS.")
+    @Argument(
+        help: """
+            sim:hs3, sim:hs4, sim:hs5 or sim:wss (simulated in-process), ble:NAME / ble:ADDRESS, or an iHealth HS3 \
+            over Bluetooth Classic: spp:ADDRESS[@CHANNEL] (RFCOMM, channel 1 by default) or a serial path \
+            (/dev/rfcomm0 bound with rfcomm, a pty).
+            """)
     var device: String
 
     @Option(help: "For ble: devices: standard (Weight Scale / Body Composition services), hs3, hs4 or hs5.")
@@ -28,15 +33,33 @@ struct ScaleDeviceOptions: ParsableArguments {
     var existingUsers: Int = 0
 
     func validate() throws {
-        guard device.hasPrefix("sim:") || device.hasPrefix("ble:"), device.count > 4 else {
-            throw ValidationError("DEVICE is sim:hs3|hs4|hs5|wss or ble:NAME|ADDRESS, not \(device)")
+        guard device.hasPrefix("sim:") || device.hasPrefix("ble:") || isSerialHS3, device.count > 4 else {
+            throw ValidationError("DEVICE is sim:hs3|hs4|hs5|wss, ble:NAME|ADDRESS, spp:ADDRESS or a path, not \(device)")
         }
+        if device.hasPrefix("spp:") { _ = try sppEndpoint() }
         guard (0...ScaleModel.memoryCapacity).contains(records) else { throw ValidationError("--records takes 0…200") }
         guard (0...19).contains(existingUsers) else { throw ValidationError("--existing-users takes 0…19") }
     }
 
+    /// Whether DEVICE is an HS3 read over its serial port (an RFCOMM address or a serial device path).
+    var isSerialHS3: Bool { device.hasPrefix("spp:") || device.hasPrefix("/") }
+
+    /// The address and channel of `spp:ADDRESS[@CHANNEL]`.
+    func sppEndpoint() throws -> (BluetoothAddress, UInt8) {
+        let parts = device.dropFirst(4).split(separator: "@", maxSplits: 1).map(String.init)
+        guard let text = parts.first else { throw ValidationError("spp: needs an address: spp:00:1A:7D:DA:71:13") }
+        let address: BluetoothAddress
+        do { address = try BluetoothAddress(text) } catch { throw ValidationError(error.description) }
+        guard parts.count == 2 else { return (address, 1) }
+        guard let channel = UInt8(parts[1]), (1...30).contains(channel) else {
+            throw ValidationError("the RFCOMM channel is 1…30, not \(parts[1])")
+        }
+        return (address, channel)
+    }
+
     /// The scale's model.
     func scaleModel() throws -> ScaleModel {
+        if isSerialHS3 { return .hs3 }
         let name = device.hasPrefix("sim:") ? String(device.dropFirst(4)) : model
         switch name {
         case "wss", "standard": return .standard
@@ -77,6 +100,18 @@ struct ScaleDeviceOptions: ParsableArguments {
             return OpenScale(session: session, simulated: scale, central: nil)
         }
         guard linkLossAfterRecords == nil else { throw ValidationError("--link-loss-after is for sim: devices") }
+        if isSerialHS3 {
+            let transport: ByteStreamTransport
+            if device.hasPrefix("spp:") {
+                let (address, channel) = try sppEndpoint()
+                transport = RFCOMMSocket.transport(address: address, channel: channel)
+            } else {
+                transport = ByteStreamTransport.serialPort(path: device)
+            }
+            let session = ScaleSession(
+                transport: transport, model: .hs3, wire: .hs3SerialPort, device: device, recordStore: recordStore)
+            return OpenScale(session: session, simulated: nil, central: nil)
+        }
         let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
         let service = model == .standard ? ScaleGATT.weightScaleService : ScaleGATT.service
         let transport = BlueZTransport(
@@ -122,9 +157,10 @@ extension Axon {
         static let configuration = CommandConfiguration(
             abstract: "Weigh, transfer a scale's memory into the event store, manage HS5 users.",
             discussion: """
-                DEVICE is sim:hs3, sim:hs4, sim:hs5 or sim:wss for a simulated scale in this process, or ble:NAME / \
-                ble:ADDRESS for a scale through BlueZ (--model standard for any Weight Scale service scale). Without a \
-                radio: scripts/bluez-mock/run.sh .build/debug/axon scale measure ble:Scale-0010
+                DEVICE is sim:hs3, sim:hs4, sim:hs5 or sim:wss for a simulated scale in this process, ble:NAME / \
+                ble:ADDRESS for a scale through BlueZ (--model standard for any Weight Scale service scale), or a \
+                paired iHealth HS3 over its serial port: spp:ADDRESS[@CHANNEL] or /dev/rfcommN (docs/hs3-serial.md). \
+                Without a radio: scripts/bluez-mock/run.sh .build/debug/axon scale measure ble:Scale-0010
                 """,
             subcommands: [ScaleMeasure.self, ScaleMemory.self, ScaleUsers.self])
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonRecording
 import AxonScales
 
 /// `axon scale measure DEVICE [--unit kg|lb|st]`.
@@ -14,6 +15,12 @@ struct ScaleMeasure: AsyncParsableCommand {
     @Option(help: "Seconds to wait for someone to step on a standard scale.")
     var timeout: Double = 60
 
+    @Option(
+        help: ArgumentHelp(
+            "Event store (SQLite) for the weights a standard scale or an HS3 over its serial port sends.",
+            valueName: "DB"))
+    var out: String?
+
     @OptionGroup var lsl: LSLOutputOptions
 
     func run() async throws {
@@ -23,7 +30,11 @@ struct ScaleMeasure: AsyncParsableCommand {
         let liveOutlet = try lsl.outlet(ScaleStreams.liveWeight(sourceID: "scale:\(scale.device)/live"), library: library)
         let stableOutlet = try lsl.outlet(
             ScaleStreams.stableWeight(sourceID: "scale:\(scale.device)/stable"), library: library)
-        let open = try await scale.open()
+        let model = try scale.scaleModel()
+        let records = try out.map { path in
+            try ScaleRecordStore(store: try EventStore(path: path), device: scale.device, model: model)
+        }
+        let open = try await scale.open(recordStore: records)
         let session = open.session
         let printer = Task {
             for await event in session.events {
@@ -31,6 +42,7 @@ struct ScaleMeasure: AsyncParsableCommand {
                 case .unstableWeight(let sample):
                     liveOutlet?.publishNow([sample.payload])
                     print("live      \(WeightConversion.displayed(kilograms: sample.payload, in: unit))")
+                case .stored(let record, let outcome): print("stored    \(record.weightKg) kg (\(outcome))")
                 case .error(let error): print("error     \(error)")
                 case .link(.linkLost(let reason)): print("link lost: \(reason)")
                 default: break
@@ -48,6 +60,12 @@ struct ScaleMeasure: AsyncParsableCommand {
                 print("impedance \(WeightConversion.displayed(kilograms: kg, in: unit))")
             }
             if let c = m.bodyComposition { printComposition(c) }
+            if session.wire == .hs3SerialPort {
+                let s = session.hs3SerialStatistics
+                print(
+                    "stream    \(s.bytes) bytes: \(s.weightPackets) weight packets (\(s.repeatedWeights) repeats), "
+                        + "\(s.timePackets) time packets, \(s.skippedBytes) bytes skipped")
+            }
         } catch {
             await open.close()
             await printer.value

@@ -23,6 +23,13 @@ struct BandSyncTests {
         deinit {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
         }
+        /// A session over `band` that stores into this fixture, with the tests' today and a 10 s idle timeout.
+        func session(_ band: SimulatedBand, syncOnConnect: Bool = false) -> BandSession {
+            BandSession(
+                transport: band, store: store,
+                configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }, syncOnConnect: syncOnConnect))
+        }
+
         func sync(_ band: SimulatedBand) async throws -> BandSyncReport {
             let session = BandSession(
                 transport: band, store: store, configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }))

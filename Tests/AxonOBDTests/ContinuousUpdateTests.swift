@@ -45,7 +45,7 @@ extension EmulatorSuites {
             let gateway = authenticatedGateway(
                 configuration: .init(requestTimeout: 1, initialBackoff: 0.25, maximumBackoff: 2))
             let device = try gateway.connect(peer.endpoint)
-            gateway.setFavorite(device)
+            try gateway.setFavorite(device)
             let statuses = Mutex<[OBDGatewayStatus]>([])
             let watcher = Task {
                 for await status in gateway.status { statuses.withLock { $0.append(status) } }
@@ -109,7 +109,7 @@ extension EmulatorSuites {
             let gateway = authenticatedGateway(
                 configuration: .init(requestTimeout: 0.5, connectTimeout: 2, initialBackoff: 0.25, maximumBackoff: 1))
             let device = try gateway.connect(peer.endpoint)
-            gateway.setFavorite(device)
+            try gateway.setFavorite(device)
             let sink = CollectingSink()
             try gateway.registerDataPIDs(requestID: 3, pids: [0x0D], rate: 5, sinks: [sink])
             while sink.snapshot.timestamps.count < 5 { try await Task.sleep(for: .milliseconds(50)) }

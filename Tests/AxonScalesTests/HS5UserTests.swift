@@ -28,6 +28,10 @@ struct HS5UserTests {
         let occupied = await scaleError { try await rig.session.createUser(user(2000), position: 6) }
         #expect(occupied == .userRule(.positionOccupied(6)))
         #expect(HS5UserRule.positionOccupied(6).seedError == .createUserError)
+        // Into the position just freed: it held a user, so the seed's rule refuses it.
+        let usedBefore = await scaleError { try await rig.session.createUser(user(2000), position: 5) }
+        #expect(usedBefore == .userRule(.positionUsedBefore(5)))
+        #expect(HS5UserRule.positionUsedBefore(5).seedError == .createUserError)
         // Modify (and delete) an unknown user.
         let unknown = await scaleError { try await rig.session.modifyUser(user(4242)) }
         #expect(unknown == .userRule(.unknownUser(4242)))

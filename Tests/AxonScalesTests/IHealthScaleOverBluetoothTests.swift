@@ -34,6 +34,7 @@ struct IHealthScaleOverBluetoothTests {
         defer { central.close() }
         try await session.connect()
         #expect(session.firmware == FirmwareVersion(1, 0, 2))
+        try await session.validate(ana)
 
         let log = TransferLog()
         let summary = try await session.transferMemory(into: records, report: log.append)
@@ -77,8 +78,11 @@ struct IHealthScaleOverBluetoothTests {
         #expect(
             await scaleError { try await session.createUser(user(99), position: 5) } == .userRule(.positionOccupied(5)))
         #expect(await scaleError { try await session.modifyUser(user(4)) } == .userRule(.unknownUser(4)))
-        try await session.createUser(user(99), position: 4)
-        #expect(try await session.users().count == 20)
+        // The seed: a new user only into a position that has never been occupied; position 4 held user 4.
+        #expect(
+            await scaleError { try await session.createUser(user(99), position: 4) }
+                == .userRule(.positionUsedBefore(4)))
+        #expect(try await session.users().count == 19)
 
         let m = try await session.measure(unit: .kg)
         #expect(m.stableWeightKg == 68.3 && m.impedanceWeightKg == 68.3)

@@ -46,6 +46,7 @@ struct MemoryTransferTests {
                 model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3), linkLossAfterRecords: 77))
         defer { rig.remove() }
         try await rig.session.connect()
+        try await rig.session.validate(ana)
         let log = TransferLog()
         let summary = try await rig.session.transferMemory(into: rig.records, report: log.append)
         #expect(summary.resumptions == 1)
@@ -68,6 +69,7 @@ struct MemoryTransferTests {
         // An earlier run stored the first 120 (then the process died).
         for record in SimulatedScale.Configuration.records(120, model: .hs3) { try rig.records.store(record) }
         try await rig.session.connect()
+        try await rig.session.validate(ana)
         let summary = try await rig.session.transferMemory(into: rig.records)
         #expect(summary.inserted == 80 && summary.duplicates == 120)
         #expect(try rig.records.count() == 200)
@@ -78,6 +80,7 @@ struct MemoryTransferTests {
         let rig = try ScaleTestRig(.init(model: .hs3))
         defer { rig.remove() }
         try await rig.session.connect()
+        try await rig.session.validate(ana)
         let error = await scaleError { _ = try await rig.session.transferMemory(into: rig.records) }
         #expect(error == .device(.hs3(.noMemory)))
         await rig.session.close()
@@ -93,6 +96,7 @@ struct LostRecordTests {
                 lostRecords: [50: 1, 199: 1]))
         defer { rig.remove() }
         try await rig.session.connect()
+        try await rig.session.validate(ana)
         let log = TransferLog()
         let summary = try await rig.session.transferMemory(into: rig.records, report: log.append)
         #expect(summary.inserted == 200 && summary.duplicates == 0)
@@ -109,6 +113,7 @@ struct LostRecordTests {
                 model: .hs3, records: SimulatedScale.Configuration.records(200, model: .hs3), lostRecords: [120: 1000]))
         defer { rig.remove() }
         try await rig.session.connect()
+        try await rig.session.validate(ana)
         let error = await scaleError { _ = try await rig.session.transferMemory(into: rig.records) }
         guard case .noResponse(let command, _)? = error else {
             Issue.record("expected noResponse, got \(String(describing: error))")

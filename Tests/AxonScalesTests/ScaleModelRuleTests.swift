@@ -3,15 +3,16 @@ import Testing
 
 @testable import AxonScales
 
-/// The seed's per-model rules: HS4 memory only after validation, HS3 Bluetooth switch from firmware 1.0.2,
+/// The seed's per-model rules: HS3 and HS4 memory only after validation, HS3 Bluetooth switch from firmware 1.0.2,
 /// validation results, error codes.
 struct ScaleModelRuleTests {
-    @Test func hs4RefusesMemoryTransferUntilTheUserIsValidated() async throws {
-        let rig = try ScaleTestRig(.init(model: .hs4, records: SimulatedScale.Configuration.records(5, model: .hs4)))
+    @Test(arguments: [(ScaleModel.hs3, ScaleDeviceError.hs3(.userInvalid)), (.hs4, .hs4(.userInvalid))])
+    func memoryTransferWaitsForTheUsersValidation(_ model: ScaleModel, _ expected: ScaleDeviceError) async throws {
+        let rig = try ScaleTestRig(.init(model: model, records: SimulatedScale.Configuration.records(5, model: model)))
         defer { rig.remove() }
         try await rig.session.connect()
         let refused = await scaleError { _ = try await rig.session.transferMemory(into: rig.records) }
-        #expect(refused == .device(.hs4(.userInvalid)))
+        #expect(refused == .device(expected))
         #expect(try rig.records.count() == 0)
         #expect(try await rig.session.validate(ana) == .registerSuccess)
         #expect(try await rig.session.transferMemory(into: rig.records).inserted == 5)
@@ -27,6 +28,27 @@ struct ScaleModelRuleTests {
         #expect(m.unstableWeightsKg == [46.56, 69.84, 76.05])
         #expect(m.displayed.text == "12 st 3.0 lb")
         await rig.session.close()
+    }
+
+    /// The HS3's measurement (seed `StableWeight`): the stable weight, in the unit asked for, and nothing else.
+    @Test func hs3MeasuresAStableWeight() async throws {
+        let rig = try ScaleTestRig(.init(model: .hs3, weightKg: 81.6))
+        defer { rig.remove() }
+        try await rig.session.connect()
+        try await rig.session.validate(ana)
+        let live = Task {
+            var stable: [Double] = []
+            for await event in rig.session.events {
+                if case .stableWeight(let sample) = event { stable.append(sample.payload) }
+            }
+            return stable
+        }
+        let m = try await rig.session.measure(unit: .lb)
+        #expect(m.stableWeightKg == 81.6)
+        #expect(m.displayed.text == "179.8 lb")  // 179.8975 lb, shown in 0.2 lb steps
+        #expect(m.impedanceWeightKg == nil && m.bodyComposition == nil)
+        await rig.session.close()
+        #expect(await live.value == [81.6], "one stable weight on the event stream")
     }
 
     @Test func hs3BluetoothSwitchNeedsFirmware102() async throws {

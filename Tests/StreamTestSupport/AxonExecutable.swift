@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// The built `axon` executable, for tests that run the command line as a user would.
@@ -15,5 +16,47 @@ public enum AxonExecutable {
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let fallback = root.appendingPathComponent(".build/debug/axon").path
         return FileManager.default.isExecutableFile(atPath: fallback) ? fallback : nil
+    }
+}
+
+extension AxonExecutable {
+    /// Runs `executable` with `arguments`, standard output and error together; `whileRunning` is called once after
+    /// the start with a wait — `exited(seconds)` waits up to `seconds` and says whether the process has ended — so a
+    /// test can feed the command (a pty, a socket) until it exits. Returns the exit status and the output.
+    public static func run(
+        _ executable: String, _ arguments: [String], whileRunning: (_ exited: (Double) -> Bool) -> Void = { _ in }
+    ) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        let ended = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in ended.signal() }
+        try process.run()
+        var finished = false
+        whileRunning { seconds in
+            if !finished { finished = ended.wait(timeout: .now() + seconds) == .success }
+            return finished
+        }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        if !finished { ended.wait() }
+        return (process.terminationStatus, text)
+    }
+}
+
+extension AxonExecutable {
+    /// ``run(_:_:whileRunning:)`` on a thread of its own, for async tests: the wait for the process does not hold
+    /// one of the cooperative pool's few threads (other tests in parallel need them).
+    public static func runOffPool(
+        _ executable: String, _ arguments: [String],
+        whileRunning: @escaping @Sendable (_ exited: (Double) -> Bool) -> Void = { _ in }
+    ) async throws -> (status: Int32, output: String) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread {
+                continuation.resume(with: Result { try run(executable, arguments, whileRunning: whileRunning) })
+            }
+        }
     }
 }

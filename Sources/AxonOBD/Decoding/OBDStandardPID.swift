@@ -60,6 +60,10 @@ public struct OBDStandardPID: Sendable, Hashable, CustomStringConvertible {
     /// "engine_speed (PID 0x0C)".
     public var description: String { "\(name) (PID 0x\(OBDResponseError.hex([id])))" }
 
+    /// Monitor status since DTCs cleared: byte A holds the MIL (bit 7) and the count of stored codes (bits 0–6).
+    /// Read by the event poller for ``OBDEventKind/newTroubleCode``; not in the command line's PID names.
+    static let monitorStatus = Self(0x01, "monitor_status", "", .raw1)
+
     /// Calculated engine load, %.
     public static let engineLoad = Self(0x04, "engine_load", "%", .percent)
     /// Engine coolant temperature, °C.

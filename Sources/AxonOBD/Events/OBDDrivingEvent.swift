@@ -1,4 +1,5 @@
-/// The kinds of driving events Axon detects (the seed's event PIDs).
+/// The kinds of driving events Axon detects (the seed's event PIDs); at most five are registered at once
+/// (``OBDGateway/maximumRegisteredEvents``). Thresholds: `docs/obd-events.md`.
 ///
 /// Threading: a value type; share freely.
 public enum OBDEventKind: String, Sendable, Hashable, Codable, CaseIterable {
@@ -6,6 +7,21 @@ public enum OBDEventKind: String, Sendable, Hashable, Codable, CaseIterable {
     case hardBraking
     /// Speed rose faster than the threshold (the seed's `DLEventID.hardAcceleration`).
     case hardAcceleration
+    /// Speed above the limit for long enough (``VehicleStateDetector``); value: the highest speed, km/h.
+    case overSpeed
+    /// Engine speed above the limit for long enough; value: the highest engine speed, rpm.
+    case highRPM
+    /// Engine running at a standstill for long enough; value: seconds idle.
+    case longIdle
+    /// The engine started; value: its engine speed, rpm.
+    case engineStart
+    /// The engine stopped; value: its engine speed, rpm.
+    case engineStop
+    /// The count of stored trouble codes rose; value: the new count.
+    case newTroubleCode
+
+    /// Whether detecting it needs engine speed (PID 0x0C) besides vehicle speed.
+    public var needsEngineSpeed: Bool { [.highRPM, .longIdle, .engineStart, .engineStop].contains(self) }
 }
 
 /// Where the vehicle was when an event happened (the seed's message header), from a GPS source when one is
@@ -48,11 +64,13 @@ public struct OBDDrivingEvent: Sendable, Hashable, Codable {
     public var peakRateMphPerSecond: Double
     /// The position header, when a GPS source is configured; `nil` otherwise.
     public var position: OBDPosition?
+    /// The measure of a vehicle-state event (see each ``OBDEventKind``); `nil` for hard braking and acceleration.
+    public var value: Double?
 
     /// Creates an event.
     public init(
         kind: OBDEventKind, startTime: Double, endTime: Double, startSpeedKmh: Double, endSpeedKmh: Double,
-        peakRateMphPerSecond: Double, position: OBDPosition? = nil
+        peakRateMphPerSecond: Double, position: OBDPosition? = nil, value: Double? = nil
     ) {
         self.kind = kind
         self.startTime = startTime
@@ -61,6 +79,7 @@ public struct OBDDrivingEvent: Sendable, Hashable, Codable {
         self.endSpeedKmh = endSpeedKmh
         self.peakRateMphPerSecond = peakRateMphPerSecond
         self.position = position
+        self.value = value
     }
 
     /// Speed at the start, mph (the seed's `initialSpeed`).

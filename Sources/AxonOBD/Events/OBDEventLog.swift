@@ -20,6 +20,8 @@ import Synchronization
 public final class OBDEventLog: Sendable {
     /// The store.
     public let store: EventStore
+    /// The vehicle's or adapter's source id of the log's streams.
+    public let sourceID: String
     let events: StreamHandle
     let batches: StreamHandle
     let acknowledgements: StreamHandle
@@ -36,6 +38,7 @@ public final class OBDEventLog: Sendable {
     /// Opens (registering its streams when new) the event log of `sourceID` in `store`.
     public init(store: EventStore, sourceID: String) throws(EventStoreError) {
         self.store = store
+        self.sourceID = sourceID
         func stream(_ name: String) throws(EventStoreError) -> StreamHandle {
             try store.register(
                 StreamDescriptor(

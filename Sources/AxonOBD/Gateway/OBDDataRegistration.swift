@@ -4,7 +4,9 @@ import Synchronization
 /// One continuous registration: its PIDs, the stream they are published in and the thread that polls them.
 ///
 /// Each tick reads the PIDs one after another (through the gateway's one client) and writes one frame — one channel
-/// per PID, in registration order — with the tick number as the frame's counter. A tick that cannot read every PID
+/// per PID, in registration order — with the tick number as the frame's counter. A PID unregistered on its own
+/// (``OBDGateway/unregisterDataPIDs(requestID:pids:)``) is no longer read; its channel carries NaN from then on, so
+/// the stream and its sinks stay as they were. A tick that cannot read every PID still registered
 /// (link lost, NO DATA) writes nothing, so the stream's timeline turns the missing tick numbers into a
 /// ``AxonStreams/GapRecord`` before the next frame.
 ///
@@ -23,6 +25,8 @@ public final class OBDDataRegistration: Sendable {
     private let framesWritten = Atomic<Int>(0)
     private let ticksMissed = Atomic<Int>(0)
     private let linkLost = Atomic<Bool>(false)
+    /// Bit `i` set: `pids[i]` is still polled.
+    private let activeMask: Atomic<Int>
 
     init(
         requestID: Int, pids: [OBDStandardPID], rate: Double, descriptor: StreamDescriptor, pipeline: StreamPipeline
@@ -32,6 +36,20 @@ public final class OBDDataRegistration: Sendable {
         self.rate = rate
         self.descriptor = descriptor
         self.pipeline = pipeline
+        activeMask = Atomic((1 << pids.count) - 1)
+    }
+
+    /// The PIDs still polled, in channel order.
+    public var activePIDs: [OBDStandardPID] {
+        let mask = activeMask.load(ordering: .relaxed)
+        return pids.indices.filter { mask & (1 << $0) != 0 }.map { pids[$0] }
+    }
+
+    /// Stops polling the PIDs at `slots` (channel indices); how many stay polled.
+    func deactivate(_ slots: [Int]) -> Int {
+        let cleared = slots.reduce(0) { $0 | 1 << $1 }
+        let left = activeMask.bitwiseAnd(~cleared, ordering: .relaxed).newValue
+        return left.nonzeroBitCount
     }
 
     /// Starts the pipeline and the poller; `read` returns one value per PID or `nil`.
@@ -45,7 +63,11 @@ public final class OBDDataRegistration: Sendable {
         }
         let pids = self.pids
         let poller = try OBDPoller(name: "axon-obd-\(requestID)", rate: rate) { [self] tick in
-            if let values = read(pids) {
+            let mask = activeMask.load(ordering: .relaxed)
+            let slots = pids.indices.filter { mask & (1 << $0) != 0 }
+            if let read = read(slots.map { pids[$0] }) {
+                var values = [Double](repeating: .nan, count: pids.count)
+                for (slot, value) in zip(slots, read) { values[slot] = value }
                 // Poller thread: the stream's producer, so the mark goes on the next frame it writes.
                 if linkLost.exchange(false, ordering: .relaxed) { writer.noteLinkLoss() }
                 writer.write(values, counter: tick)

@@ -1,14 +1,16 @@
 import AxonStreams
 
 extension OBDGateway {
-    /// Registers driving events (the seed's `registerEventPid`; at most 5 at once): while any is registered, the
-    /// gateway reads vehicle speed at ``Configuration/eventPollRate`` and runs ``DrivingEventDetector`` on it. Every
-    /// detected event is stored in the event log (when there is one) and, for registered kinds, published on
-    /// ``events``.
+    /// Registers driving events (the seed's `registerEventPid`; at most 5 of the 8 kinds at once): while any is
+    /// registered, the gateway reads vehicle speed — and engine speed when the vehicle reports it — at
+    /// ``Configuration/eventPollRate``, and the count of stored trouble codes (PID 0x01) every
+    /// ``Configuration/troubleCodePollSeconds``, and runs ``DrivingEventDetector`` and ``VehicleStateDetector`` on
+    /// them. Hard braking and acceleration are stored in the event log (when there is one) whenever detected; the
+    /// vehicle-state kinds only while registered. Registered kinds are published on ``events``.
     ///
     /// - Throws: ``OBDGatewayError/tooManyEvents(count:limit:)``, ``OBDGatewayError/invalidRegistration(reason:)``
     ///   for a kind listed twice, ``OBDGatewayError/unsupportedPID(pid:name:)`` when the vehicle does not report
-    ///   speed, ``OBDGatewayError/notConnected``.
+    ///   speed (or engine speed, for a kind that needs it), ``OBDGatewayError/notConnected``.
     public func registerEvents(_ kinds: [OBDEventKind]) throws(OBDGatewayError) {
         try requireAuthentication()
         guard Set(kinds).count == kinds.count else { throw .invalidRegistration(reason: "an event appears twice") }
@@ -22,15 +24,30 @@ extension OBDGateway {
         guard supported.contains(OBDStandardPID.vehicleSpeed.id) else {
             throw .unsupportedPID(pid: 0x0D, name: OBDStandardPID.vehicleSpeed.name)
         }
+        let hasEngineSpeed = supported.contains(OBDStandardPID.engineSpeed.id)
+        if kinds.contains(where: \.needsEngineSpeed), !hasEngineSpeed {
+            throw .unsupportedPID(pid: 0x0C, name: OBDStandardPID.engineSpeed.name)
+        }
         let needsPoller = state.withLock { state -> Bool in
             state.eventKinds.formUnion(kinds)
             return state.eventPoller == nil && !state.eventKinds.isEmpty
         }
         guard needsPoller else { return }
-        let detector = DetectorBox(DrivingEventDetector(configuration: configuration.detector))
-        let poller = try OBDPoller(name: "axon-obd-events", rate: configuration.eventPollRate) { [weak self] _ in
-            guard let self, let values = self.poll([.vehicleSpeed]) else { return }
-            for event in detector.add(time: HostClock.unixNow(), speedKmh: values[0]) { self.handle(event) }
+        let detector = DetectorBox(
+            DrivingEventDetector(configuration: configuration.detector),
+            VehicleStateDetector(configuration: configuration.vehicleState))
+        let pids: [OBDStandardPID] = hasEngineSpeed ? [.vehicleSpeed, .engineSpeed] : [.vehicleSpeed]
+        let codeTicks = UInt64(max(1, (configuration.troubleCodePollSeconds * configuration.eventPollRate).rounded()))
+        let poller = try OBDPoller(name: "axon-obd-events", rate: configuration.eventPollRate) { [weak self] tick in
+            guard let self, let values = self.poll(pids) else { return }
+            let now = HostClock.unixNow()
+            let registered = self.registeredEvents
+            for event in detector.add(time: now, speedKmh: values[0]) { self.handle(event) }
+            var state = detector.addState(time: now, speedKmh: values[0], rpm: values.count > 1 ? values[1] : nil)
+            if registered.contains(.newTroubleCode), tick % codeTicks == 0, let count = self.troubleCodeCount() {
+                state += detector.addTroubleCodes(time: now, count: count, speedKmh: values[0])
+            }
+            for event in state where registered.contains(event.kind) { self.handle(event) }
         }
         let installed = state.withLock { state -> Bool in
             guard state.eventPoller == nil else { return false }
@@ -106,10 +123,30 @@ extension OBDGateway {
     }
 }
 
-/// The event poller's detector: used only on the poller's thread.
+/// The event poller's detectors: used only on the poller's thread.
 final class DetectorBox: @unchecked Sendable {
-    // Sendable invariant: only the one poller thread calls `add`.
+    // Sendable invariant: only the one poller thread calls the methods.
     private var detector: DrivingEventDetector
-    init(_ detector: DrivingEventDetector) { self.detector = detector }
+    private var state: VehicleStateDetector
+    init(_ detector: DrivingEventDetector, _ state: VehicleStateDetector) {
+        self.detector = detector
+        self.state = state
+    }
     func add(time: Double, speedKmh: Double) -> [OBDDrivingEvent] { detector.add(time: time, speedKmh: speedKmh) }
+    func addState(time: Double, speedKmh: Double, rpm: Double?) -> [OBDDrivingEvent] {
+        state.add(time: time, speedKmh: speedKmh, rpm: rpm)
+    }
+    func addTroubleCodes(time: Double, count: Int, speedKmh: Double) -> [OBDDrivingEvent] {
+        state.add(time: time, troubleCodeCount: count, speedKmh: speedKmh)
+    }
+}
+
+extension OBDGateway {
+    /// The count of stored trouble codes (PID 0x01, byte A & 0x7F), or `nil` when it cannot be read now.
+    func troubleCodeCount() -> Int? {
+        guard let client = state.withLock({ $0.client }),
+            let reading = try? readStandard(OBDStandardPID.monitorStatus, client: client), let value = reading.value
+        else { return nil }
+        return Int(value) & 0x7F
+    }
 }

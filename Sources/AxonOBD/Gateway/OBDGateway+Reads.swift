@@ -2,13 +2,34 @@ import AxonStreams
 
 extension OBDGateway {
     /// Reads one PID once (the seed's basic channel): a standard PID (0–255) with mode 01, or a custom PID (256+)
-    /// from the requests it is derived from. Requests go one at a time, after any request in flight.
+    /// from the requests it is derived from. The basic channel holds one read at a time: a read that arrives while
+    /// another is in flight is answered at once with ``OBDGatewayError/dataloggerBusy(pid:)``, as the datalogger
+    /// does. On the dongle, the read goes after any registration's poll in flight.
     ///
-    /// - Throws: ``OBDGatewayError/unknownPID(_:)``, ``OBDGatewayError/notConnected``,
+    /// - Throws: ``OBDGatewayError/dataloggerBusy(pid:)``, ``OBDGatewayError/unknownPID(_:)``,
+    ///   ``OBDGatewayError/notConnected``,
     ///   ``OBDGatewayError/adapter(_:)`` (NO DATA for a PID the vehicle does not answer, malformed answers, link
     ///   loss — which also starts reconnection to the favourite), ``OBDGatewayError/noValue(pid:reason:)``.
     public func readBasic(pid number: Int) throws(OBDGatewayError) -> OBDReading {
         try requireAuthentication()
+        return try withBasicChannel(pid: number) { () throws(OBDGatewayError) -> OBDReading in
+            try readBasicNow(pid: number)
+        }
+    }
+
+    /// Runs `body` holding the basic channel; a second holder meanwhile gets ``OBDGatewayError/dataloggerBusy(pid:)``.
+    func withBasicChannel<T>(pid: Int, _ body: () throws(OBDGatewayError) -> T) throws(OBDGatewayError) -> T {
+        let claimed = state.withLock { state -> Bool in
+            guard !state.basicInFlight else { return false }
+            state.basicInFlight = true
+            return true
+        }
+        guard claimed else { throw .dataloggerBusy(pid: pid) }
+        defer { state.withLock { $0.basicInFlight = false } }
+        return try body()
+    }
+
+    private func readBasicNow(pid number: Int) throws(OBDGatewayError) -> OBDReading {
         guard let pid = OBDPID(number: number) else { throw .unknownPID(number) }
         let client = try connectedClient()
         switch pid {

@@ -17,9 +17,12 @@ extension OBDGateway {
         guard wasCurrent else { return }
         client.close()
         statusContinuation.yield(.linkLost(reason: reason))
-        if let favorite {
-            Thread.detachNewThread { [self] in reconnectLoop(to: favorite, generation: generation) }
-        }
+        if let favorite { startReconnecting(to: favorite, generation: generation) }
+    }
+
+    /// Runs ``reconnectLoop(to:generation:)`` on a thread of its own (the caller set `reconnecting`).
+    func startReconnecting(to favorite: OBDDevice, generation: Int) {
+        Thread.detachNewThread { [self] in reconnectLoop(to: favorite, generation: generation) }
     }
 
     /// Tries the favourite until it answers, with back-off doubling from ``Configuration/initialBackoff`` to

@@ -80,6 +80,26 @@ extension OBDGateway {
         registration.stop()
     }
 
+    /// Stops polling some of the PIDs of registration `requestID` (the seed's `unregisterDataPid(DPid:pids:)`): the
+    /// others go on in the same stream, whose channels for these PIDs carry NaN from the next tick on. Unregistering
+    /// the last PIDs still polled stops the whole registration, as ``unregisterDataPIDs(requestID:)`` does.
+    ///
+    /// - Throws: ``OBDGatewayError/unknownRequestID(_:)``; ``OBDGatewayError/invalidRegistration(reason:)`` when a
+    ///   PID is not in the registration or was unregistered already (then nothing changes).
+    public func unregisterDataPIDs(requestID: Int, pids numbers: [Int]) throws(OBDGatewayError) {
+        guard let registration = state.withLock({ $0.registrations[requestID] }) else {
+            throw .unknownRequestID(requestID)
+        }
+        let active = Set(registration.activePIDs.map { Int($0.id) })
+        var slots: [Int] = []
+        for number in numbers {
+            guard active.contains(number), let slot = registration.pids.firstIndex(where: { Int($0.id) == number })
+            else { throw .invalidRegistration(reason: "PID \(number) is not polled by request \(requestID)") }
+            slots.append(slot)
+        }
+        if registration.deactivate(slots) == 0 { try unregisterDataPIDs(requestID: requestID) }
+    }
+
     /// The registrations in force, by request id.
     public var registrations: [Int: OBDDataRegistration] { state.withLock { $0.registrations } }
 

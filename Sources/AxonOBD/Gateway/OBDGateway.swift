@@ -26,7 +26,7 @@ import Synchronization
 /// | `connect(name:)` | ``connect(name:)``, ``connect(_:)`` |
 /// | `setFavoriteDevice`, `forgetDevice` | ``setFavorite(_:)``, ``forgetDevice()`` |
 /// | `readBasicPidData` → `onBasicDataReceived` | ``readBasic(pid:)`` → ``OBDReading`` or a typed error |
-/// | `registerDataPid`, `unregisterDataPid` | ``registerDataPIDs(requestID:pids:rate:sinks:)``, ``unregisterDataPIDs(requestID:)`` |
+/// | `registerDataPid`, `unregisterDataPid` | ``registerDataPIDs(requestID:pids:rate:sinks:)``, ``unregisterDataPIDs(requestID:)``, ``unregisterDataPIDs(requestID:pids:)`` |
 /// | `registerEventPid`, `onEventPidDataReceived` | ``registerEvents(_:)``, ``events`` |
 /// | `onParsedUDPDataReceived`, `setAutoAcknowledgement`, `udpPacketReceivedAcknowledgement` | ``batches``, ``setAutoAcknowledgement(_:)``, ``acknowledge(_:)`` |
 ///
@@ -54,12 +54,18 @@ public final class OBDGateway: Sendable {
         public var eventPollRate: Double
         /// The hard-braking and hard-acceleration thresholds.
         public var detector: DrivingEventDetector.Configuration
+        /// The over-speed, high-RPM, idle and engine thresholds.
+        public var vehicleState: VehicleStateDetector.Configuration
+        /// Seconds between two reads of the stored trouble codes' count while ``OBDEventKind/newTroubleCode`` is
+        /// registered.
+        public var troubleCodePollSeconds: Double
 
         /// Creates a configuration.
         public init(
             requestTimeout: Double = 2, connectTimeout: Double = 10, initialBackoff: Double = 0.25,
             maximumBackoff: Double = 4, eventPollRate: Double = 5,
-            detector: DrivingEventDetector.Configuration = .init()
+            detector: DrivingEventDetector.Configuration = .init(),
+            vehicleState: VehicleStateDetector.Configuration = .init(), troubleCodePollSeconds: Double = 5
         ) {
             self.requestTimeout = requestTimeout
             self.connectTimeout = connectTimeout
@@ -67,6 +73,8 @@ public final class OBDGateway: Sendable {
             self.maximumBackoff = maximumBackoff
             self.eventPollRate = eventPollRate
             self.detector = detector
+            self.vehicleState = vehicleState
+            self.troubleCodePollSeconds = troubleCodePollSeconds
         }
     }
 
@@ -248,19 +256,57 @@ public final class OBDGateway: Sendable {
     public var connectionCount: Int { state.withLock { $0.connectionCount } }
 
     /// Makes `device` the favourite: when its link is lost the gateway reconnects to it, with back-off, until it
-    /// answers again or ``forgetDevice()``.
-    public func setFavorite(_ device: OBDDevice) {
+    /// answers again or ``forgetDevice()``. With an event log the choice is stored, so ``connectToFavorite()``
+    /// finds it after a restart.
+    ///
+    /// - Throws: ``OBDGatewayError/store(_:)``; the favourite is set in this gateway all the same.
+    public func setFavorite(_ device: OBDDevice) throws(OBDGatewayError) {
         state.withLock { $0.favorite = device }
+        do { try eventLog?.storeFavorite(device) } catch { throw .store(error) }
     }
 
     /// The favourite device, if any.
     public var favorite: OBDDevice? { state.withLock { $0.favorite } }
 
-    /// Forgets the favourite: no more automatic reconnection.
-    public func forgetDevice() {
+    /// Forgets the favourite: no more automatic reconnection, and (with an event log) none at the next start-up.
+    ///
+    /// - Throws: ``OBDGatewayError/store(_:)``; the favourite is forgotten in this gateway all the same.
+    public func forgetDevice() throws(OBDGatewayError) {
         state.withLock {
             $0.favorite = nil
             $0.generation += 1
+        }
+        do { try eventLog?.storeFavorite(nil) } catch { throw .store(error) }
+    }
+
+    /// Connects at start-up to the favourite: the one set in this gateway, else the one stored in the event log by
+    /// an earlier run (the seed's "autoconnect to favorite device"). `nil` when there is none. When it does not
+    /// answer, the gateway keeps trying with back-off, as after a link loss, and the error is thrown.
+    ///
+    /// - Throws: ``OBDGatewayError/notAuthenticated``, ``OBDGatewayError/store(_:)``,
+    ///   ``OBDGatewayError/adapter(_:)`` (reconnection goes on).
+    @discardableResult
+    public func connectToFavorite() throws(OBDGatewayError) -> OBDDevice? {
+        try requireAuthentication()
+        var chosen = favorite
+        if chosen == nil {
+            do { chosen = try eventLog?.storedFavorite() } catch { throw .store(error) }
+        }
+        guard let chosen else { return nil }
+        let generation = state.withLock { state -> Int in
+            state.favorite = chosen
+            return state.generation
+        }
+        do {
+            return try connect(chosen.endpoint)
+        } catch {
+            let start = state.withLock { state -> Int? in
+                guard state.generation == generation + 1, !state.reconnecting, state.client == nil else { return nil }
+                state.reconnecting = true
+                return state.generation
+            }
+            if let start { startReconnecting(to: chosen, generation: start) }
+            throw error
         }
     }
 
@@ -301,6 +347,8 @@ struct GatewayState {
     var connectionCount = 0
     var consecutiveTimeouts = 0
     var autoAcknowledge = true
+    /// A basic read is in flight (the basic channel holds one).
+    var basicInFlight = false
 }
 
 func listDirectory(_ path: String) throws -> [String] {

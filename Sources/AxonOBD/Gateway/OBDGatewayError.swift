@@ -41,6 +41,9 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownBatch(String)
     /// The stream pipeline for a registration could not start (a sink failed to open).
     case pipeline(String)
+    /// A basic read arrived while another was in flight on the basic channel (the seed's "Datalogger busy"):
+    /// nothing was sent; ask again once the other answered.
+    case dataloggerBusy(pid: Int)
 
     /// A sentence for people.
     public var description: String {
@@ -65,6 +68,8 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
         case .store(let error): return error.description
         case .unknownBatch(let id): return "no event batch with acknowledgement id \(id) is waiting"
         case .pipeline(let message): return "the stream could not start: \(message)"
+        case .dataloggerBusy(let pid):
+            return "datalogger busy: PID \(pid) was asked while another basic read was in flight"
         }
     }
 }

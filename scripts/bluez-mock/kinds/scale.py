@@ -13,7 +13,7 @@ wss  A standard Bluetooth SIG scale: Weight Scale service (0x181D: Weight Measur
 hs3, hs4, hs5  The iHealth models as Axon simulates them (docs/scale-protocol.md): service
      5ca1e000-a7e0-4d5c-8f00-000000000001 with a command characteristic (…0002, write) and a response
      characteristic (…0003, notify). They answer identify, authorise, measure, memory, Bluetooth switch (HS3) and
-     user commands (HS5) like SimulatedScale in AxonScales: an HS4 refuses memory until authorised (error 111), an
+     user commands (HS5) like SimulatedScale in AxonScales: an HS3 or HS4 refuses memory until authorised (error 111), an
      HS5 measures and transfers only for a user it knows (111) and keeps 20 positions by the seed's rules (15 with
      a detail byte), an empty memory is the model's "no memory" code. Memory frames go out 20 every 5 ms.
      Options: records (0…200, 200; one a day at 07:30 UTC from 2025-01-01 as SimulatedScale.Configuration.records),
@@ -183,12 +183,14 @@ class IHealthScale(mock.AirDevice):
         self.validated = False
         self.bluetooth_on = True
         self.users = {}  # position -> (serial, user bytes)
+        self.ever_occupied = set()  # positions that ever held a user: none takes a new one (the seed's rule)
         serials = [int(x) for x in str(options.get("users", "")).split(":") if x]
         if len(serials) > 20:
             raise mock.invalid_args("an HS5 has 20 user positions")
         for position, serial in enumerate(serials):
             # birthday 1990-01-01, 170 cm, not an athlete, female
             self.users[position] = (serial, struct.pack("<IHBBBBB", serial, 1990, 1, 1, 170, 0, 0))
+            self.ever_occupied.add(position)
         self.records_sent = 0
         self.memory_requests = []
         self.injected_error = int(options.get("error", -1))  # answers the next measure or memory command
@@ -313,7 +315,7 @@ class IHealthScale(mock.AirDevice):
         self.memory_requests.append(start)
         if self.take_injected_error():
             return
-        if self.MODEL == 4 and not self.validated:
+        if self.MODEL in (3, 4) and not self.validated:
             return self.error(self.USER_INVALID)
         if self.MODEL == 5 and not self.knows(serial):
             return self.error(self.USER_INVALID)
@@ -352,9 +354,12 @@ class IHealthScale(mock.AirDevice):
             return self.error(15, 1, 0)
         if position in self.users:
             return self.error(15, 2, position)
+        if position in self.ever_occupied:
+            return self.error(15, 6, position)
         if self.knows(serial):
             return self.error(15, 5, serial)
         self.users[position] = (serial, bytes(value[2:]))
+        self.ever_occupied.add(position)
         self.result(0x11)
 
     def modify_user(self, value):
