@@ -73,7 +73,8 @@ struct ReadmeTests {
 
     @Test func fileCommandsRun() throws {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
-        for command in try Self.commands() where command.hasPrefix("axon info ") || command.hasPrefix("axon analyze ") {
+        for command in try Self.commands()
+        where command.hasPrefix("axon info datasets/") || command.hasPrefix("axon analyze datasets/") {
             let (status, output) = try Self.run(axon, command.split(separator: " ").dropFirst().map(String.init))
             #expect(status == 0 && !output.isEmpty, "\(command)")
         }
