@@ -35,6 +35,8 @@ let package = Package(
         // The live view's HTTP and WebSocket server (AxonView only).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // Already in the graph through Hummingbird; AxonView's token gate is a NIO channel handler.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // MARK: - C system libraries (module map + pkg-config; nothing compiled)
@@ -94,7 +96,9 @@ let package = Package(
             name: "AxonView",
             dependencies: [
                 "AxonStreams", "AxonEEG", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("Web")]),
 

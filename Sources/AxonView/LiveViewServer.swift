@@ -2,6 +2,7 @@
 
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import HummingbirdWebSocket
 import Logging
 
@@ -128,9 +129,21 @@ public struct LiveViewServer: Sendable {
         var logger = Logger(label: "axon-view")
         logger.logLevel = .warning
         let configuration = configuration
+        let server: HTTPServerBuilder
+        if let token = configuration.token {
+            let responder = router.buildResponder()
+            server = HTTPServerBuilder { handler in
+                TokenGatedChannel(
+                    inner: HTTP1WebSocketUpgradeChannel(
+                        responder: handler, webSocketResponder: responder, configuration: .init()),
+                    token: token)
+            }
+        } else {
+            server = .http1WebSocketUpgrade(webSocketRouter: router)
+        }
         let application = Application(
             router: router,
-            server: .http1WebSocketUpgrade(webSocketRouter: router),
+            server: server,
             configuration: .init(address: .hostname(configuration.address, port: configuration.port)),
             onServerRunning: { channel in
                 listening(url(port: channel.localAddress?.port ?? configuration.port))

@@ -176,13 +176,20 @@ function buildSpectrumFigures() {
 
 function applySpectrum(frame) {
     view.spectrum = frame;
-    const progress = frame.baselineProgress;
-    $("baseline").dataset.state = frame.baseline;
+    // Spectra and indicators travel separately: a frame no newer than the latest indicator cannot undo the
+    // baseline that indicator completed.
+    const last = view.indicators[view.indicators.length - 1];
+    if (frame.baseline === "collecting" && last && frame.time <= last.time) return;
+    showBaseline(frame.baseline, frame.baselineProgress);
+}
+
+function showBaseline(state, progress) {
+    $("baseline").dataset.state = state;
     $("baseline").dataset.progress = progress;
     $("baseline-bar").style.width = (progress * 100).toFixed(1) + "%";
-    $("baseline-text").textContent = frame.baseline === "collecting"
+    $("baseline-text").textContent = state === "collecting"
         ? "collecting " + Math.round(progress * 100) + "% of " + view.hello.engine.baselineSeconds + " s"
-        : frame.baseline === "complete" ? "complete" : "not started";
+        : state === "complete" ? "complete" : "not started";
 }
 
 function drawSpectra() {
@@ -264,6 +271,9 @@ function drawSpectra() {
 
 function applyIndicator(indicator) {
     view.indicators.push(indicator);
+    if (!view.spectrum || view.spectrum.time <= indicator.time || view.spectrum.baseline !== "collecting") {
+        showBaseline("complete", 1);
+    }
     const zone = $("zone");
     zone.textContent = indicator.zone + " " + Math.round(indicator.percent * 100) + "%";
     zone.dataset.zone = indicator.zone;
