@@ -147,6 +147,11 @@ public final class LiveViewHub: Sendable {
     /// Viewers that have connected since the start.
     public var connectionCount: Int { shared.withLock { $0.connections } }
 
+    /// Each connected viewer's queue: messages waiting, the most that ever waited, messages skipped.
+    public func viewerQueues() -> [(count: Int, peak: Int, skipped: Int)] {
+        shared.withLock { Array($0.viewers.values) }.map { ($0.count, $0.peakCount, $0.skippedCount) }
+    }
+
     /// A new viewer: its queue starts with the `hello` (descriptor, state, recent raw data).
     public func connect() -> ViewerQueue {
         let queue = ViewerQueue(capacity: options.queueCapacity)

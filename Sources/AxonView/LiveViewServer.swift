@@ -127,7 +127,8 @@ public struct LiveViewServer: Sendable {
             }
         }
         var logger = Logger(label: "axon-view")
-        logger.logLevel = .warning
+        // Cancelling the server (the end of a run) makes NIO log its cancelled channels as errors: nothing to report.
+        logger.logLevel = .critical
         let configuration = configuration
         let server: HTTPServerBuilder
         if let token = configuration.token {
