@@ -262,7 +262,6 @@ public final class LiveViewHub: Sendable {
         var decimator = Decimator(sums: [Double](repeating: 0, count: channels))
         var nextFlush = DispatchTime.now()
         var nextStatistics = DispatchTime.now()
-        var finished = false
         while true {
             let stopping = stopSignal.wait(timeout: nextFlush) == .success
             let ring = sink.ring
@@ -294,7 +293,6 @@ public final class LiveViewHub: Sendable {
                 }
                 nextStatistics = now + options.statisticsInterval
             }
-            if ring.isFinished, !finished { finished = true }
             if stopping { break }
             nextFlush = now + options.flushInterval
         }

@@ -44,6 +44,7 @@ extension Axon {
 
         struct Figures {
             var latencyP99: Double
+            var elapsed: Double
             var engineP99: Double
             var allocationsPerHop: Double
             var skippedByStalled: Int
@@ -70,6 +71,7 @@ extension Axon {
                 ("latency p99 (push → sinks)", { $0.latencyP99 * 1e3 }, "ms"),
                 ("engine stage p99 per batch", { $0.engineP99 * 1e6 }, "µs"),
                 ("allocations per hop, engine thread", { $0.allocationsPerHop }, ""),
+                ("run's wall time (s)", { $0.elapsed }, ""),
             ]
             print("figure (median of \(runs))".padding(toLength: 38, withPad: " ", startingAt: 0)
                 + "0 viewers".leftPadded(12) + "\(viewers) viewers".leftPadded(12) + "ratio".leftPadded(8))
@@ -80,6 +82,7 @@ extension Axon {
                     + fmt(a, 3).leftPadded(12) + fmt(b, 3).leftPadded(12)
                     + (a > 0 ? fmt(b / a, 2) : "–").leftPadded(8))
             }
+            if fast { print("(as fast as possible, a replay stamps virtual arrival times: no latency to measure)") }
             let stalled = with.map(\.stalledPeak).max() ?? 0
             print("viewer that never reads: at most \(stalled) of \(with.first?.queueCapacity ?? 0) messages queued, "
                 + "\(with.map(\.skippedByStalled).max() ?? 0) skipped; readers received "
@@ -128,7 +131,7 @@ extension Axon {
             serverTask.cancel()
             let hops = max(1, statistics.delivered / configuration.hop)
             return Figures(
-                latencyP99: statistics.latency.p99,
+                latencyP99: statistics.latency.p99, elapsed: statistics.elapsed,
                 engineP99: statistics.stages.first { $0.name == "eeg" }?.p99 ?? 0,
                 allocationsPerHop: Double(probe.allocations) / Double(hops),
                 skippedByStalled: queues.map(\.skipped).max() ?? 0, stalledPeak: queues.map(\.peak).max() ?? 0,
