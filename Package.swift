@@ -32,6 +32,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         // SQLite through GRDB for the durable event store (links the system libsqlite3; libsqlite3-dev).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // The live view's HTTP and WebSocket server (AxonView only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
+        // Already in the graph through Hummingbird; AxonView's token gate is a NIO channel handler.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.81.0"),
     ],
     targets: [
         // MARK: - C system libraries (module map + pkg-config; nothing compiled)
@@ -86,6 +91,17 @@ let package = Package(
         // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones). liblsl is loaded at run time
         // with dlopen (see LSLLibrary): nothing links against it, and only LSL commands need it.
         .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG"]),
+        // The live view: a Hummingbird server that shows any EEG run to browsers (raw traces, spectra, zones, status)
+        // over one WebSocket per viewer with a bounded queue; the page ships as resources (docs/live-view.md).
+        .target(
+            name: "AxonView",
+            dependencies: [
+                "AxonStreams", "AxonEEG", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.copy("Web")]),
 
         // MARK: - Command line
         .executableTarget(
@@ -93,7 +109,7 @@ let package = Package(
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
                 "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
-                argumentParser,
+                "AxonView", argumentParser,
             ]),
 
         // MARK: - Tests
@@ -120,6 +136,8 @@ let package = Package(
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
         // The README's commands and library example, checked against the built `axon`.
         .testTarget(name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "StreamTestSupport"]),
+        // Drives headless Chromium against `axon view` (scripts/view-browser.py); skipped when chromium is missing.
+        .testTarget(name: "AxonViewTests", dependencies: ["AxonView", "AxonEEG", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
             name: "AxonLSLTests",
             dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),

@@ -8,8 +8,10 @@ set -euo pipefail
 # dbus-daemon python3-dbus python3-gi: scripts/bluez-mock, the private bus and mock bluetoothd the BLE tests
 # run against (these kernels have no Bluetooth).
 # gpsd, gpsd-clients: gpsfake replays an NMEA log through a real gpsd for the OBD events' position header tests.
+# chromium, fonts-dejavu-core: the live view's tests drive headless Chromium (scripts/view-browser.py) and read its
+# screenshots; the font gives the page's text the same metrics on every machine.
 packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
-          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients)
+          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients chromium fonts-dejavu-core)
 
 missing=()
 for p in "${packages[@]}"; do

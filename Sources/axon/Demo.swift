@@ -71,7 +71,11 @@ extension Axon {
         @Option(help: "A liblsl configuration file for --lsl-out (default: this machine only).")
         var lslConfig: String?
 
+        @Flag(help: "Show the run in the browser instead (axon view on 127.0.0.1:8080; docs/live-view.md).")
+        var view = false
+
         func run() async throws {
+            if view { return try await runView() }
             if let device, let path = try CytonOptions.path(device) { return try await runCyton(path: path) }
             if let device, let selector = try MuseOptions.selector(device) {
                 return try await runMuse(selector: selector)

@@ -236,7 +236,7 @@ extension Axon {
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        private func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
+        func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
             if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {

@@ -1,0 +1,32 @@
+// AxonView — the view's errors.
+
+/// Why the view cannot start or a stream cannot be shown.
+///
+/// Threading: a value type; share freely.
+public enum LiveViewError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A listen address other than loopback was asked for without an access token.
+    case tokenRequired(address: String)
+    /// The listen address is not an IPv4/IPv6 literal or `localhost`.
+    case invalidAddress(String)
+    /// The port is outside 0…65535.
+    case invalidPort(Int)
+    /// The stream has another channel count than the view was made for.
+    case channelCountMismatch(expected: Int, actual: Int)
+    /// The page's files are missing from the package resources.
+    case missingResource(String)
+
+    /// A sentence a person can act on.
+    public var description: String {
+        switch self {
+        case .tokenRequired(let address):
+            "refusing to listen on \(address) without --token: anyone who can reach this address could watch the "
+                + "EEG; pass --token SECRET (viewers then open the URL with ?token=SECRET) or listen on 127.0.0.1"
+        case .invalidAddress(let address):
+            "--listen \(address) is not an IP address (e.g. 127.0.0.1, 0.0.0.0, ::1) or localhost"
+        case .invalidPort(let port): "--port \(port) is outside 0…65535"
+        case .channelCountMismatch(let expected, let actual):
+            "the view was made for \(expected) channels, the stream has \(actual)"
+        case .missingResource(let name): "the view's page file \(name) is missing from the build's resources"
+        }
+    }
+}

@@ -1,0 +1,348 @@
+import ArgumentParser
+import AxonBrainiac
+import AxonEEG
+import AxonRecording
+import AxonStreams
+import AxonView
+import Dispatch
+import Foundation
+import Synchronization
+
+extension Axon {
+    /// `axon view`: any EEG source through the engine, shown in the browser (docs/live-view.md).
+    struct View: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a source's raw EEG, spectra, zones and status in the browser, served by Axon itself.",
+            discussion: """
+                SOURCE is a recording's path (OpenBCI GUI text, muse-lsl CSV, EDF+/BDF+), `simulator` or \
+                `test-sequence:HZ` (the simulated Brainiac headset), or give --device. Prints the URL to open. \
+                Listens on 127.0.0.1 unless --listen; any other address needs --token, which viewers pass as \
+                ?token=… (wrong or missing: 401). When the source ends the page keeps its last state and the \
+                server keeps serving until Ctrl-C (or --linger seconds).
+                """)
+
+        @Argument(help: "A recording's path, simulator, or test-sequence:HZ.")
+        var source: String?
+
+        @Option(help: ArgumentHelp(
+            "A device instead of SOURCE: ble:NAME|ADDRESS (Brainiac), muse:…, ganglion:… or cyton:PATH."))
+        var device: String?
+
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        var bus: String?
+
+        @Option(help: "TCP port (0: any free port; the URL printed has it).")
+        var port: Int = 8080
+
+        @Option(help: "Address to listen on; anything but loopback needs --token.")
+        var listen: String = "127.0.0.1"
+
+        @Option(help: "Access token viewers pass as ?token=…; required with a non-loopback --listen.")
+        var token: String?
+
+        @Option(help: "Replay or simulator speed (1 = real time).")
+        var speed: Double = 1
+
+        @Flag(help: "Replay (or run the simulators) as fast as the engine goes.")
+        var fast = false
+
+        @Option(help: "Channels of a recording to use, comma-separated labels (default: all).")
+        var channels: String?
+
+        @Option(help: "Replay a recording from this second.")
+        var from: Double = 0
+
+        @Option(help: "Replay a recording up to this second (default: its end).")
+        var to: Double?
+
+        @Option(help: "Seconds to run the simulator or the test sequence (default: until Ctrl-C).")
+        var seconds: Double?
+
+        @Option(help: "Gaussian noise added to the test sequence, µV.")
+        var noise: Double = 5
+
+        @Option(help: "Test sequence: notifications to lose on the way (comma-separated indices from 0).")
+        var losePackets: String?
+
+        @Option(help: "Seconds of baseline, started with the first sample.")
+        var baseline: Double = 60
+
+        @Option(help: "Seconds between indicators.")
+        var indicator: Double = 10
+
+        @Option(help: "After the source ends, keep serving this many seconds, then exit (default: until Ctrl-C).")
+        var linger: Double?
+
+        func validate() throws {
+            guard speed.isFinite, speed > 0, baseline > 0, indicator > 0, noise >= 0, from >= 0,
+                seconds.map({ $0 > 0 }) ?? true, linger.map({ $0 >= 0 }) ?? true, to.map({ $0 > from }) ?? true
+            else { throw ValidationError("need speed, baseline, indicator, seconds > 0, noise ≥ 0 and 0 ≤ from < to") }
+            guard (source == nil) != (device == nil) else { throw ValidationError("give either SOURCE or --device") }
+        }
+
+        func run() async throws {
+            let events = ViewEventRelay()
+            let made = try makeSource(events: events)
+            let descriptor = made.source.descriptor
+            let configuration = EEGEngine.Configuration(
+                sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
+                baselineDuration: baseline, indicatorPeriod: indicator)
+            let hub = LiveViewHub(
+                descriptor: descriptor, configuration: configuration,
+                options: .init(timeOffset: made.timeOffset, sourceLabel: made.label))
+            let server: LiveViewServer
+            do {
+                server = try LiveViewServer(hub: hub, configuration: .init(address: listen, port: port, token: token))
+            } catch {
+                print("axon view: \(error)")
+                throw ExitCode.failure
+            }
+            let session = try EEGSession(
+                source: made.source, configuration: configuration, sinks: [hub.sink],
+                options: .init(timeBase: made.timeBase, publishSamples: false, pipeline: made.pipeline))
+            hub.attachStatistics { session.statistics() }
+            events.attach(hub)
+            try hub.start()
+
+            let listening = ListeningSignal()
+            let serverTask = Task { try await server.run { url in listening.listening(url) } }
+            let watcher = Task {
+                do { try await serverTask.value } catch { listening.failed(error) }
+            }
+            guard let url = await listening.wait() else { throw ExitCode.failure }
+            print("axon view: \(made.label) — open \(url)")
+            print("  \(descriptor.channelCount) channels at \(fmt(descriptor.nominalRate, 0)) Hz; baseline "
+                + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s; Ctrl-C stops")
+            flushStandardOutput()
+
+            let stop = StopRequest()
+            session.startBaseline()
+            try session.start()
+            let printer = EEGPrinter(configuration: configuration, timeOffset: made.timeOffset)
+            let spectra = Task {
+                for await frame in session.spectra { hub.publish(frame) }
+            }
+            let indicators = Task {
+                for await indicator in session.indicators {
+                    hub.publish(indicator)
+                    print(printer.indicator(indicator))
+                    flushStandardOutput()
+                }
+            }
+            let stopper = Task.detached {
+                if await stop.wait() { session.stop() }
+            }
+            await spectra.value
+            await indicators.value
+            session.waitUntilFinished()
+            let statistics = session.statistics()
+            let summary = "\(statistics.delivered) samples through the engine, \(statistics.gapRecords) gap records "
+                + "(\(statistics.missingFrames) samples missing), \(statistics.dropped) dropped"
+            hub.finish(summary: summary)
+            print("done: \(summary); the page keeps the last state"
+                + (linger.map { " for \(fmt($0, 0)) s" } ?? " until Ctrl-C"))
+            if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
+            flushStandardOutput()
+            if let linger { stop.request(after: linger) }
+            _ = await stop.wait()
+            stopper.cancel()
+            hub.stop()
+            serverTask.cancel()
+            watcher.cancel()
+            print("axon view: stopped (\(hub.connectionCount) viewer connections served)")
+            flushStandardOutput()
+        }
+
+        struct MadeSource {
+            var source: any SampleSource
+            var pipeline: StreamPipeline.Configuration
+            var timeBase: EEGProcessor.TimeBase
+            var label: String
+            var timeOffset: Double = 0
+        }
+
+        private func makeSource(events: ViewEventRelay) throws -> MadeSource {
+            if let device {
+                if try CytonOptions.path(device) == nil, try MuseOptions.selector(device) == nil,
+                    try GanglionOptions.selector(device) == nil
+                {
+                    let selector = try BluetoothOptions.selector(device)
+                    let bus = bus
+                    let transport = try runBlocking {
+                        try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus)
+                    }
+                    let headset = BrainiacTransportSource(transport: transport) { events.forward($0) }
+                    return MadeSource(
+                        source: headset, pipeline: .init(timeline: BrainiacHeadset.timelineConfiguration),
+                        timeBase: .host, label: "Brainiac headset \(selector)")
+                }
+                // Every other device is opened as `axon record --device` opens it.
+                let record = try Axon.Record.parse(["--device", device, "--out", "view.csv"] + (bus.map { ["--bus", $0] } ?? []))
+                let relay = HeadsetEventRelay()
+                relay.target { text in events.note(text) }
+                let (source, pipeline, _) = try record.makeSource(headsetEvents: relay, lsl: nil)
+                return MadeSource(source: source, pipeline: pipeline, timeBase: .host, label: device)
+            }
+            guard let source else { throw ValidationError("give either SOURCE or --device") }
+            if source == "simulator" {
+                let simulator = SimulatedSource(configuration: .init(
+                    duration: seconds, realTime: !fast, samplesPerPacket: 5, speed: speed))
+                return MadeSource(
+                    source: simulator, pipeline: .init(overflow: fast ? .rejectNewest : .dropOldest), timeBase: .host,
+                    label: "simulated 4-channel source")
+            }
+            if source.hasPrefix("test-sequence:") {
+                guard let frequency = Double(source.dropFirst("test-sequence:".count)), frequency > 0 else {
+                    throw ValidationError("test-sequence:HZ needs a frequency in Hz, e.g. test-sequence:10.5")
+                }
+                guard speed == 1 else { throw ValidationError("the test sequence runs in real time or with --fast") }
+                let lost = try (losePackets ?? "").split(separator: ",").map { text -> Int in
+                    guard let index = Int(text.trimmingCharacters(in: .whitespaces)), index >= 0 else {
+                        throw ValidationError("--lose-packets takes notification indices, e.g. 300,301,302")
+                    }
+                    return index
+                }
+                let headset = SimulatedBrainiacHeadset(configuration: .init(
+                    dominantFrequency: frequency, noise: noise, duration: seconds, realTime: !fast,
+                    faults: Dictionary(uniqueKeysWithValues: lost.map { ($0, BrainiacFault.flippedBit) }))
+                ) { events.forward($0) }
+                return MadeSource(
+                    source: headset, pipeline: .init(timeline: BrainiacHeadset.timelineConfiguration),
+                    timeBase: .device,
+                    label: "simulated Brainiac headset, test sequence \(fmt(frequency, 2)) Hz"
+                        + (lost.isEmpty ? "" : ", \(lost.count) notifications lost"))
+            }
+            var recording: Recording
+            do {
+                recording = try RecordingReader.read(path: source)
+                if let channels {
+                    recording = try recording.selecting(
+                        channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+                }
+                recording = try recording.segment(from: from, to: to ?? recording.duration)
+            } catch {
+                throw ValidationError("\(error)")
+            }
+            let replay = RecordingReplaySource(
+                recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
+            return MadeSource(
+                source: replay, pipeline: replay.pipelineConfiguration(), timeBase: .device,
+                label: "\(URL(fileURLWithPath: source).lastPathComponent), " + (fast ? "as fast as possible" : "\(fmt(speed, 1))×"),
+                timeOffset: from)
+        }
+    }
+}
+
+/// Device events (status messages, battery, rejected notifications) on their way to the hub, which exists only
+/// once the source does.
+final class ViewEventRelay: Sendable {
+    private let hub = Mutex<LiveViewHub?>(nil)
+
+    func attach(_ hub: LiveViewHub) { self.hub.withLock { $0 = hub } }
+
+    func forward(_ event: BrainiacHeadsetEvent) {
+        guard let hub = hub.withLock({ $0 }) else { return }
+        switch event {
+        case .status(let status): hub.publishStatus(code: status.code, name: status.vendorName, message: status.message)
+        case .battery(let level): hub.publishBattery(level)
+        case .rejected(let error): hub.publishStatus(code: nil, name: "rejected notification", message: "\(error)")
+        }
+    }
+
+    func note(_ text: String) {
+        hub.withLock { $0 }?.publishStatus(code: nil, name: "device", message: text)
+    }
+}
+
+/// The server's first word: its URL once listening, or the error that stopped it.
+final class ListeningSignal: Sendable {
+    private let state = Mutex<(url: String?, error: String?, waiter: CheckedContinuation<String?, Never>?)>((nil, nil, nil))
+
+    func listening(_ url: String) { settle(url: url, error: nil) }
+
+    func failed(_ error: any Error) { settle(url: nil, error: "\(error)") }
+
+    private func settle(url: String?, error: String?) {
+        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
+            guard state.url == nil, state.error == nil else { return nil }
+            state.url = url
+            state.error = error
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        if let error { print("axon view: the server stopped: \(error)") }
+        waiter?.resume(returning: url)
+    }
+
+    func wait() async -> String? {
+        await withCheckedContinuation { continuation in
+            let settled: String?? = state.withLock { state in
+                if state.url != nil || state.error != nil { return .some(state.url) }
+                state.waiter = continuation
+                return nil
+            }
+            if let settled { continuation.resume(returning: settled) }
+        }
+    }
+}
+
+/// SIGINT/SIGTERM, or a deadline, as something to await: `wait()` returns `true` once a stop is requested.
+///
+/// `@unchecked Sendable`: `sources` is set once in `init` and only cancelled in `deinit`; `state` is a `Mutex`.
+final class StopRequest: @unchecked Sendable {
+    private let state = Mutex<(requested: Bool, waiters: [CheckedContinuation<Bool, Never>])>((false, []))
+    private var sources: [any DispatchSourceSignal] = []
+
+    init() {
+        sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.request() }
+            source.resume()
+            return source
+        }
+    }
+
+    deinit { for source in sources { source.cancel() } }
+
+    func request() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Bool, Never>] in
+            state.requested = true
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: true) }
+    }
+
+    func request(after seconds: Double) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [weak self] in self?.request() }
+    }
+
+    func wait() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> Bool in
+                if state.requested { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if done { continuation.resume(returning: true) }
+        }
+    }
+}
+
+extension Axon.Demo {
+    /// `axon demo --view`: the demo's replay (or test sequence) in the browser at 127.0.0.1:8080.
+    func runView() async throws {
+        var arguments: [String]
+        if let testSequence {
+            arguments = ["test-sequence:\(testSequence)", "--seconds", "\(seconds)", "--noise", "\(noise)"]
+        } else {
+            arguments = [file, "--channels", channels, "--from", "\(from)", "--to", "\(to)"]
+            arguments += fast ? ["--fast"] : ["--speed", "\(speed)"]
+        }
+        arguments += ["--baseline", "\(baseline)", "--indicator", "\(indicator)"]
+        if let device { arguments = ["--device", device] + (bus.map { ["--bus", $0] } ?? []) }
+        let view = try Axon.View.parse(arguments)
+        try await view.run()
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import Testing
+
+/// `axon view` in headless Chromium (acceptance 1–4 and 6 of the live view): each test starts the built `axon`,
+/// drives a throw-away Chromium profile through scripts/view-browser.py, asserts on the page's DOM, data attributes
+/// and screenshot pixels, and leaves a PNG of every tab in .build/view-screenshots/. About 45 s in all.
+@Suite(
+    .serialized,
+    .enabled(if: ViewPaths.chromiumInstalled, "chromium is not installed (scripts/install-deps.sh installs it; make test runs that)"))
+struct LiveViewBrowserTests {
+    static let canvas = "document.getElementById('raw-canvas').dataset"
+
+    /// Acceptance 1: the test sequence at 10.5 Hz — no console error, 4 traces moving, the green line of 7–13 Hz at
+    /// 10.5 ± 0.1 Hz on every channel (DOM and pixels), baseline progress then a zone; a late viewer gets the past.
+    @Test func testSequenceShowsTracesPeaksBaselineAndZone() throws {
+        let view = try ViewProcess([
+            "test-sequence:10.5", "--port", "0", "--baseline", "8", "--indicator", "2", "--seconds", "60",
+        ])
+        defer { view.stop() }
+        let url = try view.url()
+        // x of a frequency on a spectrum canvas, from the plot geometry the page publishes.
+        func x(_ frequency: Double, _ offset: Int) -> String {
+            "(d => +d.plotLeft + \(frequency) / +d.fmax * (d.plotRight - d.plotLeft) + \(offset))"
+                + "(document.getElementById('spectrum-CH').dataset)"
+        }
+        var steps: [[String: Any]] = [
+            Step.connected,
+            Step.wait("document.getElementById('baseline').dataset.state === 'collecting' && "
+                + "+document.getElementById('baseline').dataset.progress > 0"),
+            Step.eval("+document.getElementById('baseline').dataset.progress", as: "progress"),
+            Step.eval("document.getElementById('baseline-text').textContent", as: "baselineText"),
+            Step.wait("\(Self.canvas).traces === '4'"),
+            Step.eval("+\(Self.canvas).newest", as: "newest1"),
+            Step.wait("+\(Self.canvas).newest > \(-1) && +\(Self.canvas).messages > 5"),
+            Step.eval("[+\(Self.canvas).newest, +\(Self.canvas).traces]", as: "newest2"),
+            Step.screenshot("test-sequence-raw.png"),
+            Step.click("#tab-spectrum"),
+            Step.wait("[0,1,2,3].every(i => { const c = document.getElementById('spectrum-' + i); "
+                + "return c && c.dataset.peak1 && c.dataset.peak1 !== 'none'; })"),
+            Step.eval("[0,1,2,3].map(i => +document.getElementById('spectrum-' + i).dataset.peak1)", as: "peaks"),
+            Step.screenshot("test-sequence-spectrum.png"),
+        ]
+        for channel in 0..<4 {
+            let offsets = [-1, 0, 1, -8, 8]
+            steps.append(Step.eval(
+                "[" + offsets.map { x(10.5, $0).replacingOccurrences(of: "CH", with: "\(channel)") }
+                    .joined(separator: ",") + "]", as: "xs\(channel)"))
+        }
+        let first = try BrowserRun(url: url, steps: steps)
+        #expect(first.ok, "\(first.failures)")
+        #expect(first.errors.isEmpty, "console errors: \(first.errors)")
+        let progress = try #require(first.number("progress"))
+        #expect(progress > 0 && progress < 1)
+        #expect((first.results["baselineText"] as? String ?? "").hasPrefix("collecting"))
+        let newest1 = try #require(first.number("newest1"))
+        let newest2 = try #require(first.results["newest2"] as? [Double])
+        #expect(newest2[0] > newest1, "the traces did not move")
+        #expect(newest2[1] == 4)
+        let peaks = try #require(first.results["peaks"] as? [Double])
+        #expect(peaks.count == 4)
+        for peak in peaks { #expect(abs(peak - 10.5) <= 0.1, "7–13 Hz peak \(peak)") }
+
+        // The pixels: the green line is in the column of 10.5 Hz (±1 px = ±0.08 Hz), and not 8 px (0.6 Hz) aside.
+        var pixelSteps: [[String: Any]] = [Step.connected, Step.click("#tab-spectrum"), Step.wait(
+            "[0,1,2,3].every(i => { const c = document.getElementById('spectrum-' + i); return c && c.dataset.peak1; })")]
+        for channel in 0..<4 {
+            let xs = try #require(first.results["xs\(channel)"] as? [Double])
+            pixelSteps.append([
+                "columns": "#spectrum-\(channel)", "xs": xs, "name": "green\(channel)", "png": "spectrum-channel-\(channel).png",
+            ])
+        }
+        pixelSteps += [
+            Step.click("#tab-indicators"),
+            Step.wait("document.getElementById('zone').dataset.zone !== ''", timeout: 30),
+            Step.eval("[document.getElementById('baseline').dataset.state, document.getElementById('zone').dataset.zone, "
+                + "document.querySelectorAll('#colors div').length, document.querySelectorAll('#timeline li').length]",
+                as: "zone"),
+            Step.screenshot("test-sequence-indicators.png"),
+            Step.click("#tab-status"),
+            Step.wait("document.querySelectorAll('#status-log li').length >= 2 && document.getElementById('battery').dataset.level !== ''"),
+            Step.eval("[...document.querySelectorAll('#status-log li')].map(li => li.dataset.name)", as: "status"),
+            Step.screenshot("test-sequence-status.png"),
+            // A viewer that connects after 12 s got the last 10 s of raw data in its hello.
+            Step.eval("(p => p[p.length - 1][0] - p[0][0])(view.hello.raw.points)", as: "history"),
+        ]
+        #expect(view.line(containing: "── 12.0 s", timeout: 30) != nil, "\(view.lines)")
+        let second = try BrowserRun(url: url, steps: pixelSteps)
+        #expect(second.ok, "\(second.failures)")
+        #expect(second.errors.isEmpty, "console errors: \(second.errors)")
+        for channel in 0..<4 {
+            let green = try #require(second.results["green\(channel)"] as? [String: Int])
+            let xs = try #require(first.results["xs\(channel)"] as? [Double])
+            let counts = xs.map { x in green.first { Double($0.key) == x }?.value ?? 0 }
+            #expect(counts[0...2].max()! >= 150, "channel \(channel): green pixels per column \(counts)")
+            #expect(counts[3] < 20 && counts[4] < 20, "channel \(channel): green pixels per column \(counts)")
+        }
+        let zone = try #require(second.results["zone"] as? [Any])
+        #expect(zone[0] as? String == "complete")
+        #expect(!(zone[1] as? String ?? "").isEmpty)
+        #expect(zone[2] as? Int == 4)
+        #expect((zone[3] as? Int ?? 0) >= 1)
+        let status = try #require(second.results["status"] as? [String])
+        #expect(status.contains("CBManagerMessage_DataTransferStarted"))
+        #expect(try #require(second.number("history")) >= 9.5)
+    }
+
+    /// Acceptance 2: the OpenBCI eyes-closed recording at 8× — the zone timeline shows Relaxation while the eyes are
+    /// closed (≈28–76 s).
+    @Test func eyesClosedReplayShowsRelaxation() throws {
+        let view = try ViewProcess([
+            ViewPaths.openBCI, "--channels", "EXG2,EXG3,EXG6,EXG7", "--to", "86", "--speed", "8", "--baseline", "12",
+            "--port", "0",
+        ])
+        defer { view.stop() }
+        let run = try BrowserRun(url: try view.url(), steps: [
+            Step.connected,
+            Step.wait("document.body.dataset.ended === 'true'", timeout: 60),
+            Step.click("#tab-indicators"),
+            Step.wait("document.querySelectorAll('#timeline li').length > 0"),
+            Step.eval("[...document.querySelectorAll('#timeline li')].map(li => [+li.dataset.time, li.dataset.zone])",
+                as: "timeline"),
+            Step.screenshot("eyes-closed-indicators.png"),
+            Step.click("#tab-raw"),
+            Step.screenshot("eyes-closed-raw.png"),
+            Step.click("#tab-spectrum"),
+            Step.screenshot("eyes-closed-spectrum.png"),
+        ])
+        #expect(run.ok, "\(run.failures)")
+        #expect(run.errors.isEmpty, "console errors: \(run.errors)")
+        let timeline = try #require(run.results["timeline"] as? [[Any]])
+        let entries = timeline.compactMap { entry -> (Double, String)? in
+            guard let time = entry[0] as? Double, let zone = entry[1] as? String else { return nil }
+            return (time, zone)
+        }
+        // The terminal shows the same indicators the page does.
+        let printed = view.lines.filter { $0.contains("── ") && $0.contains(" zone ") }
+        #expect(printed.count == entries.count)
+        let closed = entries.filter { $0.0 > 38 && $0.0 <= 76 }
+        #expect(!closed.isEmpty)
+        #expect(closed.contains { $0.1 == "Relaxation" }, "eyes-closed zones: \(closed)")
+        #expect(closed.filter { $0.1.hasSuffix("Relaxation") }.count * 2 > closed.count, "eyes-closed zones: \(closed)")
+    }
+
+    /// Acceptance 3: notifications lost by the simulated headset are a break in the trace, and the Status tab's
+    /// counters are the pipeline's own.
+    @Test func packetLossIsABreakAndCountersMatchThePipeline() throws {
+        let view = try ViewProcess([
+            "test-sequence:10", "--port", "0", "--seconds", "8", "--lose-packets", "100,101,102,103,104,150",
+            "--baseline", "4", "--indicator", "2",
+        ])
+        defer { view.stop() }
+        let run = try BrowserRun(url: try view.url(), steps: [
+            Step.connected,
+            Step.wait("document.body.dataset.ended === 'true'", timeout: 30),
+            Step.eval("[+\(Self.canvas).breaks, +\(Self.canvas).gaps, view.gaps.map(g => [g.time, g.missing, g.cause])]",
+                as: "breaks"),
+            Step.eval("(() => { const v = view.points.filter(p => p[1] === null); return v.length; })()", as: "nullPoints"),
+            Step.screenshot("packet-loss-raw.png"),
+            Step.click("#tab-status"),
+            Step.eval("['received','delivered','dropped','gapRecords','missingFrames'].map(k => "
+                + "+document.getElementById('stat-' + k).dataset.value)", as: "stats"),
+            Step.eval("[...document.querySelectorAll('#status-log li')].filter(li => li.dataset.name === "
+                + "'rejected notification').length", as: "rejected"),
+            Step.screenshot("packet-loss-status.png"),
+        ])
+        #expect(run.ok, "\(run.failures)")
+        #expect(run.errors.isEmpty, "console errors: \(run.errors)")
+        let breaks = try #require(run.results["breaks"] as? [Any])
+        let gaps = try #require(breaks[2] as? [[Any]])
+        // Notifications 100–104 (samples 1000–1049) and 150 (1500–1509): two gap records, 50 and 10 samples.
+        #expect(gaps.map { $0[1] as? Int } == [50, 10], "\(gaps)")
+        #expect(gaps.allSatisfy { $0[2] as? String == "deviceCounter" })
+        #expect(abs((gaps.first?[0] as? Double ?? 0) - 4.0) < 0.05)
+        #expect(breaks[0] as? Int == 2)
+        #expect(try #require(run.results["nullPoints"] as? Int) == 2)
+        #expect(run.results["rejected"] as? Int == 6)
+        // "done: N samples through the engine, G gap records (M samples missing), D dropped"
+        let done = try #require(view.line(containing: "done: ", timeout: 5))
+        let numbers = done.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+        let stats = try #require(run.results["stats"] as? [Int])
+        #expect(numbers.count >= 4)
+        #expect(stats[1] == numbers[0], "delivered: page \(stats[1]), pipeline \(done)")
+        #expect(stats[3] == numbers[1], "gap records: page \(stats[3]), pipeline \(done)")
+        #expect(stats[4] == numbers[2], "missing: page \(stats[4]), pipeline \(done)")
+        #expect(stats[2] == numbers[3], "dropped: page \(stats[2]), pipeline \(done)")
+        #expect(stats[3] == 2 && stats[4] == 60)
+        #expect(stats[0] == 8 * 250 - 60)
+    }
+}
+
+/// Acceptance 4: who may watch.
+struct LiveViewSecurityTests {
+    @Test func nonLoopbackWithoutTokenRefusesToStart() throws {
+        let view = try ViewProcess(["test-sequence:10", "--listen", "0.0.0.0", "--port", "0"])
+        #expect(view.waitForExit() != 0)
+        let output = view.lines.joined(separator: "\n")
+        #expect(output.contains("refusing to listen on 0.0.0.0 without --token"), "\(output)")
+        #expect(!output.contains("http://"))
+    }
+
+    @Test func tokenIsRequiredForThePageAndTheWebSocket() throws {
+        let view = try ViewProcess(["test-sequence:10", "--token", "s3cret", "--port", "0", "--seconds", "30"])
+        defer { view.stop() }
+        let url = try view.url()
+        #expect(url.hasSuffix("/?token=s3cret"))
+        let port = try view.port()
+        #expect(try httpStatus(port: port, path: "/", upgrade: false) == 401)
+        #expect(try httpStatus(port: port, path: "/?token=wrong", upgrade: false) == 401)
+        #expect(try httpStatus(port: port, path: "/app.js", upgrade: false) == 401)
+        #expect(try httpStatus(port: port, path: "/ws", upgrade: true) == 401)
+        #expect(try httpStatus(port: port, path: "/ws?token=wrong", upgrade: true) == 401)
+        #expect(try httpStatus(port: port, path: "/?token=s3cret", upgrade: false) == 200)
+        #expect(try httpStatus(port: port, path: "/ws?token=s3cret", upgrade: true) == 101)
+    }
+
+    @Test func defaultListensOnLoopbackOnly() throws {
+        let view = try ViewProcess(["test-sequence:10", "--port", "0", "--seconds", "30"])
+        defer { view.stop() }
+        let port = try view.port()
+        #expect(try view.url().hasPrefix("http://127.0.0.1:"))
+        // /proc/net/tcp: "sl local_address rem_address st …", addresses as hex IP:port, 0A = LISTEN.
+        func listeners(_ file: String) throws -> [String] {
+            let text = try String(contentsOfFile: file, encoding: .utf8)
+            return text.split(separator: "\n").dropFirst().compactMap { line in
+                let fields = line.split(separator: " ")
+                guard fields.count > 3, fields[3] == "0A" else { return nil }
+                let local = fields[1].split(separator: ":")
+                guard local.count == 2, Int(local[1], radix: 16) == port else { return nil }
+                return String(local[0])
+            }
+        }
+        #expect(try listeners("/proc/net/tcp") == ["0100007F"])
+        #expect(try listeners("/proc/net/tcp6").isEmpty)
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import StreamTestSupport
+import Synchronization
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Paths the view's tests need, found from this file's location.
+enum ViewPaths {
+    static let root: URL = {
+        var root = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            root.deleteLastPathComponent()
+        }
+        return root
+    }()
+
+    /// The OpenBCI GUI v6 sample file (eyes closed ≈28–76 s).
+    static let openBCI = root.appendingPathComponent(
+        "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
+
+    /// Where the browser tests leave a PNG of every tab.
+    static let screenshots = root.appendingPathComponent(".build/view-screenshots").path
+
+    static let browserScript = root.appendingPathComponent("scripts/view-browser.py").path
+
+    /// Debian's chromium, which scripts/install-deps.sh installs.
+    static var chromiumInstalled: Bool {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+}
+
+/// A running `axon view`: its output lines as they come, its URL, and a clean stop.
+final class ViewProcess {
+    private final class Lines: Sendable {
+        let lines = Mutex<[String]>([])
+    }
+
+    private let process: Process
+    private let output = Lines()
+    private let newLine = DispatchSemaphore(value: 0)
+    private let readerDone = DispatchSemaphore(value: 0)
+    private let reader: Thread
+
+    init(_ arguments: [String]) throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: axon)
+        process.arguments = ["view"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let handle = pipe.fileHandleForReading
+        let output = output
+        let newLine = newLine
+        let readerDone = readerDone
+        reader = Thread {
+            var pending = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let end = pending.firstIndex(of: 10) {
+                    let line = String(decoding: pending[pending.startIndex..<end], as: UTF8.self)
+                    pending.removeSubrange(pending.startIndex...end)
+                    output.lines.withLock { $0.append(line) }
+                    newLine.signal()
+                }
+            }
+            newLine.signal()
+            readerDone.signal()
+        }
+        try process.run()
+        reader.start()
+    }
+
+    var lines: [String] { output.lines.withLock { $0 } }
+
+    /// The first line containing `text`, waiting up to `timeout` seconds for it.
+    func line(containing text: String, timeout: Double) -> String? {
+        let deadline = DispatchTime.now() + timeout
+        while true {
+            if let line = lines.first(where: { $0.contains(text) }) { return line }
+            if !process.isRunning, newLine.wait(timeout: .now()) == .timedOut { return lines.first { $0.contains(text) } }
+            if newLine.wait(timeout: deadline) == .timedOut { return lines.first { $0.contains(text) } }
+        }
+    }
+
+    /// The URL the view printed.
+    func url(timeout: Double = 30) throws -> String {
+        let found = self.line(containing: "open http://", timeout: timeout)
+        let text = try #require(found, "no URL in: \(lines)")
+        let start = try #require(text.range(of: "http://"))
+        return String(text[start.lowerBound...].prefix { !$0.isWhitespace })
+    }
+
+    /// The port of the URL.
+    func port() throws -> Int {
+        let components = try #require(URLComponents(string: try url()))
+        return try #require(components.port)
+    }
+
+    /// SIGTERM, then the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    /// Waits for the exit and for every line the process wrote.
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        readerDone.wait()
+        return process.terminationStatus
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
+/// One headless Chromium run of scripts/view-browser.py: steps in, results and console errors out.
+struct BrowserRun {
+    let ok: Bool
+    let errors: [String]
+    let failures: [String]
+    let results: [String: Any]
+
+    init(url: String, steps: [[String: Any]]) throws {
+        try FileManager.default.createDirectory(atPath: ViewPaths.screenshots, withIntermediateDirectories: true)
+        let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("axon-view-steps-\(UUID()).json")
+        try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
+        defer { try? FileManager.default.removeItem(at: stepsFile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [
+            "python3", ViewPaths.browserScript, "--url", url, "--steps", stepsFile.path, "--out", ViewPaths.screenshots,
+        ]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: data) as? [String: Any],
+            "view-browser.py printed: \(String(decoding: data, as: UTF8.self))")
+        ok = object["ok"] as? Bool ?? false
+        errors = object["errors"] as? [String] ?? []
+        failures = object["failures"] as? [String] ?? []
+        results = object["results"] as? [String: Any] ?? [:]
+    }
+
+    func number(_ name: String) -> Double? {
+        if let value = results[name] as? Double { return value }
+        if let text = results[name] as? String { return Double(text) }
+        return nil
+    }
+}
+
+/// Steps of view-browser.py, spelled once.
+enum Step {
+    /// The page's script has run and its WebSocket is open (before this, tab buttons do nothing).
+    static var connected: [String: Any] {
+        ["wait": "document.getElementById('connection').dataset.state === 'open'", "timeout": 20]
+    }
+    static func wait(_ expression: String, timeout: Double = 20) -> [String: Any] {
+        ["wait": expression, "timeout": timeout]
+    }
+    static func eval(_ expression: String, as name: String) -> [String: Any] { ["eval": expression, "name": name] }
+    static func click(_ selector: String) -> [String: Any] { ["click": selector] }
+    static func screenshot(_ file: String) -> [String: Any] { ["screenshot": file] }
+}
+
+/// The status line of a raw HTTP/1.1 request to 127.0.0.1 (a WebSocket upgrade when `upgrade`).
+func httpStatus(port: Int, path: String, upgrade: Bool) throws -> Int {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(socket >= 0)
+    defer { close(socket) }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    try #require(connected == 0, "connect to 127.0.0.1:\(port) failed")
+    var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+    if upgrade {
+        request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            + "Sec-WebSocket-Version: 13\r\n"
+    } else {
+        request += "Connection: close\r\n"
+    }
+    request += "\r\n"
+    let bytes = Array(request.utf8)
+    try #require(write(socket, bytes, bytes.count) == bytes.count)
+    var response = [UInt8](repeating: 0, count: 512)
+    let count = read(socket, &response, response.count)
+    try #require(count > 12, "no HTTP response")
+    let statusLine = String(decoding: response[0..<count], as: UTF8.self).prefix { $0 != "\r" }
+    let parts = statusLine.split(separator: " ")
+    return try #require(parts.count >= 2 ? Int(parts[1]) : nil, "bad status line \(statusLine)")
+}
