@@ -8,8 +8,9 @@ set -euo pipefail
 # dbus-daemon python3-dbus python3-gi: scripts/bluez-mock, the private bus and mock bluetoothd the BLE tests
 # run against (these kernels have no Bluetooth).
 # gpsd, gpsd-clients: gpsfake replays an NMEA log through a real gpsd for the OBD events' position header tests.
+# libnats-dev: the NATS C client under AxonFleet (CNATS). nats-server: the 3-node JetStream cluster the fleet tests start.
 packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
-          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients)
+          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients libnats-dev nats-server)
 
 missing=()
 for p in "${packages[@]}"; do

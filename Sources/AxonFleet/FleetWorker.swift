@@ -1,0 +1,494 @@
+import AxonEEG
+import AxonStreams
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `axon fleet worker`: a stateful engine worker. Devices are spread over the live workers by partition
+/// (``FleetSubjects/partition(of:)``): a worker holds a partition while it keeps renewing its lease
+/// (`part.<n>` in the `axon_leases` bucket, whose TTL makes a dead worker's leases vanish), and takes its fair
+/// share — ⌈partitions ÷ live workers⌉, live workers being the `worker.<id>` keys of the same bucket — releasing
+/// the excess when workers join.
+///
+/// A held partition is read through one ordered consumer of `axon.raw.<n>.>`, so each device's batches reach
+/// exactly one worker, in order. Each device runs its own ``EEGProcessor`` (``FleetEngineSettings``); every
+/// spectrum and indicator it makes is published on `axon.spectra.<device>` / `axon.zones.<device>` with
+/// `Nats-Msg-Id` `<device>.s.<sample>` / `<device>.z.<sample>`. Every ``Options/checkpointInterval`` the partition's
+/// dirty devices are checkpointed (``FleetDeviceCheckpoint``, compare-and-set on their revision, so a worker that
+/// lost its lease cannot overwrite its successor's) and then the partition's position. A new owner restores the
+/// checkpoints and re-reads the raw stream after the position: what it re-makes carries the same ids, and
+/// JetStream's duplicate window drops the copies.
+///
+/// Bad input is rejected, counted by reason in ``Statistics/rejected`` and logged, and the worker goes on with
+/// the other devices: a message that does not decode (`undecodable`), a device whose descriptor changes
+/// mid-stream (`descriptorChanged`), a batch whose frame sequence goes backwards (`sequenceBackwards`), a
+/// descriptor the engine cannot run (`unusableDescriptor`).
+///
+/// Threading: ``start()`` and ``stop()`` from one controlling thread; the lease thread and one libnats delivery
+/// thread per held partition do the work. A partition's devices are touched only under its lock; the counters under
+/// the worker's lock. Not a real-time loop: it blocks on the broker (publish acknowledgements, checkpoints).
+public final class FleetWorker: @unchecked Sendable {
+    /// How the worker runs.
+    public struct Options: Sendable {
+        /// Seconds a lease or presence lives without renewal (the lease bucket's TTL): the failover time's floor.
+        public static let leaseSeconds = 3.0
+        /// The worker's id (`A–Z a–z 0–9 - _`).
+        public var id: String
+        /// The engine parameters (the same on every worker).
+        public var settings: FleetEngineSettings
+        /// Seconds between lease renewals.
+        public var renewInterval: Double
+        /// Seconds between checkpoints of a partition.
+        public var checkpointInterval: Double
+        /// Seconds to wait for a result's acknowledgement before retrying.
+        public var publishTimeout: Double
+        /// Where rejections and ownership changes are logged.
+        public var log: @Sendable (String) -> Void
+
+        /// Creates options.
+        public init(
+            id: String, settings: FleetEngineSettings = .init(), renewInterval: Double = 0.5,
+            checkpointInterval: Double = 2, publishTimeout: Double = 1, log: @escaping @Sendable (String) -> Void = { _ in }
+        ) {
+            self.id = id
+            self.settings = settings
+            self.renewInterval = renewInterval
+            self.checkpointInterval = checkpointInterval
+            self.publishTimeout = publishTimeout
+            self.log = log
+        }
+    }
+
+    /// What the worker did; published as its presence value, read by `axon fleet status`.
+    ///
+    /// Threading: a plain value.
+    public struct Statistics: Sendable, Codable, Hashable {
+        /// The worker.
+        public var id = ""
+        /// Partitions held now.
+        public var partitions: [Int] = []
+        /// Devices in them.
+        public var devices = 0
+        /// Raw batches processed.
+        public var batches = 0
+        /// Frames processed.
+        public var frames = 0
+        /// Spectra published.
+        public var spectra = 0
+        /// Indicators published.
+        public var zones = 0
+        /// Results JetStream already had (re-made after a failover).
+        public var duplicateResults = 0
+        /// Result publishes that failed and were retried.
+        public var publishRetries = 0
+        /// Batches already covered by a checkpoint, skipped after a takeover.
+        public var skippedBatches = 0
+        /// Rejections by reason.
+        public var rejected: [String: Int] = [:]
+        /// The last rejection, for the log and the status.
+        public var lastRejection: String?
+        /// Seconds from a batch's storage to its results' publication: the last one.
+        public var lag = 0.0
+        /// The worst seen.
+        public var maxLag = 0.0
+        /// Checkpoints written (device records).
+        public var checkpoints = 0
+        /// Checkpoint writes that failed.
+        public var checkpointFailures = 0
+        /// Partitions taken over.
+        public var takeovers = 0
+        /// Partitions lost to another worker (lease expired while this one was alive).
+        public var lostPartitions = 0
+        /// CPU seconds of the process.
+        public var cpuSeconds = 0.0
+        /// Unix time of the report.
+        public var time = 0.0
+    }
+
+    final class DeviceState {
+        let engine: FleetDeviceEngine
+        var epoch: UInt64
+        var nextFrame: UInt64
+        var lastTime: Double
+        var streamSequence: UInt64
+        var revision: UInt64
+        var dirty = false
+
+        init(engine: FleetDeviceEngine, epoch: UInt64, nextFrame: UInt64, lastTime: Double, streamSequence: UInt64,
+             revision: UInt64) {
+            self.engine = engine
+            self.epoch = epoch
+            self.nextFrame = nextFrame
+            self.lastTime = lastTime
+            self.streamSequence = streamSequence
+            self.revision = revision
+        }
+    }
+
+    final class Partition: @unchecked Sendable {
+        let index: Int
+        /// Held while a message is handled or a checkpoint written.
+        let lock = NSLock()
+        var devices: [String: DeviceState] = [:]
+        var lastSequence: UInt64 = 0
+        var checkpointRevision: UInt64 = 0
+        var leaseRevision: UInt64
+        var nextCheckpoint = 0.0
+        var subscription: NATSSubscription?
+        /// Under the worker's lock.
+        var active = true
+
+        init(index: Int, leaseRevision: UInt64) {
+            self.index = index
+            self.leaseRevision = leaseRevision
+        }
+    }
+
+    /// The options.
+    public let options: Options
+    private let nats: NATSConnection
+    private let leases: NATSKeyValue
+    private let checkpoints: NATSKeyValue
+    private let lock = NSLock()
+    private var stats = Statistics()
+    private var partitions: [Int: Partition] = [:]
+    private let stopCondition = NSCondition()
+    private var stopping = false
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+
+    /// Creates a worker; makes sure the streams and buckets exist with `replicas` copies.
+    ///
+    /// - Throws: ``FleetError`` for a bad id or a broker that refuses the streams.
+    public init(nats: NATSConnection, options: Options, replicas: Int) throws(FleetError) {
+        try FleetSubjects.validate(deviceID: options.id)
+        self.options = options
+        self.nats = nats
+        do {
+            try FleetSubjects.ensure(on: nats, replicas: replicas)
+            leases = try nats.keyValue(bucket: FleetSubjects.leaseBucket, ttl: Options.leaseSeconds, replicas: replicas)
+            checkpoints = try nats.keyValue(bucket: FleetSubjects.checkpointBucket, ttl: 0, replicas: replicas)
+        } catch { throw .nats(error) }
+        stats.id = options.id
+    }
+
+    /// Starts the lease thread: the worker announces itself and takes its share of partitions.
+    public func start() {
+        let thread = Thread { [self] in
+            leaseLoop()
+            finished.signal()
+        }
+        thread.name = "axon-fleet-leases"
+        self.thread = thread
+        thread.start()
+    }
+
+    /// Stops: checkpoints and releases every partition, removes its presence. Returns when done.
+    public func stop() {
+        stopCondition.withLock {
+            stopping = true
+            stopCondition.broadcast()
+        }
+        if thread != nil { finished.wait() }
+        for index in lock.withLock({ Array(partitions.keys) }) { release(index, checkpointFirst: true) }
+        try? leases.delete("worker.\(options.id)")
+    }
+
+    /// A copy of the counters.
+    public func statistics() -> Statistics {
+        var copy = lock.withLock { stats }
+        copy.cpuSeconds = Self.processCPUSeconds()
+        copy.time = Date().timeIntervalSince1970
+        return copy
+    }
+
+    // MARK: - Leases
+
+    private func leaseLoop() {
+        var deadline = Date().timeIntervalSince1970
+        while true {
+            let stop = stopCondition.withLock { () -> Bool in
+                while !stopping, Date().timeIntervalSince1970 < deadline {
+                    _ = stopCondition.wait(until: Date(timeIntervalSince1970: deadline))
+                }
+                return stopping
+            }
+            if stop { return }
+            deadline = Date().timeIntervalSince1970 + options.renewInterval
+            balance()
+        }
+    }
+
+    /// One round: announce, renew, then take or give partitions towards the fair share.
+    private func balance() {
+        if let presence = try? JSONEncoder().encode(statistics()) {
+            do { try leases.put("worker.\(options.id)", value: Array(presence)) } catch {
+                options.log("worker \(options.id): presence not renewed: \(error)")
+            }
+        }
+        for partition in lock.withLock({ Array(partitions.values) }) {
+            do {
+                let revision = try leases.update(
+                    "part.\(partition.index)", value: Array(options.id.utf8), last: partition.leaseRevision)
+                lock.withLock { partition.leaseRevision = revision }
+            } catch where error.isWrongRevision || error.isNotFound {
+                options.log("worker \(options.id): lease of partition \(partition.index) lost")
+                lock.withLock { stats.lostPartitions += 1 }
+                release(partition.index, checkpointFirst: false)
+            } catch {
+                options.log("worker \(options.id): lease of partition \(partition.index) not renewed: \(error)")
+            }
+        }
+        guard let keys = try? leases.keys() else { return }
+        let workers = max(1, keys.filter { $0.hasPrefix("worker.") }.count)
+        let share = (FleetSubjects.partitionCount + workers - 1) / workers
+        var held = lock.withLock { Set(partitions.keys) }
+        if held.count > share {
+            for index in held.sorted().suffix(held.count - share) {
+                release(index, checkpointFirst: true)
+                try? leases.delete("part.\(index)")
+                options.log("worker \(options.id): released partition \(index) (\(workers) workers)")
+            }
+            return
+        }
+        let taken = Set(keys.filter { $0.hasPrefix("part.") }.compactMap { Int($0.dropFirst(5)) })
+        let offset = FleetSubjects.partition(of: options.id)
+        for step in 0..<FleetSubjects.partitionCount where held.count < share {
+            let index = (offset + step) % FleetSubjects.partitionCount
+            guard !held.contains(index), !taken.contains(index) else { continue }
+            guard let revision = try? leases.create("part.\(index)", value: Array(options.id.utf8)) else { continue }
+            do {
+                try acquire(index, leaseRevision: revision)
+                held.insert(index)
+            } catch {
+                options.log("worker \(options.id): cannot take partition \(index): \(error)")
+                try? leases.delete("part.\(index)")
+            }
+        }
+    }
+
+    /// Restores a partition's checkpoints and subscribes after its position.
+    private func acquire(_ index: Int, leaseRevision: UInt64) throws {
+        let partition = Partition(index: index, leaseRevision: leaseRevision)
+        if let entry = try checkpoints.get("part.\(index)") {
+            let record = try FleetJSON.decoder().decode(FleetPartitionCheckpoint.self, from: Data(entry.value))
+            partition.lastSequence = record.streamSequence
+            partition.checkpointRevision = entry.revision
+        }
+        for key in try checkpoints.keys() where key.hasPrefix("dev.\(index).") {
+            guard let entry = try checkpoints.get(key) else { continue }
+            let record = try FleetJSON.decoder().decode(FleetDeviceCheckpoint.self, from: Data(entry.value))
+            let engine = try FleetDeviceEngine(descriptor: record.descriptor, settings: options.settings)
+            try engine.processor.restore(record.processor)
+            partition.devices[record.device] = DeviceState(
+                engine: engine, epoch: record.epoch, nextFrame: record.nextFrame, lastTime: record.lastTime,
+                streamSequence: record.streamSequence, revision: entry.revision)
+        }
+        partition.nextCheckpoint = Date().timeIntervalSince1970 + options.checkpointInterval
+        lock.withLock {
+            partitions[index] = partition
+            stats.takeovers += 1
+            stats.partitions = partitions.keys.sorted()
+            stats.devices = partitions.values.reduce(0) { $0 + $1.devices.count }
+        }
+        do {
+            partition.subscription = try nats.subscribeOrdered(
+                stream: FleetSubjects.rawStream, subject: FleetSubjects.rawPartition(index),
+                startSequence: partition.lastSequence + 1, headerKeys: FrameBatch.headerKeys
+            ) { [weak self, partition] message in
+                self?.handle(message, in: partition)
+            }
+        } catch {
+            lock.withLock {
+                partition.active = false
+                partitions[index] = nil
+            }
+            throw error
+        }
+        options.log(
+            "worker \(options.id): took partition \(index) at sequence \(partition.lastSequence + 1) with "
+                + "\(partition.devices.count) checkpointed devices")
+    }
+
+    /// Stops reading a partition; checkpoints it first when the lease is still ours.
+    private func release(_ index: Int, checkpointFirst: Bool) {
+        guard let partition = lock.withLock({ partitions[index] }) else { return }
+        if !checkpointFirst { lock.withLock { partition.active = false } }
+        partition.subscription?.unsubscribe()
+        partition.lock.withLock {
+            if checkpointFirst, isActive(partition) { checkpoint(partition) }
+            lock.withLock { partition.active = false }
+        }
+        lock.withLock {
+            partitions[index] = nil
+            stats.partitions = partitions.keys.sorted()
+            stats.devices = partitions.values.reduce(0) { $0 + $1.devices.count }
+        }
+    }
+
+    private func isActive(_ partition: Partition) -> Bool { lock.withLock { partition.active } }
+
+    // MARK: - Messages
+
+    private func handle(_ message: NATSMessage, in partition: Partition) {
+        partition.lock.lock()
+        defer { partition.lock.unlock() }
+        guard isActive(partition) else { return }
+        process(message, in: partition)
+        partition.lastSequence = max(partition.lastSequence, message.streamSequence)
+        if Date().timeIntervalSince1970 >= partition.nextCheckpoint { checkpoint(partition) }
+    }
+
+    private func reject(_ reason: String, _ detail: String, message: NATSMessage) {
+        let text = "worker \(options.id): rejected \(message.subject) #\(message.streamSequence) (\(reason)): \(detail)"
+        lock.withLock {
+            stats.rejected[reason, default: 0] += 1
+            stats.lastRejection = text
+        }
+        options.log(text)
+    }
+
+    private func process(_ message: NATSMessage, in partition: Partition) {
+        let batch: FrameBatch
+        do { batch = try FrameBatch.decode(message) } catch {
+            reject("undecodable", "\(error)", message: message)
+            return
+        }
+        let state: DeviceState
+        if let known = partition.devices[batch.device] {
+            if message.streamSequence <= known.streamSequence {
+                lock.withLock { stats.skippedBatches += 1 }
+                return
+            }
+            state = known
+        } else {
+            do {
+                let engine = try FleetDeviceEngine(descriptor: batch.descriptor, settings: options.settings)
+                state = DeviceState(
+                    engine: engine, epoch: batch.epoch, nextFrame: batch.firstFrame, lastTime: .nan, streamSequence: 0,
+                    revision: 0)
+            } catch {
+                reject("unusableDescriptor", "\(error)", message: message)
+                return
+            }
+            partition.devices[batch.device] = state
+            lock.withLock { stats.devices += 1 }
+        }
+        guard batch.descriptor == state.engine.descriptor else {
+            reject("descriptorChanged", "the stream's descriptor differs from its first one", message: message)
+            return
+        }
+        if batch.epoch < state.epoch || (batch.epoch == state.epoch && batch.firstFrame < state.nextFrame) {
+            reject(
+                "sequenceBackwards",
+                "session \(batch.epoch) frame \(batch.firstFrame) after session \(state.epoch) frame \(state.nextFrame)",
+                message: message)
+            return
+        }
+        // Frames the gateway could not deliver (a full spool) or a new gateway session: a gap measured in time.
+        var extraGap: GapRecord?
+        if (batch.epoch > state.epoch || batch.firstFrame > state.nextFrame), state.lastTime.isFinite {
+            let missing = max(0, Int(((batch.rows[0] - state.lastTime) * batch.descriptor.nominalRate).rounded()) - 1)
+            extraGap = GapRecord(
+                cause: batch.epoch > state.epoch ? .linkLoss : .overflow, missingCount: missing, start: state.lastTime,
+                end: batch.rows[0])
+        }
+        let rawTime = String(message.timestamp)
+        var spectra = 0
+        var zones = 0
+        state.engine.feed(rows: batch.rows, gaps: batch.gaps, extraGapBeforeFirst: extraGap) { kind, row in
+            let index = Int(row[1])
+            let spectrum = kind == .spectrum
+            publish(
+                subject: spectrum ? FleetSubjects.spectra(batch.device) : FleetSubjects.zones(batch.device),
+                row: row, id: "\(batch.device).\(spectrum ? "s" : "z").\(index)", rawTime: rawTime, partition: partition)
+            if spectrum { spectra += 1 } else { zones += 1 }
+        }
+        state.epoch = batch.epoch
+        state.nextFrame = batch.firstFrame + UInt64(batch.frameCount)
+        state.lastTime = batch.rows[(batch.frameCount - 1) * batch.rowWidth]
+        state.streamSequence = message.streamSequence
+        state.dirty = true
+        let lag = Date().timeIntervalSince1970 - Double(message.timestamp) / 1e9
+        lock.withLock {
+            stats.batches += 1
+            stats.frames += batch.frameCount
+            stats.spectra += spectra
+            stats.zones += zones
+            stats.lag = lag
+            stats.maxLag = max(stats.maxLag, lag)
+        }
+    }
+
+    /// Publishes one result row, retrying with the same id until it is stored or the partition is no longer ours.
+    private func publish(subject: String, row: UnsafeBufferPointer<Double>, id: String, rawTime: String, partition: Partition) {
+        var data = [UInt8](repeating: 0, count: row.count * 8)
+        data.withUnsafeMutableBytes { raw in
+            for (index, value) in row.enumerated() {
+                raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+            }
+        }
+        let headers = ["Axon-Raw-Time": rawTime, "Axon-Worker": options.id]
+        while isActive(partition) {
+            do {
+                let ack = try nats.publish(
+                    subject: subject, data: data, headers: headers, messageID: id, timeout: options.publishTimeout)
+                if ack.duplicate { lock.withLock { stats.duplicateResults += 1 } }
+                return
+            } catch {
+                lock.withLock { stats.publishRetries += 1 }
+            }
+        }
+    }
+
+    // MARK: - Checkpoints
+
+    /// Writes the partition's dirty devices, then its position. Under the partition's lock.
+    private func checkpoint(_ partition: Partition) {
+        partition.nextCheckpoint = Date().timeIntervalSince1970 + options.checkpointInterval
+        let encoder = FleetJSON.encoder()
+        var written = 0
+        do {
+            for (device, state) in partition.devices where state.dirty {
+                let record = FleetDeviceCheckpoint(
+                    device: device, descriptor: state.engine.descriptor, epoch: state.epoch, nextFrame: state.nextFrame,
+                    lastTime: state.lastTime, streamSequence: state.streamSequence,
+                    processor: state.engine.processor.snapshot())
+                let value = Array(try encoder.encode(record))
+                let key = FleetDeviceCheckpoint.key(device)
+                state.revision =
+                    state.revision == 0
+                    ? try checkpoints.create(key, value: value) : try checkpoints.update(key, value: value, last: state.revision)
+                state.dirty = false
+                written += 1
+            }
+            let position = Array(
+                try encoder.encode(FleetPartitionCheckpoint(streamSequence: partition.lastSequence, worker: options.id)))
+            let key = "part.\(partition.index)"
+            partition.checkpointRevision =
+                partition.checkpointRevision == 0
+                ? try checkpoints.create(key, value: position)
+                : try checkpoints.update(key, value: position, last: partition.checkpointRevision)
+            lock.withLock { stats.checkpoints += written }
+        } catch let error as NATSError where error.isWrongRevision {
+            // Someone else wrote since we read: the partition moved on without us.
+            options.log("worker \(options.id): partition \(partition.index) checkpoint fenced: \(error)")
+            lock.withLock {
+                partition.active = false
+                stats.lostPartitions += 1
+            }
+        } catch {
+            options.log("worker \(options.id): partition \(partition.index) checkpoint failed: \(error)")
+            lock.withLock { stats.checkpointFailures += 1 }
+        }
+    }
+
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return .nan }
+        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6 + Double(usage.ru_stime.tv_sec)
+            + Double(usage.ru_stime.tv_usec) / 1e6
+    }
+}
