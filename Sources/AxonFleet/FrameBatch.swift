@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Headers: `Nats-Msg-Id` = `<device>.<epoch>.<firstFrame>`; `Axon-Device`; `Axon-Epoch` (the gateway session,
 /// Unix ms at its start: a restarted gateway starts a new epoch); `Axon-First-Frame` (the session's frame count
-/// before this batch); `Axon-Frames`; `Axon-Gaps` (`frame:missing:cause,…`, lost samples before a frame);
+/// before this batch); `Axon-Frames`; `Axon-Gaps` (`frame:missing:cause,…`, lost samples before a frame; absent when none);
 /// `Axon-Descriptor` (the ``StreamDescriptor`` as compact JSON). Body: per frame `time, counter, value…` as
 /// little-endian `Float64` — time in Unix seconds (the device's clock when it has one), counter NaN when none.
 /// Values travel as `Float64` so the worker sees exactly what the gateway saw.
@@ -77,12 +77,15 @@ public struct FrameBatch: Sendable, Hashable {
         encoder.nonConformingFloatEncodingStrategy = .convertToString(
             positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         let descriptorJSON = (try? encoder.encode(descriptor)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        return [
+        var headers = [
             "Axon-Device": device, "Axon-Epoch": String(epoch), "Axon-First-Frame": String(firstFrame),
-            "Axon-Frames": String(frameCount),
-            "Axon-Gaps": gaps.map { "\($0.beforeFrame):\($0.missing):\($0.cause.rawValue)" }.joined(separator: ","),
-            "Axon-Descriptor": descriptorJSON,
+            "Axon-Frames": String(frameCount), "Axon-Descriptor": descriptorJSON,
         ]
+        // Only when there are gaps: libnats drops the headers that follow an empty value when it parses them.
+        if !gaps.isEmpty {
+            headers["Axon-Gaps"] = gaps.map { "\($0.beforeFrame):\($0.missing):\($0.cause.rawValue)" }.joined(separator: ",")
+        }
+        return headers
     }
 
     /// The body: the rows as little-endian `Float64`.
@@ -142,8 +145,7 @@ public struct FrameBatch: Sendable, Hashable {
             throw .badMessage("frame \(frame) has no finite time")
         }
         var gaps: [Gap] = []
-        let gapText = try header("Axon-Gaps")
-        for item in gapText.split(separator: ",") {
+        for item in (headers["Axon-Gaps"] ?? "").split(separator: ",") {
             let parts = item.split(separator: ":")
             guard parts.count == 3, let before = Int(parts[0]), let missing = Int(parts[1]),
                 let cause = GapRecord.Cause(rawValue: String(parts[2])), (0..<frames).contains(before), missing >= 0

@@ -94,6 +94,7 @@ public final class NATSConnection: @unchecked Sendable {
     /// Publishes `data` to a JetStream subject and waits for the stream's acknowledgement.
     ///
     /// - Parameters:
+    ///   - headers: header values; empty ones are not sent.
     ///   - messageID: the `Nats-Msg-Id`: a retry with the same id inside the stream's duplicate window is
     ///     acknowledged as a duplicate and not stored twice.
     ///   - timeout: seconds to wait for the acknowledgement (default: the connection's timeout).
@@ -111,7 +112,8 @@ public final class NATSConnection: @unchecked Sendable {
         }
         try natsCheck(created, "create message for \(subject)")
         defer { natsMsg_Destroy(message) }
-        for (key, value) in headers {
+        // An empty value would make libnats' header parser drop the headers after it on the receiving side.
+        for (key, value) in headers where !value.isEmpty {
             try natsCheck(natsMsgHeader_Set(message, key, value), "set header \(key)")
         }
         var pubOptions = jsPubOptions()
