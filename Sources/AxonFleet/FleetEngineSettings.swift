@@ -42,10 +42,12 @@ final class FleetDeviceEngine {
     private let spectrumRow: UnsafeMutableBufferPointer<Double>
     private let indicatorRow: UnsafeMutableBufferPointer<Double>
 
-    init(descriptor: StreamDescriptor, settings: FleetEngineSettings) throws {
+    /// A new device's engine (its baseline starts with its first sample), or one resuming from `snapshot`.
+    init(descriptor: StreamDescriptor, settings: FleetEngineSettings, snapshot: EEGProcessor.Snapshot? = nil) throws {
         processor = try EEGProcessor(configuration: settings.configuration(for: descriptor), timeBase: .device)
         try processor.open(descriptor)
-        processor.requestBaseline()
+        // A resumed engine carries its baseline in the snapshot: asking for one would start it over.
+        if let snapshot { try processor.restore(snapshot) } else { processor.requestBaseline() }
         self.descriptor = descriptor
         block = SampleBlock(layout: FrameLayout(channelCount: descriptor.channelCount), capacity: FrameBatch.maxFrames)
         spectrumRow = .allocate(capacity: processor.engine.spectrumLayout.width)

@@ -39,6 +39,8 @@ public enum FleetResults {
         /// With a simulated check: rows whose values differ from the offline engine's (beyond 1e-9 relative), or
         /// that the offline engine does not make.
         public var mismatchedRows: Int?
+        /// With a simulated check: which rows differ or are missing (`s<counter>` spectra, `z<counter>` zones).
+        public var mismatchedCounters: [String]?
         /// With a simulated check: the largest relative difference of any value.
         public var maxRelativeDifference: Double?
         /// With a simulated check: the offline zones equal the received ones, in order.
@@ -85,9 +87,9 @@ public enum FleetResults {
         var collected: [String: Collected] = [:]
         var messages = 0
         if last > 0 {
-            let subject = device.map { "axon.*.\($0)" } ?? ">"
+            // JetStream 2.9 filters on one subject of the stream only: read all and keep the device's.
             let subscription = try nats.subscribeOrderedSync(
-                stream: FleetSubjects.resultsStream, subject: subject == ">" ? "axon.>" : subject, startSequence: 1)
+                stream: FleetSubjects.resultsStream, subject: "axon.>", startSequence: 1)
             defer { subscription.unsubscribe() }
             var idle = 0.0
             while idle < 5 {
@@ -96,8 +98,10 @@ public enum FleetResults {
                     continue
                 }
                 idle = 0
-                messages += 1
+                if message.streamSequence >= last { idle = .infinity }
                 let name = FleetSubjects.device(ofSubject: message.subject)
+                if let device, device != name { continue }
+                messages += 1
                 let row = decodeRow(message.data)
                 guard row.count >= 2 else { continue }
                 let counter = Int(row[0])
@@ -113,7 +117,6 @@ public enum FleetResults {
                     entry.lags.append(Double(message.timestamp - raw) / 1e9)
                 }
                 collected[name] = entry
-                if message.streamSequence >= last { break }
             }
         }
         var devices: [Device] = []
@@ -136,19 +139,25 @@ public enum FleetResults {
                 report.expectedZones = offline.zones.count
                 var mismatched = 0
                 var worst = 0.0
-                for (rows, received) in [(offline.spectra, entry.spectra), (offline.zones, entry.zones)] {
+                var which: [String] = []
+                for (kind, rows, received) in [("s", offline.spectra, entry.spectra), ("z", offline.zones, entry.zones)] {
                     for expected in rows {
                         guard let got = received[Int(expected[0])], got.count == expected.count else {
                             mismatched += 1
+                            which.append("\(kind)\(Int(expected[0]))")
                             continue
                         }
                         let difference = relativeDifference(expected, got)
                         worst = max(worst, difference)
-                        if difference > 1e-9 { mismatched += 1 }
+                        if difference > 1e-9 {
+                            mismatched += 1
+                            which.append("\(kind)\(Int(expected[0]))")
+                        }
                     }
                     mismatched += max(0, received.count - rows.count)
                 }
                 report.mismatchedRows = mismatched
+                report.mismatchedCounters = which
                 report.maxRelativeDifference = worst
                 let zoneLane = IndicatorLayout.Header.zone.rawValue
                 report.zonesMatch =

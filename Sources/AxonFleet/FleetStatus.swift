@@ -8,8 +8,10 @@ import Foundation
 public enum FleetStatus {
     /// The whole picture.
     public struct Report: Sendable, Codable {
-        /// Live workers.
+        /// Live workers (presence renewed within twice the lease time, judged by the reports' clocks).
         public var workers: [FleetWorker.Statistics]
+        /// Workers whose presence is still in the bucket but no longer renewed (stopped or dead).
+        public var staleWorkers: [String]
         /// Partition → worker holding it.
         public var partitionOwners: [String: String]
         /// Latest status of every gateway device.
@@ -21,14 +23,16 @@ public enum FleetStatus {
     /// Reads the current status.
     public static func read(nats: NATSConnection) throws -> Report {
         let leases = try nats.keyValue(
-            bucket: FleetSubjects.leaseBucket, ttl: FleetWorker.Options.leaseSeconds, replicas: 1)
+            bucket: FleetSubjects.leaseBucket, ttl: FleetWorker.Options.leaseBucketTTL, replicas: 1)
         var workers: [FleetWorker.Statistics] = []
+        var stale: [String] = []
+        let now = Date().timeIntervalSince1970
         var owners: [String: String] = [:]
         for key in try leases.keys() {
             guard let entry = try leases.get(key) else { continue }
             if key.hasPrefix("worker.") {
                 if let stats = try? JSONDecoder().decode(FleetWorker.Statistics.self, from: Data(entry.value)) {
-                    workers.append(stats)
+                    if now - stats.time <= 2 * FleetWorker.Options.leaseSeconds { workers.append(stats) } else { stale.append(stats.id) }
                 }
             } else if key.hasPrefix("part.") {
                 owners[String(key.dropFirst(5))] = String(decoding: entry.value, as: UTF8.self)
@@ -51,7 +55,7 @@ public enum FleetStatus {
             }
         }
         return Report(
-            workers: workers.sorted { $0.id < $1.id }, partitionOwners: owners,
+            workers: workers.sorted { $0.id < $1.id }, staleWorkers: stale.sorted(), partitionOwners: owners,
             gateways: gateways.values.sorted { $0.device < $1.device }, streams: streams)
     }
 }

@@ -82,7 +82,7 @@ public enum FleetSubjects {
     /// Creates (or updates) the streams and buckets. Idempotent; every gateway and worker calls it at start.
     public static func ensure(on nats: NATSConnection, replicas: Int) throws(NATSError) {
         for spec in streams(replicas: replicas) { try nats.ensureStream(spec) }
-        _ = try nats.keyValue(bucket: leaseBucket, ttl: FleetWorker.Options.leaseSeconds, replicas: replicas)
+        _ = try nats.keyValue(bucket: leaseBucket, ttl: FleetWorker.Options.leaseBucketTTL, replicas: replicas)
         _ = try nats.keyValue(bucket: checkpointBucket, ttl: 0, replicas: replicas, maxValueSize: 1 << 20)
     }
 }

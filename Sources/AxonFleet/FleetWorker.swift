@@ -8,9 +8,10 @@ import Foundation
 
 /// `axon fleet worker`: a stateful engine worker. Devices are spread over the live workers by partition
 /// (``FleetSubjects/partition(of:)``): a worker holds a partition while it keeps renewing its lease
-/// (`part.<n>` in the `axon_leases` bucket, whose TTL makes a dead worker's leases vanish), and takes its fair
-/// share — ⌈partitions ÷ live workers⌉, live workers being the `worker.<id>` keys of the same bucket — releasing
-/// the excess when workers join.
+/// (`part.<n>` in the `axon_leases` bucket; a lease whose revision has not moved for ``Options/leaseSeconds`` is
+/// expired and taken over by compare-and-set), and takes its fair share — ⌈partitions ÷ live workers⌉, live
+/// workers being the `worker.<id>` keys of the same bucket that are still renewed — releasing the excess when
+/// workers join.
 ///
 /// A held partition is read through one ordered consumer of `axon.raw.<n>.>`, so each device's batches reach
 /// exactly one worker, in order. Each device runs its own ``EEGProcessor`` (``FleetEngineSettings``); every
@@ -32,8 +33,11 @@ import Foundation
 public final class FleetWorker: @unchecked Sendable {
     /// How the worker runs.
     public struct Options: Sendable {
-        /// Seconds a lease or presence lives without renewal (the lease bucket's TTL): the failover time's floor.
+        /// Seconds a lease or presence may go unrenewed before other workers treat it as expired: the failover
+        /// time's floor.
         public static let leaseSeconds = 3.0
+        /// The lease bucket's TTL: only clears keys of workers gone for good (expiry is judged by observation).
+        public static let leaseBucketTTL = 60.0
         /// The worker's id (`A–Z a–z 0–9 - _`).
         public var id: String
         /// The engine parameters (the same on every worker).
@@ -158,6 +162,8 @@ public final class FleetWorker: @unchecked Sendable {
     private var stopping = false
     private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
+    /// Lease thread only: when each lease key's revision was first seen.
+    private var observed: [String: (revision: UInt64, since: Double)] = [:]
 
     /// Creates a worker; makes sure the streams and buckets exist with `replicas` copies.
     ///
@@ -168,7 +174,7 @@ public final class FleetWorker: @unchecked Sendable {
         self.nats = nats
         do {
             try FleetSubjects.ensure(on: nats, replicas: replicas)
-            leases = try nats.keyValue(bucket: FleetSubjects.leaseBucket, ttl: Options.leaseSeconds, replicas: replicas)
+            leases = try nats.keyValue(bucket: FleetSubjects.leaseBucket, ttl: Options.leaseBucketTTL, replicas: replicas)
             checkpoints = try nats.keyValue(bucket: FleetSubjects.checkpointBucket, ttl: 0, replicas: replicas)
         } catch { throw .nats(error) }
         stats.id = options.id
@@ -242,7 +248,16 @@ public final class FleetWorker: @unchecked Sendable {
             }
         }
         guard let keys = try? leases.keys() else { return }
-        let workers = max(1, keys.filter { $0.hasPrefix("worker.") }.count)
+        // A lease or presence is stale when its revision has not moved for leaseSeconds of this worker's own
+        // clock: no clock is compared across machines, and no one waits for the bucket's TTL to remove it.
+        let now = Date().timeIntervalSince1970
+        var revisions: [String: UInt64] = [:]
+        for key in keys { if let entry = try? leases.get(key) { revisions[key] = entry.revision } }
+        observed = observed.filter { revisions[$0.key] != nil }
+        for (key, revision) in revisions where observed[key]?.revision != revision { observed[key] = (revision, now) }
+        func stale(_ key: String) -> Bool { now - (observed[key]?.since ?? now) > Options.leaseSeconds }
+        let me = "worker.\(options.id)"
+        let workers = max(1, revisions.keys.filter { $0.hasPrefix("worker.") && ($0 == me || !stale($0)) }.count)
         let share = (FleetSubjects.partitionCount + workers - 1) / workers
         var held = lock.withLock { Set(partitions.keys) }
         if held.count > share {
@@ -253,18 +268,26 @@ public final class FleetWorker: @unchecked Sendable {
             }
             return
         }
-        let taken = Set(keys.filter { $0.hasPrefix("part.") }.compactMap { Int($0.dropFirst(5)) })
         let offset = FleetSubjects.partition(of: options.id)
         for step in 0..<FleetSubjects.partitionCount where held.count < share {
             let index = (offset + step) % FleetSubjects.partitionCount
-            guard !held.contains(index), !taken.contains(index) else { continue }
-            guard let revision = try? leases.create("part.\(index)", value: Array(options.id.utf8)) else { continue }
+            let key = "part.\(index)"
+            guard !held.contains(index) else { continue }
+            let revision: UInt64?
+            if let current = revisions[key] {
+                // Held by a worker that stopped renewing: take it over with compare-and-set on what we saw.
+                guard stale(key) else { continue }
+                revision = try? leases.update(key, value: Array(options.id.utf8), last: current)
+            } else {
+                revision = try? leases.create(key, value: Array(options.id.utf8))
+            }
+            guard let revision else { continue }
             do {
                 try acquire(index, leaseRevision: revision)
                 held.insert(index)
             } catch {
                 options.log("worker \(options.id): cannot take partition \(index): \(error)")
-                try? leases.delete("part.\(index)")
+                try? leases.delete(key)
             }
         }
     }
@@ -280,8 +303,8 @@ public final class FleetWorker: @unchecked Sendable {
         for key in try checkpoints.keys() where key.hasPrefix("dev.\(index).") {
             guard let entry = try checkpoints.get(key) else { continue }
             let record = try FleetJSON.decoder().decode(FleetDeviceCheckpoint.self, from: Data(entry.value))
-            let engine = try FleetDeviceEngine(descriptor: record.descriptor, settings: options.settings)
-            try engine.processor.restore(record.processor)
+            let engine = try FleetDeviceEngine(
+                descriptor: record.descriptor, settings: options.settings, snapshot: record.processor)
             partition.devices[record.device] = DeviceState(
                 engine: engine, epoch: record.epoch, nextFrame: record.nextFrame, lastTime: record.lastTime,
                 streamSequence: record.streamSequence, revision: entry.revision)
