@@ -16,6 +16,15 @@ public struct NATSMessage: Sendable {
     /// When the stream stored it, Unix nanoseconds (0 when unknown).
     public let timestamp: Int64
 
+    /// A message made by hand (tests, tools).
+    init(subject: String, data: [UInt8], headers: [String: String], streamSequence: UInt64, timestamp: Int64) {
+        self.subject = subject
+        self.data = data
+        self.headers = headers
+        self.streamSequence = streamSequence
+        self.timestamp = timestamp
+    }
+
     /// Copies `message` (a `natsMsg *`; not destroyed here), reading the headers named in `keys`.
     init(_ message: OpaquePointer, keys: [String]) {
         subject = natsMsg_GetSubject(message).map { String(cString: $0) } ?? ""
