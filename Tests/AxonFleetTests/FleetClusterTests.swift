@@ -114,6 +114,80 @@ final class FleetClusterTests {
         #expect(rejected == ["undecodable": 1, "descriptorChanged": 1, "sequenceBackwards": 1])
         #expect(log.lines.filter { $0.contains("rejected") }.count == 3)
     }
+
+    /// Acceptance 3 (scaled): during 12 devices × 40 s in real time through two worker processes, a nats-server is
+    /// SIGKILLed (the cluster keeps quorum; it comes back 7 s later), a worker process is SIGKILLed (the other takes
+    /// its partitions from their checkpoints), and the server a gateway talks to stops answering for 5 s (the
+    /// gateway spools and replays). Every device still gets exactly the offline engine's results, once.
+    @Test func faultsLoseAndDoubleNothing() throws {
+        guard let axon = AxonExecutable.path else {
+            Issue.record("the axon executable is not built")
+            return
+        }
+        let logs = cluster.directory
+        func workerProcess(_ id: String) throws -> KeptProcess {
+            try KeptProcess(
+                axon, ["fleet", "worker", "--id", id, "--baseline", "20", "--indicator", "10", "--checkpoint", "1",
+                       "--report", "0", "--nats"] + cluster.urls, log: logs.appendingPathComponent("\(id).log"))
+        }
+        let first = try workerProcess("p-1")
+        let second = try workerProcess("p-2")
+        defer {
+            first.stop()
+            second.stop()
+        }
+        let gatewayURL = [cluster.urls[2]]
+        let outcome = Outcome()
+        let simulator = try FleetSimulator(
+            nats: try connect(gatewayURL, timeout: 1),
+            options: .init(devices: 12, seconds: 40, fast: false, threads: 2, publisher: .init(spoolDirectory: spool)))
+        let simulation = Thread {
+            do { outcome.set(try simulator.run()) } catch { outcome.fail(error) }
+        }
+        simulation.start()
+        let start = Date()
+        func at(_ seconds: Double) { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + max(0, seconds - Date().timeIntervalSince(start))) }
+        at(6)
+        cluster.kill(0)
+        at(10)
+        first.kill()
+        let killed = Date().timeIntervalSince1970
+        at(13)
+        try cluster.start(0)
+        at(20)
+        cluster.pause(2)
+        at(25)
+        cluster.resume(2)
+        let summary = try outcome.wait()
+        let ids = (0..<12).map { FleetSimulatedDevice(index: $0).id }
+        let report = try waitForResults(ids, seconds: 40, within: 60)
+        expectComplete(report, ids)
+        #expect(summary.devices.reduce(0) { $0 + $1.spooledBatches } > 0, "the paused server made the gateway spool")
+        #expect(summary.devices.allSatisfy { $0.droppedFrames == 0 && $0.spoolBatches == 0 && $0.replayedBatches == $0.spooledBatches })
+        // Failover: from the SIGKILL to the survivor's first partition taken over ("[unix time] worker p-2: took …").
+        let log = (try? String(contentsOf: logs.appendingPathComponent("p-2.log"), encoding: .utf8)) ?? ""
+        let takeovers = log.split(separator: "\n").filter { $0.contains("took partition") }.compactMap { line -> Double? in
+            guard line.hasPrefix("["), let end = line.firstIndex(of: "]") else { return nil }
+            return Double(line[line.index(after: line.startIndex)..<end])
+        }.filter { $0 > killed }
+        let failover = (takeovers.min() ?? .infinity) - killed
+        #expect(failover < 6, "failover \(failover) s")
+        print("fleet faults: failover \(String(format: "%.2f", failover)) s, worst lag \(String(format: "%.2f", report.maxLag)) s, "
+            + "\(summary.devices.reduce(0) { $0 + $1.spooledBatches }) messages spooled and replayed")
+    }
+}
+
+/// A value handed from a thread to the test, with its wait.
+final class Outcome: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let lock = NSLock()
+    private var result: Result<FleetSimulator.Summary, any Error>?
+    func set(_ value: FleetSimulator.Summary) { lock.withLock { result = .success(value) }; done.signal() }
+    func fail(_ error: any Error) { lock.withLock { result = .failure(error) }; done.signal() }
+    func wait() throws -> FleetSimulator.Summary {
+        done.wait()
+        return try lock.withLock { result! }.get()
+    }
 }
 
 /// Log lines collected from the workers' threads.

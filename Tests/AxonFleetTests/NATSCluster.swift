@@ -8,24 +8,17 @@ import Foundation
 /// A real JetStream cluster of three `nats-server` processes (Debian's nats-server, installed by
 /// scripts/install-deps.sh) on free loopback ports, with its data in a temporary folder.
 ///
-/// Each server runs under a `/bin/sh` keeper that holds our pipe on its standard input: when the tests end — or
-/// this process dies — the pipe closes and the keeper SIGKILLs the server, so no server outlives the tests.
+/// Each server runs as a ``KeptProcess``, so no server outlives the tests.
 final class NATSCluster {
     enum ClusterError: Error { case failed(String) }
 
     static let serverPath = "/usr/sbin/nats-server"
     static var available: Bool { FileManager.default.isExecutableFile(atPath: serverPath) }
 
-    struct Node {
-        let process: Process
-        let input: Pipe
-        let pid: pid_t
-    }
-
     let directory: URL
     let clientPorts: [UInt16]
     private let routePorts: [UInt16]
-    private var nodes: [Node?]
+    private var nodes: [KeptProcess?]
 
     /// Starts `count` servers and waits until JetStream answers with a quorum.
     init(count: Int = 3) throws {
@@ -61,48 +54,25 @@ final class NATSCluster {
 
     /// Starts (or restarts, with its data) server `index`.
     func start(_ index: Int) throws {
-        let process = Process()
-        let input = Pipe()
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = [
-            "-c", "\"$0\" -c \"$1\" >\"$2\" 2>&1 & echo $!; read _; kill -9 $! 2>/dev/null", Self.serverPath,
-            configURL(index).path, directory.appendingPathComponent("n\(index).log").path,
-        ]
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A) {
-            let chunk = output.fileHandleForReading.availableData
-            guard !chunk.isEmpty else { throw ClusterError.failed("nats-server \(index) did not start") }
-            line.append(chunk)
-        }
-        guard let pid = pid_t(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            throw ClusterError.failed("no pid from the keeper of server \(index)")
-        }
-        nodes[index] = Node(process: process, input: input, pid: pid)
+        nodes[index] = try KeptProcess(
+            Self.serverPath, ["-c", configURL(index).path], log: directory.appendingPathComponent("n\(index).log"))
         try waitForPort(clientPorts[index])
     }
 
     /// SIGKILLs server `index` (a crash: no goodbye to the cluster).
     func kill(_ index: Int) {
-        guard let node = nodes[index] else { return }
-        _ = Glibc.kill(node.pid, SIGKILL)
+        nodes[index]?.kill()
         stop(index)
     }
 
     /// SIGSTOPs server `index`: its sockets stay open and nothing answers (a network that stopped passing packets).
-    func pause(_ index: Int) { if let node = nodes[index] { _ = Glibc.kill(node.pid, SIGSTOP) } }
+    func pause(_ index: Int) { nodes[index]?.signal(SIGSTOP) }
 
     /// SIGCONTs a paused server.
-    func resume(_ index: Int) { if let node = nodes[index] { _ = Glibc.kill(node.pid, SIGCONT) } }
+    func resume(_ index: Int) { nodes[index]?.signal(SIGCONT) }
 
     private func stop(_ index: Int) {
-        guard let node = nodes[index] else { return }
-        _ = Glibc.kill(node.pid, SIGCONT)
-        try? node.input.fileHandleForWriting.close()
-        node.process.waitUntilExit()
+        nodes[index]?.stop()
         nodes[index] = nil
     }
 
@@ -169,5 +139,51 @@ final class NATSCluster {
             ports.append(UInt16(bigEndian: address.sin_port))
         }
         return ports
+    }
+}
+
+/// A child process under a `/bin/sh` keeper that holds our pipe on its standard input: when the tests end — or
+/// this process dies — the pipe closes and the keeper SIGKILLs the child, so nothing outlives the tests.
+final class KeptProcess {
+    let pid: pid_t
+    private let keeper = Process()
+    private let input = Pipe()
+    private var stopped = false
+
+    /// Starts `executable arguments…` with standard output and error appended to `log`.
+    init(_ executable: String, _ arguments: [String], log: URL) throws {
+        let output = Pipe()
+        keeper.executableURL = URL(fileURLWithPath: "/bin/sh")
+        keeper.arguments = ["-c", "log=\"$1\"; shift; \"$@\" >>\"$log\" 2>&1 & echo $!; read _; kill -9 $! 2>/dev/null", "keeper", log.path, executable] + arguments
+        keeper.standardInput = input
+        keeper.standardOutput = output
+        try keeper.run()
+        var line = Data()
+        while !line.contains(0x0A) {
+            let chunk = output.fileHandleForReading.availableData
+            guard !chunk.isEmpty else { throw NATSCluster.ClusterError.failed("\(executable) did not start") }
+            line.append(chunk)
+        }
+        guard let pid = pid_t(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw NATSCluster.ClusterError.failed("no pid from the keeper of \(executable)")
+        }
+        self.pid = pid
+    }
+
+    deinit { stop() }
+
+    /// SIGKILL now (a crash).
+    func kill() { _ = Glibc.kill(pid, SIGKILL) }
+
+    /// SIGSTOP / SIGCONT.
+    func signal(_ number: Int32) { _ = Glibc.kill(pid, number) }
+
+    /// Lets the keeper kill the child and waits for the keeper.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        _ = Glibc.kill(pid, SIGCONT)
+        try? input.fileHandleForWriting.close()
+        keeper.waitUntilExit()
     }
 }
