@@ -36,6 +36,10 @@ public final class FleetWorker: @unchecked Sendable {
         /// Seconds a lease or presence may go unrenewed before other workers treat it as expired: the failover
         /// time's floor.
         public static let leaseSeconds = 3.0
+        /// Seconds without a message after which a partition's consumer is made again from the partition's position:
+        /// an ordered consumer whose server died may otherwise stay silent (quiet partitions pay one consumer
+        /// creation per period).
+        public static let stallSeconds = 5.0
         /// The lease bucket's TTL: only clears keys of workers gone for good (expiry is judged by observation).
         public static let leaseBucketTTL = 60.0
         /// The worker's id (`A–Z a–z 0–9 - _`).
@@ -105,6 +109,8 @@ public final class FleetWorker: @unchecked Sendable {
         public var takeovers = 0
         /// Partitions lost to another worker (lease expired while this one was alive).
         public var lostPartitions = 0
+        /// Consumers made again after a partition stayed silent for ``Options/stallSeconds``.
+        public var resubscriptions = 0
         /// CPU seconds of the process.
         public var cpuSeconds = 0.0
         /// Unix time of the report.
@@ -140,6 +146,8 @@ public final class FleetWorker: @unchecked Sendable {
         var checkpointRevision: UInt64 = 0
         var leaseRevision: UInt64
         var nextCheckpoint = 0.0
+        /// When a message last arrived (or the consumer was last made): the watchdog's clock.
+        var lastMessageTime = 0.0
         var subscription: NATSSubscription?
         /// Under the worker's lock.
         var active = true
@@ -247,6 +255,7 @@ public final class FleetWorker: @unchecked Sendable {
                 options.log("worker \(options.id): lease of partition \(partition.index) not renewed: \(error)")
             }
         }
+        for partition in lock.withLock({ Array(partitions.values) }) { watch(partition) }
         guard let keys = try? leases.keys() else { return }
         // A lease or presence is stale when its revision has not moved for leaseSeconds of this worker's own
         // clock: no clock is compared across machines, and no one waits for the bucket's TTL to remove it.
@@ -316,13 +325,9 @@ public final class FleetWorker: @unchecked Sendable {
             stats.partitions = partitions.keys.sorted()
             stats.devices = partitions.values.reduce(0) { $0 + $1.devices.count }
         }
+        partition.lastMessageTime = Date().timeIntervalSince1970
         do {
-            partition.subscription = try nats.subscribeOrdered(
-                stream: FleetSubjects.rawStream, subject: FleetSubjects.rawPartition(index),
-                startSequence: partition.lastSequence + 1, headerKeys: FrameBatch.headerKeys
-            ) { [weak self, partition] message in
-                self?.handle(message, in: partition)
-            }
+            try partition.lock.withLock { partition.subscription = try subscribe(partition) }
         } catch {
             lock.withLock {
                 partition.active = false
@@ -333,6 +338,33 @@ public final class FleetWorker: @unchecked Sendable {
         options.log(
             "worker \(options.id): took partition \(index) at sequence \(partition.lastSequence + 1) with "
                 + "\(partition.devices.count) checkpointed devices")
+    }
+
+    /// Makes a silent partition's consumer again from just after the last message it handled.
+    /// Never waits for the partition: a handler holding its lock (waiting for a publish acknowledgement) is busy,
+    /// not silent, and the lease thread must go on renewing.
+    private func watch(_ partition: Partition) {
+        guard partition.lock.try() else { return }
+        defer { partition.lock.unlock() }
+        let now = Date().timeIntervalSince1970
+        guard isActive(partition), now - partition.lastMessageTime > Options.stallSeconds else { return }
+        partition.subscription?.unsubscribe()
+        partition.lastMessageTime = now
+        do {
+            partition.subscription = try subscribe(partition)
+            lock.withLock { stats.resubscriptions += 1 }
+        } catch {
+            options.log("worker \(options.id): partition \(partition.index) not resubscribed: \(error)")
+        }
+    }
+
+    private func subscribe(_ partition: Partition) throws(NATSError) -> NATSSubscription {
+        try nats.subscribeOrdered(
+            stream: FleetSubjects.rawStream, subject: FleetSubjects.rawPartition(partition.index),
+            startSequence: partition.lastSequence + 1, headerKeys: FrameBatch.headerKeys
+        ) { [weak self, partition] message in
+            self?.handle(message, in: partition)
+        }
     }
 
     /// Stops reading a partition; checkpoints it first when the lease is still ours.
@@ -359,6 +391,9 @@ public final class FleetWorker: @unchecked Sendable {
         partition.lock.lock()
         defer { partition.lock.unlock() }
         guard isActive(partition) else { return }
+        partition.lastMessageTime = Date().timeIntervalSince1970
+        // A consumer made again may repeat what the old one delivered just before it stopped.
+        guard message.streamSequence > partition.lastSequence else { return }
         process(message, in: partition)
         partition.lastSequence = max(partition.lastSequence, message.streamSequence)
         if Date().timeIntervalSince1970 >= partition.nextCheckpoint { checkpoint(partition) }

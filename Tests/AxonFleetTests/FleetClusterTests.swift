@@ -173,7 +173,8 @@ final class FleetClusterTests {
         let failover = (takeovers.min() ?? .infinity) - killed
         #expect(failover < 6, "failover \(failover) s")
         print("fleet faults: failover \(String(format: "%.2f", failover)) s, worst lag \(String(format: "%.2f", report.maxLag)) s, "
-            + "\(summary.devices.reduce(0) { $0 + $1.spooledBatches }) messages spooled and replayed")
+            + "\(summary.devices.reduce(0) { $0 + $1.spooledBatches }) messages spooled and replayed; worst lag per device "
+            + report.devices.map { "\($0.device) \(String(format: "%.1f", $0.maxLag))" }.joined(separator: ", "))
     }
 }
 
