@@ -21,6 +21,8 @@ public struct FleetDeviceCheckpoint: Sendable, Codable {
     public var streamSequence: UInt64
     /// The engine stage's state.
     public var processor: EEGProcessor.Snapshot
+    /// The worker that wrote it.
+    public var worker: String
 
     /// `dev.<partition>.<device>`.
     public static func key(_ device: String) -> String { "dev.\(FleetSubjects.partition(of: device)).\(device)" }

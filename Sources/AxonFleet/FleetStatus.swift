@@ -35,7 +35,7 @@ public enum FleetStatus {
                     if now - stats.time <= 2 * FleetWorker.Options.leaseSeconds { workers.append(stats) } else { stale.append(stats.id) }
                 }
             } else if key.hasPrefix("part.") {
-                owners[String(key.dropFirst(5))] = String(decoding: entry.value, as: UTF8.self)
+                owners[String(key.dropFirst(5))] = entry.value.isEmpty ? "(free)" : String(decoding: entry.value, as: UTF8.self)
             }
         }
         var streams: [String: NATSConnection.StreamState] = [:]

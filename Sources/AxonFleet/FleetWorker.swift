@@ -1,5 +1,6 @@
 import AxonEEG
 import AxonStreams
+import CNATS
 import Foundation
 
 #if canImport(Glibc)
@@ -36,6 +37,9 @@ public final class FleetWorker: @unchecked Sendable {
         /// Seconds a lease or presence may go unrenewed before other workers treat it as expired: the failover
         /// time's floor.
         public static let leaseSeconds = 3.0
+        /// Seconds a partition is processed after its last successful lease renewal: less than ``leaseSeconds``, so a
+        /// worker cut off from the lease bucket stops before anyone may take its partitions over.
+        public static let safeHoldSeconds = 2.0
         /// Seconds without a message after which a partition's consumer is made again from the partition's position:
         /// an ordered consumer whose server died may otherwise stay silent (quiet partitions pay one consumer
         /// creation per period).
@@ -145,6 +149,9 @@ public final class FleetWorker: @unchecked Sendable {
         var lastSequence: UInt64 = 0
         var checkpointRevision: UInt64 = 0
         var leaseRevision: UInt64
+        /// Under the worker's lock: when the lease was last written (or taken). Past ``Options/safeHoldSeconds``
+        /// without a renewal, the partition stops: another worker may already hold it.
+        var leaseRenewedAt = Date().timeIntervalSince1970
         var nextCheckpoint = 0.0
         /// When a message last arrived (or the consumer was last made): the watchdog's clock.
         var lastMessageTime = 0.0
@@ -206,7 +213,10 @@ public final class FleetWorker: @unchecked Sendable {
             stopCondition.broadcast()
         }
         if thread != nil { finished.wait() }
-        for index in lock.withLock({ Array(partitions.keys) }) { release(index, checkpointFirst: true) }
+        for partition in lock.withLock({ Array(partitions.values) }) {
+            release(partition.index, checkpointFirst: true)
+            giveBack(partition)
+        }
         try? leases.delete("worker.\(options.id)")
     }
 
@@ -246,7 +256,10 @@ public final class FleetWorker: @unchecked Sendable {
             do {
                 let revision = try leases.update(
                     "part.\(partition.index)", value: Array(options.id.utf8), last: partition.leaseRevision)
-                lock.withLock { partition.leaseRevision = revision }
+                lock.withLock {
+                    partition.leaseRevision = revision
+                    partition.leaseRenewedAt = Date().timeIntervalSince1970
+                }
             } catch where error.isWrongRevision || error.isNotFound {
                 options.log("worker \(options.id): lease of partition \(partition.index) lost")
                 lock.withLock { stats.lostPartitions += 1 }
@@ -255,13 +268,27 @@ public final class FleetWorker: @unchecked Sendable {
                 options.log("worker \(options.id): lease of partition \(partition.index) not renewed: \(error)")
             }
         }
-        for partition in lock.withLock({ Array(partitions.values) }) { watch(partition) }
+        for partition in lock.withLock({ Array(partitions.values) }) {
+            guard !isActive(partition) else {
+                watch(partition)
+                continue
+            }
+            // Stopped by a fenced checkpoint or an overdue lease: drop it; its lease, if still ours, goes back.
+            options.log("worker \(options.id): partition \(partition.index) stopped, releasing it")
+            release(partition.index, checkpointFirst: false)
+            giveBack(partition)
+        }
         guard let keys = try? leases.keys() else { return }
         // A lease or presence is stale when its revision has not moved for leaseSeconds of this worker's own
         // clock: no clock is compared across machines, and no one waits for the bucket's TTL to remove it.
         let now = Date().timeIntervalSince1970
         var revisions: [String: UInt64] = [:]
-        for key in keys { if let entry = try? leases.get(key) { revisions[key] = entry.revision } }
+        var free: Set<String> = []
+        for key in keys {
+            guard let entry = try? leases.get(key) else { continue }
+            revisions[key] = entry.revision
+            if entry.value.isEmpty { free.insert(key) }
+        }
         observed = observed.filter { revisions[$0.key] != nil }
         for (key, revision) in revisions where observed[key]?.revision != revision { observed[key] = (revision, now) }
         func stale(_ key: String) -> Bool { now - (observed[key]?.since ?? now) > Options.leaseSeconds }
@@ -271,8 +298,9 @@ public final class FleetWorker: @unchecked Sendable {
         var held = lock.withLock { Set(partitions.keys) }
         if held.count > share {
             for index in held.sorted().suffix(held.count - share) {
+                guard let partition = lock.withLock({ partitions[index] }) else { continue }
                 release(index, checkpointFirst: true)
-                try? leases.delete("part.\(index)")
+                giveBack(partition)
                 options.log("worker \(options.id): released partition \(index) (\(workers) workers)")
             }
             return
@@ -284,8 +312,8 @@ public final class FleetWorker: @unchecked Sendable {
             guard !held.contains(index) else { continue }
             let revision: UInt64?
             if let current = revisions[key] {
-                // Held by a worker that stopped renewing: take it over with compare-and-set on what we saw.
-                guard stale(key) else { continue }
+                // Given back, or held by a worker that stopped renewing: take it with compare-and-set on what we saw.
+                guard free.contains(key) || stale(key) else { continue }
                 revision = try? leases.update(key, value: Array(options.id.utf8), last: current)
             } else {
                 revision = try? leases.create(key, value: Array(options.id.utf8))
@@ -296,7 +324,7 @@ public final class FleetWorker: @unchecked Sendable {
                 held.insert(index)
             } catch {
                 options.log("worker \(options.id): cannot take partition \(index): \(error)")
-                try? leases.delete(key)
+                _ = try? leases.update(key, value: [], last: revision)
             }
         }
     }
@@ -338,6 +366,12 @@ public final class FleetWorker: @unchecked Sendable {
         options.log(
             "worker \(options.id): took partition \(index) at sequence \(partition.lastSequence + 1) with "
                 + "\(partition.devices.count) checkpointed devices")
+    }
+
+    /// Marks a released partition's lease free (an empty value), only if it is still ours (compare-and-set).
+    private func giveBack(_ partition: Partition) {
+        let revision = lock.withLock { partition.leaseRevision }
+        _ = try? leases.update("part.\(partition.index)", value: [], last: revision)
     }
 
     /// Makes a silent partition's consumer again from just after the last message it handled.
@@ -390,7 +424,13 @@ public final class FleetWorker: @unchecked Sendable {
     private func handle(_ message: NATSMessage, in partition: Partition) {
         partition.lock.lock()
         defer { partition.lock.unlock() }
-        guard isActive(partition) else { return }
+        let held = lock.withLock { () -> Bool in
+            guard partition.active else { return false }
+            if Date().timeIntervalSince1970 - partition.leaseRenewedAt > Options.safeHoldSeconds { partition.active = false }
+            return partition.active
+        }
+        // A stopped partition's messages are left to whoever holds it next (from the last checkpoint).
+        guard held else { return }
         partition.lastMessageTime = Date().timeIntervalSince1970
         // A consumer made again may repeat what the old one delivered just before it stopped.
         guard message.streamSequence > partition.lastSequence else { return }
@@ -503,32 +543,48 @@ public final class FleetWorker: @unchecked Sendable {
 
     // MARK: - Checkpoints
 
+    /// A revision lost to a write whose outcome is unknown (timed out): read it back before the next write.
+    private static let unknownRevision = UInt64.max
+
+    /// Writes `value` under `key` with compare-and-set on `revision` (0: create). After a write that timed out, the
+    /// revision is read back: ours if the stored record names this worker, else fenced.
+    private func write(_ key: String, _ value: [UInt8], revision: UInt64, ours: (Data) -> Bool) throws(NATSError) -> UInt64 {
+        var last = revision
+        if last == Self.unknownRevision {
+            guard let entry = try checkpoints.get(key) else { return try checkpoints.create(key, value: value) }
+            guard ours(Data(entry.value)) else { throw NATSError("checkpoint \(key) written by another worker", status: NATS_ERR, fenced: true) }
+            last = entry.revision
+        }
+        return last == 0 ? try checkpoints.create(key, value: value) : try checkpoints.update(key, value: value, last: last)
+    }
+
     /// Writes the partition's dirty devices, then its position. Under the partition's lock.
     private func checkpoint(_ partition: Partition) {
         partition.nextCheckpoint = Date().timeIntervalSince1970 + options.checkpointInterval
         let encoder = FleetJSON.encoder()
+        let decoder = FleetJSON.decoder()
+        let me = options.id
         var written = 0
+        var pending: [DeviceState] = []
         do {
             for (device, state) in partition.devices where state.dirty {
+                pending.append(state)
                 let record = FleetDeviceCheckpoint(
                     device: device, descriptor: state.engine.descriptor, epoch: state.epoch, nextFrame: state.nextFrame,
                     lastTime: state.lastTime, streamSequence: state.streamSequence,
-                    processor: state.engine.processor.snapshot())
-                let value = Array(try encoder.encode(record))
-                let key = FleetDeviceCheckpoint.key(device)
-                state.revision =
-                    state.revision == 0
-                    ? try checkpoints.create(key, value: value) : try checkpoints.update(key, value: value, last: state.revision)
+                    processor: state.engine.processor.snapshot(), worker: me)
+                state.revision = try write(
+                    FleetDeviceCheckpoint.key(device), Array(try encoder.encode(record)), revision: state.revision
+                ) { (try? decoder.decode(FleetDeviceCheckpoint.self, from: $0))?.worker == me }
                 state.dirty = false
+                pending.removeLast()
                 written += 1
             }
             let position = Array(
-                try encoder.encode(FleetPartitionCheckpoint(streamSequence: partition.lastSequence, worker: options.id)))
-            let key = "part.\(partition.index)"
-            partition.checkpointRevision =
-                partition.checkpointRevision == 0
-                ? try checkpoints.create(key, value: position)
-                : try checkpoints.update(key, value: position, last: partition.checkpointRevision)
+                try encoder.encode(FleetPartitionCheckpoint(streamSequence: partition.lastSequence, worker: me)))
+            partition.checkpointRevision = try write(
+                "part.\(partition.index)", position, revision: partition.checkpointRevision
+            ) { (try? decoder.decode(FleetPartitionCheckpoint.self, from: $0))?.worker == me }
             lock.withLock { stats.checkpoints += written }
         } catch let error as NATSError where error.isWrongRevision {
             // Someone else wrote since we read: the partition moved on without us.
@@ -538,6 +594,9 @@ public final class FleetWorker: @unchecked Sendable {
                 stats.lostPartitions += 1
             }
         } catch {
+            // The outcome of the failed write is unknown: read its revision back next time.
+            for state in pending { state.revision = Self.unknownRevision }
+            partition.checkpointRevision = Self.unknownRevision
             options.log("worker \(options.id): partition \(partition.index) checkpoint failed: \(error)")
             lock.withLock { stats.checkpointFailures += 1 }
         }

@@ -16,15 +16,15 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The JetStream API error code (`jsErrCode`), 0 when none.
     public let jetStreamCode: Int
 
-    /// Creates an error from a status.
-    init(_ operation: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(rawValue: 0)) {
+    /// Creates an error from a status; `fenced` marks a compare-and-set lost to another writer.
+    init(_ operation: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(rawValue: 0), fenced: Bool = false) {
         self.operation = operation
         self.status = Int(status.rawValue)
         self.text = natsStatus_GetText(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
         var last = NATS_OK
         let detail = nats_GetLastError(&last).map { String(cString: $0) } ?? ""
         self.detail = detail == self.text ? "" : detail
-        self.jetStreamCode = Int(jetStreamCode.rawValue)
+        self.jetStreamCode = fenced ? 10071 : Int(jetStreamCode.rawValue)
     }
 
     /// The operation timed out (no answer in time: a broker down or paused).
