@@ -75,14 +75,26 @@ public final class NATSKeyValue: @unchecked Sendable {
         try natsCheck(kvStore_Delete(kv, key), "delete \(bucket)/\(key)")
     }
 
-    /// Every live key of the bucket. O(keys): it reads the bucket's last value of every subject.
+    /// The keys of the bucket: one stream-info request (`KV_<bucket>` with a subjects filter) bounded by the
+    /// connection's timeout. It may include keys deleted by a tombstone (``get(_:)`` then returns `nil`).
+    /// libnats' own `kvStore_Keys` is not used: it runs a watcher that stalled for up to a minute while the
+    /// cluster was electing leaders, and the lease thread must not stall. O(keys) in the answer.
     public func keys() throws(NATSError) -> [String] {
-        var list = kvKeysList()
-        let status = kvStore_Keys(&list, kv, nil)
-        if status == NATS_NOT_FOUND { return [] }
-        try natsCheck(status, "list keys of \(bucket)")
-        defer { kvKeysList_Destroy(&list) }
-        return (0..<Int(list.Count)).compactMap { list.Keys[$0].map { String(cString: $0) } }
+        var options = jsOptions()
+        try natsCheck(jsOptions_Init(&options), "init JetStream options")
+        let prefix = "$KV.\(bucket)."
+        var info: UnsafeMutablePointer<jsStreamInfo>?
+        var code = jsErrCode(rawValue: 0)
+        let status = (prefix + ">").withCString { filter in
+            options.Stream.Info.SubjectsFilter = filter
+            return js_GetStreamInfo(&info, owner.jetStream, "KV_\(bucket)", &options, &code)
+        }
+        try natsCheck(status, "list keys of \(bucket)", code)
+        defer { jsStreamInfo_Destroy(info) }
+        guard let subjects = info?.pointee.State.Subjects else { return [] }
+        return (0..<Int(subjects.pointee.Count)).compactMap { index in
+            subjects.pointee.List[index].Subject.map { String(String(cString: $0).dropFirst(prefix.count)) }
+        }
     }
 
     /// libnats reports a failed expected-revision check as `NATS_ERR` with the server's text; the KV calls take no
