@@ -195,7 +195,9 @@ public final class FleetWorker: @unchecked Sendable {
         stats.id = options.id
     }
 
-    /// Starts the lease thread: the worker announces itself and takes its share of partitions.
+    /// Starts the lease thread (the worker announces itself and takes its share of partitions) and the watchdog
+    /// thread (silent partitions get their consumer made again; kept apart because remaking a consumer can wait for
+    /// the broker, and lease renewals must not).
     public func start() {
         let thread = Thread { [self] in
             leaseLoop()
@@ -204,6 +206,27 @@ public final class FleetWorker: @unchecked Sendable {
         thread.name = "axon-fleet-leases"
         self.thread = thread
         thread.start()
+        let watchdog = Thread { [self] in
+            watchdogLoop()
+            finished.signal()
+        }
+        watchdog.name = "axon-fleet-watchdog"
+        watchdog.start()
+    }
+
+    private func watchdogLoop() {
+        var deadline = Date().timeIntervalSince1970
+        while true {
+            let stop = stopCondition.withLock { () -> Bool in
+                while !stopping, Date().timeIntervalSince1970 < deadline {
+                    _ = stopCondition.wait(until: Date(timeIntervalSince1970: deadline))
+                }
+                return stopping
+            }
+            if stop { return }
+            deadline = Date().timeIntervalSince1970 + 1
+            for partition in lock.withLock({ Array(partitions.values) }) { watch(partition) }
+        }
     }
 
     /// Stops: checkpoints and releases every partition, removes its presence. Returns when done.
@@ -212,7 +235,10 @@ public final class FleetWorker: @unchecked Sendable {
             stopping = true
             stopCondition.broadcast()
         }
-        if thread != nil { finished.wait() }
+        if thread != nil {
+            finished.wait()
+            finished.wait()
+        }
         for partition in lock.withLock({ Array(partitions.values) }) {
             release(partition.index, checkpointFirst: true)
             giveBack(partition)
@@ -269,10 +295,7 @@ public final class FleetWorker: @unchecked Sendable {
             }
         }
         for partition in lock.withLock({ Array(partitions.values) }) {
-            guard !isActive(partition) else {
-                watch(partition)
-                continue
-            }
+            guard !isActive(partition) else { continue }
             // Stopped by a fenced checkpoint or an overdue lease: drop it; its lease, if still ours, goes back.
             options.log("worker \(options.id): partition \(partition.index) stopped, releasing it")
             release(partition.index, checkpointFirst: false)
