@@ -17,13 +17,17 @@ public struct FleetEngineSettings: Sendable, Hashable, Codable {
         self.indicatorSeconds = indicatorSeconds
     }
 
-    /// The engine configuration for a stream: its rate and channel labels, these periods, the rest default.
+    /// The engine configuration for a stream: its rate and channel labels, these periods, FFTW plans made with
+    /// `.estimate`, the rest default. `.measure` times candidate plans and may pick another algorithm in another
+    /// process, whose last-bit differences can flip a borderline peak; with `.estimate` every worker (and the
+    /// offline check) computes the same bits, so a device's results do not depend on where it ran.
     public func configuration(for descriptor: StreamDescriptor) -> EEGEngine.Configuration {
         var configuration = EEGEngine.Configuration()
         configuration.sampleRate = descriptor.nominalRate
         configuration.channelLabels = descriptor.channels.map(\.label)
         configuration.baselineDuration = baselineSeconds
         configuration.indicatorPeriod = indicatorSeconds
+        configuration.rigor = .estimate
         return configuration
     }
 }
