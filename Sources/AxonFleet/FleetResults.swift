@@ -170,14 +170,7 @@ public enum FleetResults {
             maxLag: devices.map(\.maxLag).max() ?? 0)
     }
 
-    static func decodeRow(_ data: [UInt8]) -> [Double] {
-        guard data.count % 8 == 0 else { return [] }
-        return data.withUnsafeBytes { raw in
-            (0..<(data.count / 8)).map {
-                Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)))
-            }
-        }
-    }
+    static func decodeRow(_ data: [UInt8]) -> [Double] { data.count % 8 == 0 ? Float64LE.decode(data) : [] }
 
     /// The largest |a − b| / max(1, |a|) over two rows (NaN equal to NaN; NaN against a number is 1).
     static func relativeDifference(_ a: [Double], _ b: [Double]) -> Double {

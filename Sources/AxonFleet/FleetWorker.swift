@@ -200,33 +200,20 @@ public final class FleetWorker: @unchecked Sendable {
     /// the broker, and lease renewals must not).
     public func start() {
         let thread = Thread { [self] in
-            leaseLoop()
+            repeatUntilStopped(every: options.renewInterval) { balance() }
             finished.signal()
         }
         thread.name = "axon-fleet-leases"
         self.thread = thread
         thread.start()
         let watchdog = Thread { [self] in
-            watchdogLoop()
+            repeatUntilStopped(every: 1) {
+                for partition in lock.withLock({ Array(partitions.values) }) { watch(partition) }
+            }
             finished.signal()
         }
         watchdog.name = "axon-fleet-watchdog"
         watchdog.start()
-    }
-
-    private func watchdogLoop() {
-        var deadline = Date().timeIntervalSince1970
-        while true {
-            let stop = stopCondition.withLock { () -> Bool in
-                while !stopping, Date().timeIntervalSince1970 < deadline {
-                    _ = stopCondition.wait(until: Date(timeIntervalSince1970: deadline))
-                }
-                return stopping
-            }
-            if stop { return }
-            deadline = Date().timeIntervalSince1970 + 1
-            for partition in lock.withLock({ Array(partitions.values) }) { watch(partition) }
-        }
     }
 
     /// Stops: checkpoints and releases every partition, removes its presence. Returns when done.
@@ -256,7 +243,8 @@ public final class FleetWorker: @unchecked Sendable {
 
     // MARK: - Leases
 
-    private func leaseLoop() {
+    /// Calls `body` every `interval` seconds until ``stop()``; waits on the stop condition, never sleeps.
+    private func repeatUntilStopped(every interval: Double, _ body: () -> Void) {
         var deadline = Date().timeIntervalSince1970
         while true {
             let stop = stopCondition.withLock { () -> Bool in
@@ -266,8 +254,8 @@ public final class FleetWorker: @unchecked Sendable {
                 return stopping
             }
             if stop { return }
-            deadline = Date().timeIntervalSince1970 + options.renewInterval
-            balance()
+            deadline = Date().timeIntervalSince1970 + interval
+            body()
         }
     }
 
@@ -545,12 +533,7 @@ public final class FleetWorker: @unchecked Sendable {
 
     /// Publishes one result row, retrying with the same id until it is stored or the partition is no longer ours.
     private func publish(subject: String, row: UnsafeBufferPointer<Double>, id: String, rawTime: String, partition: Partition) {
-        var data = [UInt8](repeating: 0, count: row.count * 8)
-        data.withUnsafeMutableBytes { raw in
-            for (index, value) in row.enumerated() {
-                raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: index * 8, as: UInt64.self)
-            }
-        }
+        let data = Float64LE.encode(row)
         let headers = ["Axon-Raw-Time": rawTime, "Axon-Worker": options.id]
         while isActive(partition) {
             do {

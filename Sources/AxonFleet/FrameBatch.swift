@@ -89,15 +89,7 @@ public struct FrameBatch: Sendable, Hashable {
     }
 
     /// The body: the rows as little-endian `Float64`.
-    public func body() -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: rows.count * 8)
-        bytes.withUnsafeMutableBytes { raw in
-            for (index, value) in rows.enumerated() {
-                raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: index * 8, as: UInt64.self)
-            }
-        }
-        return bytes
-    }
+    public func body() -> [UInt8] { rows.withUnsafeBufferPointer { Float64LE.encode($0) } }
 
     /// Decodes a received message.
     ///
@@ -135,12 +127,7 @@ public struct FrameBatch: Sendable, Hashable {
         guard message.data.count == frames * width * 8 else {
             throw .badMessage("body of \(message.data.count) bytes; \(frames) frames of \(width) Float64 need \(frames * width * 8)")
         }
-        var rows = [Double](repeating: 0, count: frames * width)
-        message.data.withUnsafeBytes { raw in
-            for index in 0..<rows.count {
-                rows[index] = Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index * 8, as: UInt64.self)))
-            }
-        }
+        let rows = Float64LE.decode(message.data)
         for frame in 0..<frames where !rows[frame * width].isFinite {
             throw .badMessage("frame \(frame) has no finite time")
         }
@@ -153,5 +140,27 @@ public struct FrameBatch: Sendable, Hashable {
             gaps.append(Gap(beforeFrame: before, missing: missing, cause: cause))
         }
         return FrameBatch(device: device, epoch: epoch, firstFrame: first, descriptor: descriptor, rows: rows, gaps: gaps)
+    }
+}
+
+/// Rows of `Double` on the wire: little-endian IEEE 754 binary64, 8 bytes each, every bit kept.
+enum Float64LE {
+    static func encode(_ values: UnsafeBufferPointer<Double>) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: values.count * 8)
+        bytes.withUnsafeMutableBytes { raw in
+            for (index, value) in values.enumerated() {
+                raw.storeBytes(of: value.bitPattern.littleEndian, toByteOffset: index * 8, as: UInt64.self)
+            }
+        }
+        return bytes
+    }
+
+    /// The doubles of `bytes`; a trailing partial value is ignored (callers check the length first).
+    static func decode(_ bytes: [UInt8]) -> [Double] {
+        bytes.withUnsafeBytes { raw in
+            (0..<(bytes.count / 8)).map {
+                Double(bitPattern: UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: $0 * 8, as: UInt64.self)))
+            }
+        }
     }
 }
