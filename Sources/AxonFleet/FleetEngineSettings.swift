@@ -48,7 +48,10 @@ final class FleetDeviceEngine {
 
     /// A new device's engine (its baseline starts with its first sample), or one resuming from `snapshot`.
     init(descriptor: StreamDescriptor, settings: FleetEngineSettings, snapshot: EEGProcessor.Snapshot? = nil) throws {
-        processor = try EEGProcessor(configuration: settings.configuration(for: descriptor), timeBase: .device)
+        // A batch of at most 4096 frames makes at most 17 spectra at the default hop; the outputs are drained after
+        // each batch, so 32 slots suffice (the default 256 would hold ≈ 1.2 MB per device).
+        processor = try EEGProcessor(
+            configuration: settings.configuration(for: descriptor), timeBase: .device, resultCapacity: 32)
         try processor.open(descriptor)
         // A resumed engine carries its baseline in the snapshot: asking for one would start it over.
         if let snapshot { try processor.restore(snapshot) } else { processor.requestBaseline() }
