@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AxonOpenBCI", targets: ["AxonOpenBCI"]),
         .library(name: "AxonMuse", targets: ["AxonMuse"]),
         .library(name: "AxonLSL", targets: ["AxonLSL"]),
+        .library(name: "AxonFleet", targets: ["AxonFleet"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     dependencies: [
@@ -45,6 +46,7 @@ let package = Package(
         .systemLibrary(name: "CDBus", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         // EDFlib ships no .pc file: the module map links `edf` directly.
         .systemLibrary(name: "CEDFlib", providers: [.apt(["libedf-dev"])]),
+        .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
 
         // MARK: - Libraries
         // eventfd(2) for the ring's wake-ups and thread names: Linux calls Swift's Glibc module does not declare.
@@ -102,6 +104,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.copy("Web")]),
+        // A fleet of devices on a NATS JetStream cluster (docs/fleet.md): the JetStream sink with its on-disk spool,
+        // the raw-stream source, the stateful engine workers with leases and checkpoints, and the results reader.
+        .target(name: "AxonFleet", dependencies: ["CNATS", "AxonStreams", "AxonEEG"]),
 
         // MARK: - Command line
         .executableTarget(
@@ -109,7 +114,7 @@ let package = Package(
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
                 "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
-                "AxonView", argumentParser,
+                "AxonView", "AxonFleet", argumentParser,
             ]),
 
         // MARK: - Tests
@@ -141,6 +146,9 @@ let package = Package(
         .testTarget(
             name: "AxonLSLTests",
             dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
+        // A 3-node JetStream cluster of real nats-server processes on loopback, started by the tests.
+        .testTarget(
+            name: "AxonFleetTests", dependencies: ["AxonFleet", "AxonEEG", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
             name: "AxonOpenBCITests",
             dependencies: [

@@ -10,8 +10,9 @@ set -euo pipefail
 # gpsd, gpsd-clients: gpsfake replays an NMEA log through a real gpsd for the OBD events' position header tests.
 # chromium, fonts-dejavu-core: the live view's tests drive headless Chromium (scripts/view-browser.py) and read its
 # screenshots; the font gives the page's text the same metrics on every machine.
+# libnats-dev: the NATS C client under AxonFleet (CNATS). nats-server: the 3-node JetStream cluster the fleet tests start.
 packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
-          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients chromium fonts-dejavu-core)
+          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients chromium fonts-dejavu-core libnats-dev nats-server)
 
 missing=()
 for p in "${packages[@]}"; do

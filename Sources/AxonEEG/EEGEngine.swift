@@ -563,3 +563,74 @@ public final class EEGEngine {
 /// `EEGEngine` owns FFT plans and scratch buffers used by every call: it is never `Sendable`.
 @available(*, unavailable)
 extension EEGEngine: Sendable {}
+
+// MARK: - Checkpoints
+
+extension EEGEngine {
+    /// The engine's state now (``Snapshot``). Allocates the snapshot's arrays: call it between hops from the
+    /// engine's thread (a fleet worker's checkpoint), never from a real-time loop.
+    public func snapshot() -> Snapshot {
+        Snapshot(
+            channelCount: channelCount, windowSize: windowSize, bandCount: bandCount, history: Array(history),
+            filledFlags: Array(filledFlags), lastValues: Array(lastValues), writePosition: writePosition,
+            filledInWindow: filledInWindow, sampleCount: sampleCount, spectrumCount: spectrumCount,
+            indicatorCount: indicatorCount, analysisFailures: analysisFailures, excludedFrames: excludedFrames,
+            contaminatedFrames: contaminatedFrames, unusableChannelWindows: unusableChannelWindows,
+            windowRestarts: windowRestarts, withheldIndicators: withheldIndicators, nextSpectrumAt: nextSpectrumAt,
+            baselineState: baselineState, baselineFrames: baselineFrames, baselineRequested: baselineRequested,
+            baselineStart: baselineStart, baselineLast: baselineLast, baselineMean: Array(baselineMean),
+            baselineM2: Array(baselineM2), baselineCounts: Array(baselineCounts), periodCounts: Array(periodCounts),
+            periodSum: Array(periodSum), periodFrames: periodFrames, periodExcluded: periodExcluded,
+            periodStart: periodStart, nextIndicatorAt: nextIndicatorAt)
+    }
+
+    /// Puts the engine in the state `snapshot` describes; the next sample continues that engine's stream.
+    ///
+    /// - Throws: ``EEGError/snapshotMismatch(_:)`` when the snapshot was taken with another channel count, window or
+    ///   band count, or its arrays have the wrong sizes; the engine is then unchanged.
+    /// - Complexity: O(channels × window); no allocation.
+    public func restore(_ snapshot: Snapshot) throws(EEGError) {
+        let cells = channelCount * bandCount
+        guard snapshot.channelCount == channelCount, snapshot.windowSize == windowSize, snapshot.bandCount == bandCount
+        else {
+            throw .snapshotMismatch(
+                "taken with \(snapshot.channelCount) channels, window \(snapshot.windowSize), \(snapshot.bandCount) "
+                    + "bands; this engine has \(channelCount), \(windowSize), \(bandCount)")
+        }
+        guard snapshot.history.count == history.count, snapshot.filledFlags.count == filledFlags.count,
+            snapshot.lastValues.count == channelCount, snapshot.baselineMean.count == cells,
+            snapshot.baselineM2.count == cells, snapshot.periodSum.count == cells,
+            snapshot.baselineCounts.count == channelCount, snapshot.periodCounts.count == channelCount,
+            (0..<windowSize).contains(snapshot.writePosition), snapshot.sampleCount >= 0
+        else { throw .snapshotMismatch("array sizes or positions out of range") }
+        _ = history.update(fromContentsOf: snapshot.history)
+        _ = filledFlags.update(fromContentsOf: snapshot.filledFlags)
+        _ = lastValues.update(fromContentsOf: snapshot.lastValues)
+        _ = baselineMean.update(fromContentsOf: snapshot.baselineMean)
+        _ = baselineM2.update(fromContentsOf: snapshot.baselineM2)
+        _ = baselineCounts.update(fromContentsOf: snapshot.baselineCounts)
+        _ = periodCounts.update(fromContentsOf: snapshot.periodCounts)
+        _ = periodSum.update(fromContentsOf: snapshot.periodSum)
+        writePosition = snapshot.writePosition
+        filledInWindow = snapshot.filledInWindow
+        sampleCount = snapshot.sampleCount
+        spectrumCount = snapshot.spectrumCount
+        indicatorCount = snapshot.indicatorCount
+        analysisFailures = snapshot.analysisFailures
+        excludedFrames = snapshot.excludedFrames
+        contaminatedFrames = snapshot.contaminatedFrames
+        unusableChannelWindows = snapshot.unusableChannelWindows
+        windowRestarts = snapshot.windowRestarts
+        withheldIndicators = snapshot.withheldIndicators
+        nextSpectrumAt = snapshot.nextSpectrumAt
+        baselineState = snapshot.baselineState
+        baselineFrames = snapshot.baselineFrames
+        baselineRequested = snapshot.baselineRequested
+        baselineStart = snapshot.baselineStart
+        baselineLast = snapshot.baselineLast
+        periodFrames = snapshot.periodFrames
+        periodExcluded = snapshot.periodExcluded
+        periodStart = snapshot.periodStart
+        nextIndicatorAt = snapshot.nextIndicatorAt
+    }
+}

@@ -14,6 +14,8 @@ public enum EEGError: Error, Sendable, Equatable, CustomStringConvertible {
     case channelCountMismatch(expected: Int, actual: Int)
     /// A channel label that the stream does not have.
     case unknownChannel(String, available: [String])
+    /// A checkpoint (``EEGEngine/Snapshot``) that does not fit this engine; `reason` says what differs.
+    case snapshotMismatch(String)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -24,6 +26,7 @@ public enum EEGError: Error, Sendable, Equatable, CustomStringConvertible {
             return "the stream has \(actual) channels but the engine was configured for \(expected)"
         case .unknownChannel(let label, let available):
             return "no channel labelled \(label); available: \(available.joined(separator: ", "))"
+        case .snapshotMismatch(let reason): return "the engine checkpoint does not fit this engine: \(reason)"
         }
     }
 }

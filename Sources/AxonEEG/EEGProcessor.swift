@@ -170,6 +170,32 @@ public final class EEGProcessor: SampleProcessor {
         }
     }
 
+    /// The stage's state for a checkpoint: the engine's (``EEGEngine/Snapshot``), the bridged count and the time
+    /// of the last sample. Allocates: call it between blocks from the consumer thread, not from a real-time loop.
+    public func snapshot() -> Snapshot {
+        Snapshot(engine: engine.snapshot(), bridgedSamples: bridgedSamples, lastTime: lastTime)
+    }
+
+    /// Resumes from `snapshot` (taken from a stage with the same configuration): the next block continues that
+    /// stream. Call it on the consumer thread (or before the pipeline starts), after ``open(_:)``.
+    ///
+    /// - Throws: ``EEGError/snapshotMismatch(_:)`` when the engine's shape differs.
+    public func restore(_ snapshot: Snapshot) throws(EEGError) {
+        try engine.restore(snapshot.engine)
+        bridgedSamples = snapshot.bridgedSamples
+        lastTime = snapshot.lastTime
+    }
+
+    /// The state ``snapshot()`` returns. Threading: a plain value.
+    public struct Snapshot: Sendable, Codable, Hashable {
+        /// The engine's state.
+        public var engine: EEGEngine.Snapshot
+        /// Lost samples bridged so far.
+        public var bridgedSamples: Int
+        /// Time of the last sample (Unix seconds), where bridged samples continue from.
+        public var lastTime: Double
+    }
+
     /// Closes the output rings: their consumer sees `isFinished` once drained.
     public func close() {
         spectra.closeProducer()

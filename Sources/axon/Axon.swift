@@ -7,8 +7,9 @@ struct Axon: AsyncParsableCommand {
         commandName: "axon",
         abstract: "Axon: a real-time EEG signal-processing engine with pluggable device adapters.",
         subcommands: [
-            Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, Bench.self, Scan.self,
-            OBD.self, Scale.self, Band.self, ResearchBIT.self, SimulateCyton.self, LSL.self, View.self, ViewBench.self,
+            Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, Bench.self,
+            Scan.self, OBD.self, Scale.self, Band.self, ResearchBIT.self, SimulateCyton.self, LSL.self, View.self,
+            ViewBench.self, Fleet.self,
         ],
         defaultSubcommand: Demo.self)
 }

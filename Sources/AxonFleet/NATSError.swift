@@ -1,0 +1,52 @@
+import CNATS
+
+/// A failed libnats call: which operation, the library's status and its text (`natsStatus_GetText`), the thread's
+/// last error detail, and the JetStream error code when the server gave one.
+///
+/// Threading: a plain value, `Sendable`.
+public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What was being done ("connect", "publish axon.raw.3.dev-1", …).
+    public let operation: String
+    /// The `natsStatus` value.
+    public let status: Int
+    /// `natsStatus_GetText` of the status.
+    public let text: String
+    /// `nats_GetLastError`'s detail on the calling thread, when it adds anything.
+    public let detail: String
+    /// The JetStream API error code (`jsErrCode`), 0 when none.
+    public let jetStreamCode: Int
+
+    /// Creates an error from a status; `fenced` marks a compare-and-set lost to another writer.
+    init(_ operation: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(rawValue: 0), fenced: Bool = false) {
+        self.operation = operation
+        self.status = Int(status.rawValue)
+        self.text = natsStatus_GetText(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
+        var last = NATS_OK
+        let detail = nats_GetLastError(&last).map { String(cString: $0) } ?? ""
+        self.detail = detail == self.text ? "" : detail
+        self.jetStreamCode = fenced ? 10071 : Int(jetStreamCode.rawValue)
+    }
+
+    /// The operation timed out (no answer in time: a broker down or paused).
+    public var isTimeout: Bool { status == Int(NATS_TIMEOUT.rawValue) }
+    /// The key, message, stream or consumer does not exist.
+    public var isNotFound: Bool { status == Int(NATS_NOT_FOUND.rawValue) }
+    /// A key-value create or update lost its race: the key exists or moved on (JetStream "wrong last sequence").
+    public var isWrongRevision: Bool { jetStreamCode == 10071 }
+
+    /// "publish axon.raw.1.a: Timeout (…detail) [JetStream 10071]".
+    public var description: String {
+        var result = "\(operation): \(text)"
+        if !detail.isEmpty { result += " (\(detail))" }
+        if jetStreamCode != 0 { result += " [JetStream \(jetStreamCode)]" }
+        return result
+    }
+}
+
+/// Throws ``NATSError`` unless `status` is `NATS_OK`.
+@inline(__always)
+func natsCheck(_ status: natsStatus, _ operation: @autoclosure () -> String, _ code: jsErrCode = jsErrCode(rawValue: 0))
+    throws(NATSError)
+{
+    guard status == NATS_OK else { throw NATSError(operation(), status: status, jetStreamCode: code) }
+}
