@@ -10,6 +10,15 @@ import Testing
 /// dbus-daemon itself killed.
 @Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
 struct BlueZFaultTests {
+    /// A started session that has connected and delivered its first second of data.
+    static func streamingRun(_ bed: BlueZTestBed) async throws -> HeadsetRun {
+        let run = try await HeadsetRun(bed: bed)
+        try run.start()
+        #expect(await run.waitForEvent(after: 0, seconds: 20) { $0 == .ready } != nil, "the first connection")
+        #expect(await run.gaps.waitForFrames(250, seconds: 10), "a first second of data")
+        return run
+    }
+
     /// Ten bluetoothd crashes (SIGKILL) and restarts under one running session. Each time the session notices the
     /// service vanish, reconnects to the new bluetoothd by itself, streams again (a second of data reaches the
     /// sinks), and the loss is one link-loss gap record. Reports the time from the new bluetoothd owning
@@ -18,10 +27,7 @@ struct BlueZFaultTests {
     func tenBluetoothdRestarts() async throws {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
-        let run = try await HeadsetRun(bed: bed)
-        try run.start()
-        #expect(await run.waitForEvent(after: 0, seconds: 20) { $0 == .ready } != nil, "the first connection")
-        #expect(await run.gaps.waitForFrames(250, seconds: 10), "a first second of data")
+        let run = try await Self.streamingRun(bed)
 
         var resumeTimes: [Double] = []
         for restart in 1...10 {
@@ -65,10 +71,7 @@ struct BlueZFaultTests {
     func dbusDaemonLoss() async throws {
         let bed = try BlueZTestBed()
         defer { bed.stop() }
-        let run = try await HeadsetRun(bed: bed)
-        try run.start()
-        #expect(await run.waitForEvent(after: 0, seconds: 20) { $0 == .ready } != nil)
-        #expect(await run.gaps.waitForFrames(250, seconds: 10))
+        let run = try await Self.streamingRun(bed)
 
         let killed = HostClock.now()
         bed.killBus()
