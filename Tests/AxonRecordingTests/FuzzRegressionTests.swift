@@ -68,10 +68,19 @@ struct FuzzRegressionTests {
         }
     }
 
-    /// The same rule for the OpenBCI GUI's `Sample Index` (0…255): the real file's first rows with one index
-    /// raised to 256.
-    @Test("an OpenBCI Sample Index above 255 is a malformed row")
+    /// The same rule for the OpenBCI GUI's `Sample Index` (0…255): the fuzzer's input (the openbci target found
+    /// it too), and the real file's first rows with one index raised to 256.
+    @Test("an OpenBCI Sample Index above 255 is a malformed row (fuzz input openbci)")
     func openBCISampleIndexBeyond255() throws {
+        let found = try Self.input("openbci", "regression-sample-index")
+        do {
+            let recording = try OpenBCITextReader().read(bytes: found)
+            Issue.record("read \(recording.frameCount) frames, counters up to \(recording.counters?.max() ?? 0)")
+        } catch .malformedRow(_, let reason) {
+            #expect(reason.contains("not below the counter modulus 256"), "\(reason)")
+        } catch {
+            Issue.record("expected a malformed row, got \(error)")
+        }
         var lines = try TestData.openBCIBytes.get().prefix(4000).split(separator: 0x0A, omittingEmptySubsequences: false)
             .map(Array.init)
         let first = try #require(lines.firstIndex { $0.first.map { (0x30...0x39).contains($0) } ?? false })
