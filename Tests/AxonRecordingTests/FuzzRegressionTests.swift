@@ -48,6 +48,18 @@ struct FuzzRegressionTests {
         #expect(file.trailingBytes == 0)
     }
 
+    /// The fuzzer's input `XDF: 01 04 06 00 00…`: a StreamFooter chunk of 4 bytes, too short for its 4-byte stream
+    /// id; the reader read the id past the chunk's end and then sliced the content backwards, which traps.
+    @Test("an XDF chunk too short for its stream id is skipped (fuzz input xdf)")
+    func xdfChunkShorterThanItsStreamID() throws {
+        let bytes = try Self.input("xdf", "regression-short-chunk")
+        #expect(bytes == Array("XDF:".utf8) + [1, 4, 6, 0, 0, 0, 0, 0, 0, 0])
+        let file = try XDFReader.read(bytes: bytes)
+        #expect(file.streams.isEmpty)
+        // The 4-byte chunk is whole and skipped; the 4 bytes after it do not make a chunk.
+        #expect(file.trailingBytes == 4)
+    }
+
     /// An input whose XDF chunk length has the top bit set: `Int(length)` would trap; the read ends there.
     @Test("an XDF chunk length beyond Int.max ends the read as trailing bytes instead of trapping")
     func xdfHugeLength() throws {

@@ -32,7 +32,8 @@ public enum XDFReader {
             let tag = XDFChunk.Tag(rawValue: tagValue)
             switch tag {
             case .streamHeader, .samples, .clockOffset, .streamFooter:
-                guard let id = cursor.uint32() else { break }
+                // The stream id is inside the chunk: a chunk too short for one is skipped, not read past its end.
+                guard end - cursor.offset >= 4, let id = cursor.uint32() else { break }
                 let content = Array(bytes[cursor.offset..<end])
                 if tag == .streamHeader {
                     index[id] = streams.count
