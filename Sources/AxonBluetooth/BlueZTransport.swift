@@ -179,6 +179,10 @@ private final class LinkMachine: @unchecked Sendable {
         openCompletion = completion
         observer = client.observe { [self] change in handle(change) }
         client.bus.onDisconnect { [self] in
+            if client.bus.ending == .lost {
+                // The bus itself went away (dbus-daemon killed or restarted): say so before the stream ends.
+                emit(.error("the D-Bus connection was lost (the bus daemon went away); the transport is closed"))
+            }
             finishOpen(.failure(.closed))
             emit(.closed)
             events.finish()

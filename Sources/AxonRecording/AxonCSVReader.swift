@@ -12,7 +12,7 @@ import AxonStreams
 /// |---|---|
 /// | `# descriptor {…}` | ``Recording/descriptor`` as written (the key `axon.counterModulus`, if present, becomes ``Recording/counterModulus`` and leaves the metadata) |
 /// | `device_time` | ``Recording/timestamps`` — when every row has one; otherwise none, with a warning |
-/// | `counter` | ``Recording/counters`` — when every row has one; otherwise none, with a warning |
+/// | `counter` | ``Recording/counters`` — when every row has one; otherwise none, with a warning. Each must be below `axon.counterModulus` when the descriptor has one (otherwise the row is malformed) |
 /// | `sample`, `host_time` | checked (a non-negative integer, a finite number), not kept |
 /// | `<label> (<unit>)` | the channel's values |
 ///
@@ -97,7 +97,7 @@ public struct AxonCSVReader: Sendable {
                 reason: "the header row does not match the descriptor's channels: expected \"\(expectedHeader)\"")
         }
 
-        var rows = AxonCSVRows(channelCount: descriptor.channelCount)
+        var rows = AxonCSVRows(channelCount: descriptor.channelCount, counterModulus: counterModulus)
         try rows.parse(&cursor)
         var warnings = rows.warnings
         var timestamps: [Double]? = rows.deviceTimes
@@ -121,6 +121,8 @@ public struct AxonCSVReader: Sendable {
 /// The data rows of an Axon CSV file, parsed.
 struct AxonCSVRows {
     let channelCount: Int
+    /// Counters must be below it (a counter at or past the point where it wraps is a damaged row).
+    let counterModulus: UInt64?
     var values: [Double] = []
     var deviceTimes: [Double] = []
     var counters: [UInt64] = []
@@ -130,7 +132,10 @@ struct AxonCSVRows {
     var truncation: RecordingTruncation?
     var warnings: [String] = []
 
-    init(channelCount: Int) { self.channelCount = channelCount }
+    init(channelCount: Int, counterModulus: UInt64?) {
+        self.channelCount = channelCount
+        self.counterModulus = counterModulus
+    }
 
     /// Parses from `cursor` to the end of its buffer. O(bytes).
     mutating func parse(_ cursor: inout LineCursor) throws(RecordingError) {
@@ -208,6 +213,9 @@ struct AxonCSVRows {
                 if !empty {
                     guard let value = Self.parseInteger(base, fieldStart, fieldEnd) else {
                         return "field 4 (\"counter\") is \"\(text())\", not a non-negative integer or empty"
+                    }
+                    if let modulus = counterModulus, value >= modulus {
+                        return "field 4 (\"counter\") is \(value), not below the counter modulus \(modulus)"
                     }
                     counter = value
                 }

@@ -41,10 +41,11 @@ enum DelimitedRows {
     ///   - names: the header's column names, for messages.
     ///   - channelCount: how many `.channel` columns there are (indices `0..<channelCount`).
     ///   - separator: the byte between fields (`,` or a tab).
+    ///   - counterModulus: where the `.counter` column wraps; a counter at or past it makes the row malformed.
     /// - Complexity: O(bytes); allocates the result arrays (grown geometrically) and nothing per field.
     static func parse(
         _ cursor: inout LineCursor, columns: [ColumnRole], names: [String], channelCount: Int,
-        separator: UInt8 = UInt8(ascii: ",")
+        separator: UInt8 = UInt8(ascii: ","), counterModulus: UInt64? = nil
     ) throws(RecordingError) -> ParsedRows {
         precondition(columns.count == names.count && channelCount >= 1)
         let bytes = cursor.bytes
@@ -69,9 +70,14 @@ enum DelimitedRows {
             var timestamp = Double.nan
             var counter: UInt64 = 0
             var marker = 0.0
-            let failure = parseRow(
+            var failure = parseRow(
                 base, line: line, separator: separator, columns: columns, names: names, frame: frame,
                 timestamp: &timestamp, counter: &counter, marker: &marker)
+            if failure == nil, let modulus = counterModulus, counter >= modulus,
+                let column = columns.firstIndex(of: .counter)
+            {
+                failure = "field \(column + 1) (\"\(names[column])\") is \(counter), not below the counter modulus \(modulus)"
+            }
             if let reason = failure {
                 guard !line.isTerminated else { throw .malformedRow(line: line.number, reason: reason) }
                 let cut = RecordingTruncation(

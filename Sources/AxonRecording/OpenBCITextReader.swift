@@ -9,7 +9,7 @@ import AxonStreams
 /// | file column | in the ``Recording`` |
 /// |---|---|
 /// | `EXG Channel 0` … `EXG Channel N-1` | channels labelled `EXG0` … `EXG<N-1>`, unit µV |
-/// | `Sample Index` | ``Recording/counters``, wrapping at 256 (``counterModulus``) |
+/// | `Sample Index` | ``Recording/counters``, wrapping at 256 (``counterModulus``; an index above 255 is a malformed row) |
 /// | `Timestamp` | ``Recording/timestamps`` in Unix seconds (the GUI writes milliseconds; see below) |
 /// | `Marker Channel` | ``Recording/markers`` (rows whose marker is non-zero) |
 /// | accelerometer, digital/analog aux, formatted time | not kept |
@@ -131,7 +131,8 @@ public struct OpenBCITextReader: Sendable {
             if let column = names.firstIndex(where: { $0.caseInsensitiveEquals(name) }) { roles[column] = role }
         }
 
-        var rows = try DelimitedRows.parse(&cursor, columns: roles, names: names, channelCount: channelCount)
+        var rows = try DelimitedRows.parse(
+            &cursor, columns: roles, names: names, channelCount: channelCount, counterModulus: Self.counterModulus)
         if let first = rows.timestamps?.first, first > 1e11 {
             // Milliseconds → seconds: one correctly rounded division, so 1557936053329 becomes 1557936053.329.
             for index in rows.timestamps!.indices { rows.timestamps![index] /= 1000 }

@@ -157,7 +157,7 @@ public enum ResearchBITCommand: Sendable, Hashable {
         switch (bytes[0], v) {
         case (0x01, let v?): self = .fetch(after: v)
         case (0x02, let v?): self = .acknowledge(sequence: v)
-        case (0x03, nil): self = .status
+        case (0x03, nil) where bytes.count == 3: self = .status  // no payload: one would be a malformed frame
         default: return nil
         }
     }

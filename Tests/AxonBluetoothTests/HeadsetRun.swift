@@ -22,6 +22,8 @@ final class HeadsetRun: @unchecked Sendable {
     let linkEvents = ThreadLocked<[(Double, LinkEvent)]>([])
     let rejected = ThreadLocked<[BrainiacPacketError]>([])
     let dominantAlpha = ThreadLocked<[Double]>([])
+    /// Signalled on every link event, for tests that wait for one.
+    let linkEventSignal = DispatchSemaphore(value: 0)
     private var spectraTask: Task<Void, Never>?
 
     /// Opens the central and builds the session (not started); the EDF+ file is a temporary one, removed with the run.
@@ -37,6 +39,7 @@ final class HeadsetRun: @unchecked Sendable {
         let statuses = statuses
         let rejected = rejected
         let linkEvents = linkEvents
+        let linkEventSignal = linkEventSignal
         source = BrainiacTransportSource(
             transport: transport, profile: profile,
             eventHandler: { event in
@@ -46,7 +49,10 @@ final class HeadsetRun: @unchecked Sendable {
                 case .battery: break
                 }
             },
-            linkEventHandler: { event in linkEvents.withLock { $0.append((HostClock.now(), event)) } })
+            linkEventHandler: { event in
+                linkEvents.withLock { $0.append((HostClock.now(), event)) }
+                linkEventSignal.signal()
+            })
         let sink = EDFSink(path: edfPath, options: .init(format: .edfPlus))
         session = try EEGSession(
             source: source, sinks: [sink, gaps],
@@ -71,6 +77,24 @@ final class HeadsetRun: @unchecked Sendable {
         central.close()
     }
 
+    /// Waits (off the cooperative pool) until a link event matching `predicate` after `time` has arrived or
+    /// `seconds` have passed; returns its time.
+    func waitForEvent(after time: Double, seconds: Double, where predicate: @escaping @Sendable (LinkEvent) -> Bool) async
+        -> Double?
+    {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                let deadline = HostClock.now() + seconds
+                var found = firstEvent(after: time, where: predicate)
+                while found == nil, HostClock.now() < deadline {
+                    _ = linkEventSignal.wait(timeout: .now() + min(0.5, max(0, deadline - HostClock.now())))
+                    found = firstEvent(after: time, where: predicate)
+                }
+                continuation.resume(returning: found)
+            }
+        }
+    }
+
     /// The time of the first link event matching `predicate` after `time`.
     func firstEvent(after time: Double, where predicate: (LinkEvent) -> Bool) -> Double? {
         linkEvents.withLock { events in events.first { $0.0 > time && predicate($0.1) }?.0 }
@@ -83,11 +107,28 @@ final class GapCollector: SampleSink, @unchecked Sendable {
     let name = "gaps"
     let gaps = ThreadLocked<[GapRecord]>([])
     let frames = ThreadLocked(0)
+    /// Signalled after every block, for tests that wait for data.
+    let written = DispatchSemaphore(value: 0)
     func open(_ descriptor: StreamDescriptor) throws {}
     func write(_ block: SampleBlock) throws {
         let found = block.gaps.map(\.gap)
         if !found.isEmpty { gaps.withLock { $0.append(contentsOf: found) } }
         frames.withLock { $0 += block.frameCount }
+        written.signal()
+    }
+
+    /// Waits (off the cooperative pool) until at least `count` frames have arrived or `seconds` have passed;
+    /// returns whether they did.
+    func waitForFrames(_ count: Int, seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { [self] in
+                let deadline = HostClock.now() + seconds
+                while frames.withLock({ $0 }) < count, HostClock.now() < deadline {
+                    _ = written.wait(timeout: .now() + min(0.5, max(0, deadline - HostClock.now())))
+                }
+                continuation.resume(returning: frames.withLock { $0 } >= count)
+            }
+        }
     }
     func close() throws {}
 }

@@ -181,4 +181,20 @@ struct ResearchBITTests {
         #expect(decoded > 500)
         #expect(decoded < 15_000)
     }
+
+    /// Found by the coverage-guided fuzzer (Fuzz/Corpus/researchbit/regression-status-payload): a status command
+    /// with a one-byte payload and a valid checksum decoded as `.status`, so a malformed frame was obeyed and its
+    /// re-encoding differed from what arrived.
+    @Test("a status command with a payload is not a status command")
+    func statusCommandWithPayload() throws {
+        var root = URL(fileURLWithPath: #filePath)
+        while !FileManager.default.fileExists(atPath: root.appendingPathComponent("Package.swift").path) {
+            root.deleteLastPathComponent()
+        }
+        let input = Array(
+            try Data(contentsOf: root.appendingPathComponent("Fuzz/Corpus/researchbit/regression-status-payload")))
+        #expect(input == [0x03, 0x01, 0x00, 0x04])
+        #expect(ResearchBITCommand(decoding: input) == nil)
+        #expect(ResearchBITCommand(decoding: ResearchBITCommand.status.bytes) == .status)
+    }
 }

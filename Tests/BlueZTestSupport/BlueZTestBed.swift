@@ -77,6 +77,14 @@ public final class BlueZTestBed: @unchecked Sendable {
         control = nil
     }
 
+    /// SIGKILLs the private dbus-daemon (the bus crashing): every connection to it ends at once.
+    public func killBus() {
+        kill(bus.processIdentifier, SIGKILL)
+        Self.waitForExit(bus, seconds: 5)
+        control?.shutDown()
+        control = nil
+    }
+
     /// Calls a method of the mock's control interface (`org.axon.MockBluez1` on `/org/axon/mock`).
     @discardableResult
     public func control(_ member: String, _ arguments: [DBusValue] = []) async throws -> [DBusValue] {

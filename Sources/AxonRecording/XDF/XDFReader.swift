@@ -1,8 +1,9 @@
 /// Reads XDF 1.0 files (LabRecorder's and Axon's): every stream's header, samples, clock offsets and footer.
 ///
 /// A file cut short (a recording killed mid-chunk) is read up to its last whole chunk; the rest is counted in
-/// ``XDFFile/trailingBytes``. A damaged chunk in the middle ends the read there too (the reader does not scan for
-/// the next boundary).
+/// ``XDFFile/trailingBytes``. A chunk whose length is damaged ends the read there too (the reader does not scan
+/// for the next boundary); a Samples chunk whose content cannot be read is skipped whole, so every stream keeps
+/// one value (or string) per channel for each time.
 ///
 ///     let file = try XDFReader.read(bytes: bytes)
 ///     for stream in file.streams { print(stream.name, stream.sampleCount) }
@@ -24,14 +25,15 @@ public enum XDFReader {
         var boundaries = 0
         var lastWhole = 4
         while cursor.offset < bytes.count {
-            guard let length = cursor.variableLength(), length >= 2, cursor.remaining >= Int(length),
+            guard let length = cursor.variableLength(), length >= 2, UInt64(cursor.remaining) >= length,
                 let tagValue = cursor.uint16()
             else { break }
             let end = cursor.offset - 2 + Int(length)
             let tag = XDFChunk.Tag(rawValue: tagValue)
             switch tag {
             case .streamHeader, .samples, .clockOffset, .streamFooter:
-                guard let id = cursor.uint32() else { break }
+                // The stream id is inside the chunk: a chunk too short for one is skipped, not read past its end.
+                guard end - cursor.offset >= 4, let id = cursor.uint32() else { break }
                 let content = Array(bytes[cursor.offset..<end])
                 if tag == .streamHeader {
                     index[id] = streams.count
@@ -78,8 +80,21 @@ public enum XDFReader {
             clockOffsets: [], footerSampleCount: nil)
     }
 
-    /// Appends one Samples chunk's content (after the stream id); false if it is malformed.
+    /// Appends one Samples chunk's content (after the stream id); false if it is malformed, and then the stream is
+    /// left as it was before the chunk (a sample cut in the middle would pair a time with fewer values than
+    /// channels and shift every later sample's channels).
     private static func readSamples(_ content: [UInt8], into stream: inout XDFFile.Stream) -> Bool {
+        let kept = (stream.timestamps.count, stream.values.count, stream.strings.count)
+        guard appendSamples(content, to: &stream) else {
+            stream.timestamps.removeSubrange(kept.0...)
+            stream.values.removeSubrange(kept.1...)
+            stream.strings.removeSubrange(kept.2...)
+            return false
+        }
+        return true
+    }
+
+    private static func appendSamples(_ content: [UInt8], to stream: inout XDFFile.Stream) -> Bool {
         var cursor = Cursor(bytes: content, offset: 0)
         guard let count = cursor.variableLength() else { return false }
         let period = stream.nominalRate > 0 ? 1 / stream.nominalRate : 0
@@ -95,7 +110,7 @@ public enum XDFReader {
             stream.timestamps.append(timestamp)
             for _ in 0..<stream.channelCount {
                 if stream.format == .string {
-                    guard let length = cursor.variableLength(), cursor.remaining >= Int(length) else { return false }
+                    guard let length = cursor.variableLength(), UInt64(cursor.remaining) >= length else { return false }
                     stream.strings.append(
                         String(decoding: content[cursor.offset..<(cursor.offset + Int(length))], as: UTF8.self))
                     cursor.offset += Int(length)
