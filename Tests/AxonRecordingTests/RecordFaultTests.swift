@@ -1,4 +1,5 @@
 import Foundation
+import StreamTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ struct RecordFaultTests {
     static func record(
         _ arguments: [String], fileSizeLimitKiB: Int? = nil, signal: (number: Int32, afterSeconds: Double)? = nil
     ) throws -> Outcome {
-        let axon = try #require(EDFCrashTests.axon, "build the axon executable first (swift build)")
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
         let process = Process()
         if let limit = fileSizeLimitKiB {
             // SIGXFSZ ignored, so the write fails with EFBIG instead of killing the recorder.
