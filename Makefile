@@ -41,7 +41,7 @@ unit-tests: peers
 # The in-process simulated Muse (its thread, the source's commands, the auxiliary stream) and the Ganglion's impedance
 # commands (asked from a test task, written by the source thread): about 8 s.
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --scratch-path $(TSAN_SCRATCH) --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
+	$(SWIFT) test -c release --sanitize=thread --disable-default-traits --scratch-path $(TSAN_SCRATCH) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

@@ -28,6 +28,12 @@ let package = Package(
         .library(name: "AxonFleet", targets: ["AxonFleet"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
+    traits: [
+        // The live view's server (Hummingbird, SwiftNIO). On by default; `make tsan-tests` builds without it, so the
+        // ThreadSanitizer build does not compile a web server the threaded tests never run.
+        .trait(name: "LiveView", description: "axon view and axon demo --view: the browser view over Hummingbird"),
+        .default(enabledTraits: ["LiveView"]),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -98,10 +104,12 @@ let package = Package(
         .target(
             name: "AxonView",
             dependencies: [
-                "AxonStreams", "AxonEEG", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                .product(name: "NIOCore", package: "swift-nio"),
+                "AxonStreams", "AxonEEG",
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["LiveView"])),
+                .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["LiveView"])),
+                .product(
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["LiveView"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["LiveView"])),
             ],
             resources: [.copy("Web")]),
         // A fleet of devices on a NATS JetStream cluster (docs/fleet.md): the JetStream sink with its on-disk spool,

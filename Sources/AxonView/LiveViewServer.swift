@@ -1,5 +1,7 @@
 // AxonView — the HTTP and WebSocket server in front of a hub.
 
+// Built with the LiveView trait (on by default; see Package.swift).
+#if LiveView
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -169,3 +171,4 @@ struct TokenCheck<Context: RequestContext>: RouterMiddleware {
         return try await next(request, context)
     }
 }
+#endif

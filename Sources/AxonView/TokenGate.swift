@@ -1,5 +1,7 @@
 // AxonView — 401 before the WebSocket upgrade machinery for a connection without the token.
 
+// Built with the LiveView trait (on by default; see Package.swift).
+#if LiveView
 import Foundation
 import HummingbirdCore
 import HummingbirdWebSocket
@@ -76,3 +78,4 @@ struct TokenGatedChannel: ServerChildChannel {
         await inner.handle(value: value, logger: logger)
     }
 }
+#endif

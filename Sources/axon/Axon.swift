@@ -8,8 +8,16 @@ struct Axon: AsyncParsableCommand {
         abstract: "Axon: a real-time EEG signal-processing engine with pluggable device adapters.",
         subcommands: [
             Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, Bench.self,
-            Scan.self, OBD.self, Scale.self, Band.self, ResearchBIT.self, SimulateCyton.self, LSL.self, View.self,
-            ViewBench.self, Fleet.self,
-        ],
+            Scan.self, OBD.self, Scale.self, Band.self, ResearchBIT.self, SimulateCyton.self, LSL.self, Fleet.self,
+        ] + liveViewCommands,
         defaultSubcommand: Demo.self)
+
+    /// `axon view` and `axon view-bench`, built with the LiveView trait (on by default).
+    static var liveViewCommands: [any ParsableCommand.Type] {
+        #if LiveView
+            [View.self, ViewBench.self]
+        #else
+            []
+        #endif
+    }
 }

@@ -75,7 +75,13 @@ extension Axon {
         var view = false
 
         func run() async throws {
-            if view { return try await runView() }
+            if view {
+                #if LiveView
+                    return try await runView()
+                #else
+                    throw ValidationError("this axon was built without the LiveView trait, so without --view")
+                #endif
+            }
             if let device, let path = try CytonOptions.path(device) { return try await runCyton(path: path) }
             if let device, let selector = try MuseOptions.selector(device) {
                 return try await runMuse(selector: selector)

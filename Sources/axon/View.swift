@@ -1,3 +1,5 @@
+// Built with the LiveView trait (on by default; see Package.swift).
+#if LiveView
 import ArgumentParser
 import AxonBrainiac
 import AxonEEG
@@ -346,3 +348,4 @@ extension Axon.Demo {
         try await view.run()
     }
 }
+#endif

@@ -1,3 +1,5 @@
+// Built with the LiveView trait (on by default; see Package.swift).
+#if LiveView
 import ArgumentParser
 import AxonBench
 import AxonEEG
@@ -206,3 +208,4 @@ final class RawWebSocketClient: @unchecked Sendable {
         Glibc.close(socket)
     }
 }
+#endif
