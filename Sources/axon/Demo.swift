@@ -58,8 +58,8 @@ extension Axon {
         @Option(help: ArgumentHelp(
             "A device instead of a recording (runs --seconds): a Brainiac headset through BlueZ, ble:NAME or "
                 + "ble:ADDRESS, a Muse or an OpenBCI Ganglion through BlueZ, muse:NAME|ADDRESS or "
-                + "ganglion:NAME|ADDRESS, or an OpenBCI Cyton on a serial port, cyton:PATH (--channels picks from "
-                + "EXG0…EXG7)."))
+                + "ganglion:NAME|ADDRESS, an OpenBCI Cyton on a serial port, cyton:PATH (--channels picks from "
+                + "EXG0…EXG7), or an LSL stream, lsl:NAME|lsl:type=T|lsl:source_id=ID."))
         var device: String?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
@@ -68,7 +68,7 @@ extension Axon {
         @Flag(help: "Publish the replayed EEG, its spectra and zones as LSL outlets (docs/lsl.md).")
         var lslOut = false
 
-        @Option(help: "A liblsl configuration file for --lsl-out (default: this machine only).")
+        @Option(help: "A liblsl configuration file for --lsl-out and --device lsl:… (default: this machine only).")
         var lslConfig: String?
 
         @Flag(help: "Show the run in the browser instead (axon view on 127.0.0.1:8080; docs/live-view.md).")
@@ -89,6 +89,7 @@ extension Axon {
             if let device, let selector = try GanglionOptions.selector(device) {
                 return try await runGanglion(selector: selector)
             }
+            if let device, try LSLCommandSupport.selector(source: device) != nil { return try await runLSL(device) }
             if let device { return try await runHeadset(selector: try BluetoothOptions.selector(device)) }
             if let testSequence { try await runTestSequence(frequency: testSequence) } else { try await runRecording() }
         }

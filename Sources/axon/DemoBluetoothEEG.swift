@@ -4,12 +4,30 @@ import AxonStreams
 import Foundation
 
 extension Axon.Demo {
-    /// An EEG headset through BlueZ (Muse, Ganglion): every channel of `source` through the engine at its rate with
-    /// one-second hops, printed live for `--seconds`, then the pipeline's and the device's summaries.
+    /// An EEG headset through BlueZ (Muse, Ganglion): see ``runLiveEEG(source:timeline:title:summary:close:)``.
     func runBluetoothEEG(
         source: any SampleSource, timeline: StreamTimeline.Configuration, transport: BlueZTransport, title: String,
         summary: () -> String
     ) async throws {
+        try await runLiveEEG(
+            source: source, timeline: timeline, title: "\(title) through BlueZ on \(transport.central.bus.address)",
+            summary: summary, close: { transport.central.close() })
+    }
+
+    /// An LSL stream (`--device lsl:NAME`) through the engine, as a headset.
+    func runLSL(_ name: String) async throws {
+        let live = try await LiveEEGDevice.open(name, bus: nil, lslConfig: lslConfig)
+        try await runLiveEEG(
+            source: live.source, timeline: live.timeline, title: live.title, summary: live.summary, close: live.close)
+    }
+
+    /// A live EEG source: every channel through the engine at its rate with one-second hops, printed live for
+    /// `--seconds`, then the pipeline's and the device's summaries.
+    func runLiveEEG(
+        source: any SampleSource, timeline: StreamTimeline.Configuration, title: String, summary: () -> String,
+        close: () -> Void
+    ) async throws {
+        defer { close() }
         let rate = source.descriptor.nominalRate
         let labels = source.descriptor.channels.map(\.label)
         let configuration = EEGEngine.Configuration(
@@ -19,9 +37,8 @@ extension Axon.Demo {
             source: source, configuration: configuration,
             options: .init(publishSamples: false, pipeline: .init(timeline: timeline)))
         print(
-            "axon demo: \(title) through BlueZ on \(transport.central.bus.address), \(labels.joined(separator: ", ")) "
-                + "at \(fmt(rate, 0)) Hz, \(fmt(seconds, 0)) s; baseline \(fmt(baseline, 0)) s, an indicator every "
-                + "\(fmt(indicator, 0)) s")
+            "axon demo: \(title), \(labels.joined(separator: ", ")) at \(fmt(rate, 0)) Hz, \(fmt(seconds, 0)) s; "
+                + "baseline \(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s")
         session.startBaseline()
         try session.start()
         let stopTask = Task {
@@ -33,6 +50,5 @@ extension Axon.Demo {
         session.stop()
         printSummary(session.statistics())
         print(summary())
-        transport.central.close()
     }
 }

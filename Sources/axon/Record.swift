@@ -236,7 +236,7 @@ extension Axon {
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
+        private func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
             if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {

@@ -16,14 +16,15 @@ extension Axon {
         static let configuration = CommandConfiguration(
             abstract: "Show a source's raw EEG, spectra, zones and status in the browser, served by Axon itself.",
             discussion: """
-                SOURCE is a recording's path (OpenBCI GUI text, muse-lsl CSV, EDF+/BDF+), `simulator` or \
-                `test-sequence:HZ` (the simulated Brainiac headset), or give --device. Prints the URL to open. \
+                SOURCE is a recording's path (OpenBCI GUI text, muse-lsl CSV, EDF+/BDF+), `simulator`, \
+                `test-sequence:HZ` (the simulated Brainiac headset) or an LSL stream (`lsl:NAME`, `lsl:type=EEG`), \
+                or give --device. Prints the URL to open. \
                 Listens on 127.0.0.1 unless --listen; any other address needs --token, which viewers pass as \
                 ?token=… (wrong or missing: 401). When the source ends the page keeps its last state and the \
                 server keeps serving until Ctrl-C (or --linger seconds).
                 """)
 
-        @Argument(help: "A recording's path, simulator, or test-sequence:HZ.")
+        @Argument(help: "A recording's path, simulator, test-sequence:HZ, or an LSL stream: lsl:NAME, lsl:type=T.")
         var source: String?
 
         @Option(help: ArgumentHelp(
@@ -32,6 +33,9 @@ extension Axon {
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
         var bus: String?
+
+        @Option(help: "A liblsl configuration file for an lsl: SOURCE (default: this machine only).")
+        var lslConfig: String?
 
         @Option(help: "TCP port (0: any free port; the URL printed has it).")
         var port: Int = 8080
@@ -163,6 +167,18 @@ extension Axon {
             var timeOffset: Double = 0
         }
 
+        /// A Cyton, Muse or Ganglion (`--device`) or an LSL stream (`lsl:…`), opened as `axon record` and
+        /// `axon analyze` open them.
+        private func live(_ name: String) throws -> MadeSource {
+            let picked = channels?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let (bus, lslConfig) = (bus, lslConfig)
+            let device = try runBlocking {
+                try await LiveEEGDevice.open(name, bus: bus, channels: picked, lslConfig: lslConfig)
+            }
+            return MadeSource(
+                source: device.source, pipeline: .init(timeline: device.timeline), timeBase: .host, label: device.title)
+        }
+
         private func makeSource(events: ViewEventRelay) throws -> MadeSource {
             if let device {
                 if try CytonOptions.path(device) == nil, try MuseOptions.selector(device) == nil,
@@ -178,14 +194,10 @@ extension Axon {
                         source: headset, pipeline: .init(timeline: BrainiacHeadset.timelineConfiguration),
                         timeBase: .host, label: "Brainiac headset \(selector)")
                 }
-                // Every other device is opened as `axon record --device` opens it.
-                let record = try Axon.Record.parse(["--device", device, "--out", "view.csv"] + (bus.map { ["--bus", $0] } ?? []))
-                let relay = HeadsetEventRelay()
-                relay.target { text in events.note(text) }
-                let (source, pipeline, _) = try record.makeSource(headsetEvents: relay, lsl: nil)
-                return MadeSource(source: source, pipeline: pipeline, timeBase: .host, label: device)
+                return try live(device)
             }
             guard let source else { throw ValidationError("give either SOURCE or --device") }
+            if try LSLCommandSupport.selector(source: source) != nil { return try live(source) }
             if source == "simulator" {
                 let simulator = SimulatedSource(configuration: .init(
                     duration: seconds, realTime: !fast, samplesPerPacket: 5, speed: speed))

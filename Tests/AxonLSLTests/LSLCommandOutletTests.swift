@@ -160,3 +160,39 @@ struct LSLAnalyzeTests {
         #expect(abs((live.channels[6].bands[1].median ?? 0) - 11.4) < 0.5)
     }
 }
+
+/// `axon demo --device lsl:NAME` and `axon view lsl:NAME` on one pylsl outlet at the same time: both run the stream
+/// through the engine (the demo prints its rows and zones, the view serves the page and counts what it showed).
+@Suite("axon demo and axon view on an LSL stream", .serialized, .enabled(if: LSLPeer.available))
+struct LSLDemoAndViewTests {
+    @Test func demoAndViewTakeAnLSLStream() throws {
+        let name = "axon-live-\(UUID().uuidString.prefix(8))"
+        let peer = try LSLPeer.Process([
+            "play", "--name", name, "--source-id", name, "--file", LSLPeer.recording, "--first", "8500",
+            "--seconds", "12", "--wait-consumer", "30",
+        ])
+        defer { peer.finish(timeout: 5) }
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let view = Process()
+        view.executableURL = URL(fileURLWithPath: axon)
+        view.arguments = ["view", "lsl:\(name)", "--port", "0", "--lsl-config", LSLPeer.configuration]
+        let viewOutput = Pipe()
+        view.standardOutput = viewOutput
+        try view.run()
+        let demo = try LSLCommandOutletTests.runAxon([
+            "demo", "--device", "lsl:\(name)", "--seconds", "6", "--baseline", "2", "--indicator", "2",
+        ])
+        view.interrupt()
+        let viewed = String(decoding: viewOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        view.waitUntilExit()
+
+        #expect(demo.contains("axon demo: LSL stream \(name)"))
+        let rows = demo.split(separator: "\n").filter { $0.hasSuffix("done") || $0.contains(" done ") }
+        #expect(rows.count >= 5, "\(demo)")
+        #expect(demo.contains("zone "))
+        #expect(viewed.contains("axon view: LSL stream \(name) — open http://127.0.0.1:"), "\(viewed)")
+        let done = try #require(viewed.split(separator: "\n").first { $0.hasPrefix("done: ") }, "\(viewed)")
+        let samples = try #require(Int(done.dropFirst("done: ".count).prefix { $0.isNumber }))
+        #expect(samples >= 1500, "\(done)")
+    }
+}
