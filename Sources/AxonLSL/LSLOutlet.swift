@@ -107,6 +107,14 @@ public final class LSLOutlet: @unchecked Sendable {
     /// Waits up to `timeout` seconds for an inlet to connect; returns whether one did.
     public func waitForConsumers(timeout: Double) -> Bool { library.api.waitForConsumers(outlet, timeout) > 0 }
 
+    /// Gives liblsl's sending threads up to `seconds` to deliver the last samples before the outlet goes away: liblsl
+    /// drops what it has not sent when an outlet is destroyed, and has no flush. Returns at once when no inlet is
+    /// connected. Call it once, when a command ends, never on a per-sample path.
+    public func finishSending(within seconds: Double = 0.5) {
+        guard hasConsumers else { return }
+        HostClock.sleep(until: HostClock.now() + seconds)
+    }
+
     /// liblsl's clock now (the timestamp to give a sample made now).
     public var now: Double { library.localClock() }
 

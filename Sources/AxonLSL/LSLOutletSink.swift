@@ -76,6 +76,10 @@ public final class LSLOutletSink: SampleSink {
         }
     }
 
-    /// Closes the outlet (consumers see the stream end).
-    public func close() throws { outlet = nil }
+    /// Lets the last samples leave (``LSLOutlet/finishSending(within:)``), then closes the outlet (consumers see the
+    /// stream end).
+    public func close() throws {
+        outlet?.finishSending()
+        outlet = nil
+    }
 }

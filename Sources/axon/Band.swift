@@ -92,6 +92,7 @@ extension Axon {
                 received += 1
                 if count > 0, received >= count { break }
             }
+            outlet?.finishSending()
             await connection.close()
         }
     }

@@ -134,6 +134,7 @@ extension Axon {
             session.waitUntilFinished()
             printSummary(session.statistics())
             do { try status?.publish(summary(session.statistics())) } catch { print("  ! status outlet: \(error)") }
+            status?.outlet.finishSending()
         }
 
         private func runTestSequence(frequency: Double) async throws {

@@ -231,6 +231,7 @@ extension Axon {
             }
             print(summary)
             publishStatus(summary)
+            status?.outlet.finishSending()
             if !s.failures.isEmpty { print("failures: \(s.failures.joined(separator: "; "))") }
             flushStandardOutput()
             if !s.failures.isEmpty { throw ExitCode.failure }

@@ -54,6 +54,7 @@ struct ScaleMeasure: AsyncParsableCommand {
             if session.model == .standard { open.simulated?.stepOn(weightKg: scale.weight) }
             let m = try await session.measure(unit: unit, seconds: timeout)
             stableOutlet?.publishNow([m.stableWeightKg])
+            stableOutlet?.finishSending()
             print("stable    \(m.displayed)  (\(m.stableWeightKg) kg)")
             if let time = m.time { print("time      \(GATTDateTime(unixTime: time)) UTC") }
             if let kg = m.impedanceWeightKg {
