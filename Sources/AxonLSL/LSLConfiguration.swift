@@ -61,6 +61,11 @@ public enum LSLConfiguration: Sendable, Hashable {
                 throw .call(function: "lsl_set_config_filename", code: -3, message: "cannot read \(path)")
             }
             guard let set = library.api.setConfigFilename else { throw .missingSymbol("lsl_set_config_filename") }
+            // liblsl prefers an `LSLAPICFG` in the environment to the file named here, so a command's --lsl-config
+            // would lose to one inherited from its parent: point the variable at the same file first.
+            guard setenv("LSLAPICFG", path, 1) == 0 else {
+                throw .call(function: "setenv(LSLAPICFG)", code: -4, message: "errno \(errno)")
+            }
             set(path)
         case .liblslDefault:
             break
