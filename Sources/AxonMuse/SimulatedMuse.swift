@@ -246,15 +246,20 @@ public final class SimulatedMuse: DeviceTransport, @unchecked Sendable {
                 receiver = state.receiver
                 subscribed = state.subscribed
                 channels = MuseCommand.presetIncludesAux(state.preset) ? 5 : 4
-                if state.wantsStream, configuration.keepAliveTimeout > 0,
-                    now - state.lastKeepAlive > configuration.keepAliveTimeout
-                {
+                guard state.wantsStream else { return false }
+                // The headset halts at its own timeout instant: what fell due before it is still sent, however late
+                // this thread woke up, so the count before a halt does not depend on scheduling.
+                let timesOut = configuration.keepAliveTimeout > 0
+                    && now - state.lastKeepAlive > configuration.keepAliveTimeout
+                let last = timesOut
+                    ? Self.clockIndex(state.lastKeepAlive + configuration.keepAliveTimeout) : Self.clockIndex(now)
+                if timesOut && state.nextIndex > last {
+                    // Counted only once those packets have gone out (an earlier pass sent them).
                     state.wantsStream = false
                     state.counters.streaming = false
                     state.counters.halts += 1
+                    return false
                 }
-                guard state.wantsStream else { return false }
-                let last = Self.clockIndex(now)
                 while state.nextIndex <= last && due.count < 64 {
                     due.append(state.nextIndex)
                     state.nextIndex += 1

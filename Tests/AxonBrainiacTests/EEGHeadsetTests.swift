@@ -91,7 +91,9 @@ struct EEGHeadsetTests {
 struct EEGHeadsetFlagTests {
     @Test("isBaselineRunning comes back with a second startBaseline, hasStartedIndicators drops until it completes, and a finished run can be started again")
     func flags() async throws {
-        var configuration = EEGEngine.Configuration(baselineDuration: 2, indicatorPeriod: 1, rigor: .estimate)
+        // The flags are read as each spectrum arrives: a baseline of 8 s is seen collecting even when a loaded machine
+        // (TSan, CI) delivers the real-time sequence in bursts of several seconds.
+        var configuration = EEGEngine.Configuration(baselineDuration: 8, indicatorPeriod: 1, rigor: .estimate)
         configuration.channelLabels = ["T3", "O1", "T4", "O2"]
         let headset = EEGHeadset(configuration: configuration)
         headset.startBaseline()
