@@ -52,10 +52,12 @@ bench-check: deps
 	cd Benchmarks && $(SWIFT) package benchmark thresholds check
 
 ## Coverage-guided fuzzing (libFuzzer + AddressSanitizer, nested package Fuzz/) of every decoder and reader,
-## FUZZ_SECONDS each (default 600); prints executions, edges and crashes per target. See docs/fuzzing.md.
+## FUZZ_SECONDS each (default 600) or until FUZZ_RUNS executions if that comes first (default: no limit); prints
+## executions, edges and crashes per target. See docs/fuzzing.md.
 FUZZ_SECONDS ?= 600
+FUZZ_RUNS ?=
 fuzz: deps
-	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_RUNS=$(FUZZ_RUNS) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 ## The same build and every target for 4 s: fails on any crash or broken invariant (the runs take 77 s; the build
 ## from nothing 3 min on a quiet 2-vCPU machine, 8 min under load).

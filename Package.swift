@@ -122,7 +122,7 @@ let package = Package(
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
                 "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
-                "AxonView", "AxonFleet", argumentParser,
+                "AxonView", "AxonFleet", "CLinux", argumentParser,
             ]),
 
         // MARK: - Tests

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds Fuzz/ (libFuzzer + AddressSanitizer, release) and runs each fuzz target for FUZZ_SECONDS seconds.
 # Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
-# Env:   FUZZ_SECONDS (default 600), FUZZ_SCRATCH (default Fuzz/.build), SWIFT (default swift).
+# Env:   FUZZ_SECONDS (default 600), FUZZ_RUNS (default unlimited: a target also stops after that many executions),
+#        FUZZ_SCRATCH (default Fuzz/.build), SWIFT (default swift).
 # Each target starts from its committed seeds (Fuzz/Corpus/<target>) plus what earlier runs on this machine found
 # (FUZZ_SCRATCH/corpus/<target>, not committed); crashes land in FUZZ_SCRATCH/crashes/<target>/ and make the script
 # exit non-zero. Prints one line per target: executions, edges covered (libFuzzer's `cov:`), corpus size, crashes.
@@ -10,6 +11,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${FUZZ_SECONDS:-600}
+runs=${FUZZ_RUNS:--1}
 scratch=${FUZZ_SCRATCH:-Fuzz/.build}
 swift=${SWIFT:-swift}
 case "$scratch" in /*) ;; *) scratch="$root/$scratch" ;; esac
@@ -29,14 +31,15 @@ binary="$scratch/release/axon-fuzz"
 
 if [ $# -gt 0 ]; then targets=("$@"); else targets=($(ls Fuzz/Corpus)); fi
 failed=0
-printf '%-12s %12s %10s %8s %8s %s\n' target executions exec/s edges corpus crashes
+printf '%-12s %12s %10s %8s %8s %8s %s\n' target executions exec/s seconds edges corpus crashes
 for target in "${targets[@]}"; do
     corpus="$scratch/corpus/$target" crashes="$scratch/crashes/$target" log="$scratch/logs/$target.log"
     mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
     before=$(ls "$crashes" | wc -l)
+    target_started=$(date +%s)
     # -timeout: an input that takes 10 s is a hang and counts as a crash; -rss_limit_mb: ASan's shadow plus the
     # decoders' buffers stay far below it, so only a runaway allocation reaches it.
-    AXON_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -timeout=10 \
+    AXON_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
         -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "Fuzz/Corpus/$target" \
         > "$log" 2>&1
     status=$?
@@ -44,7 +47,8 @@ for target in "${targets[@]}"; do
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     edges=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
     found=$(( $(ls "$crashes" | wc -l) - before ))
-    printf '%-12s %12s %10s %8s %8s %s\n' "$target" "${executions:-?}" "${rate:-?}" "${edges:-?}" \
+    printf '%-12s %12s %10s %8s %8s %8s %s\n' "$target" "${executions:-?}" "${rate:-?}" \
+        "$(( $(date +%s) - target_started ))" "${edges:-?}" \
         "$(ls "$corpus" | wc -l)" "$found"
     if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
         failed=1

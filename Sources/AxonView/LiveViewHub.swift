@@ -95,6 +95,9 @@ public final class LiveViewHub: Sendable {
         var history: [Double] = []
         var gapsShown: [String] = []
         var spectrum: String?
+        /// The newest spectrum not yet sent: the hub's thread encodes and sends it at its next flush, so a replay
+        /// at any speed costs the viewers at most one spectrum per ``Options/flushInterval``.
+        var pendingSpectrum: (frame: SpectrumFrame, baselineFrames: Int)?
         var indicators: [String] = []
         var status: [String] = []
         var battery: Int?
@@ -176,13 +179,27 @@ public final class LiveViewHub: Sendable {
     // MARK: - What a run publishes
 
     /// A spectrum frame from the engine. Any thread; not the real-time path (the session's delivery).
+    ///
+    /// Viewers get the newest spectrum once per ``Options/flushInterval`` (a display shows the latest one; a fast
+    /// replay makes thousands a second): frames that a newer one replaces before the flush are not sent.
     public func publish(_ frame: SpectrumFrame) {
         shared.withLock { state in
             if frame.baselineState == .collecting {
                 state.baselineFrames = state.baselineState == .collecting ? state.baselineFrames + 1 : 1
             }
             state.baselineState = frame.baselineState
-            let text = spectrumJSON(frame, baselineFrames: state.baselineFrames)
+            state.pendingSpectrum = (frame, state.baselineFrames)
+        }
+    }
+
+    /// Encodes and sends the newest spectrum if one is waiting (the hub's thread, and `finish`).
+    private func flushSpectrum() {
+        guard let pending = shared.withLock({ state in
+            defer { state.pendingSpectrum = nil }
+            return state.pendingSpectrum
+        }) else { return }
+        let text = spectrumJSON(pending.frame, baselineFrames: pending.baselineFrames)
+        shared.withLock { state in
             state.spectrum = text
             broadcast(ViewMessage(kind: .spectrum, text: text), &state)
         }
@@ -228,6 +245,7 @@ public final class LiveViewHub: Sendable {
 
     /// The run has ended: viewers keep the last state and show `summary`.
     public func finish(summary: String) {
+        flushSpectrum()
         let statistics = statisticsJSON()
         var json = ViewJSON()
         json.raw("{\"type\":\"end\",\"summary\":")
@@ -283,6 +301,7 @@ public final class LiveViewHub: Sendable {
                 }
             }
             flushRaw(&decimator)
+            flushSpectrum()
             let now = DispatchTime.now()
             if now >= nextStatistics || stopping {
                 if let text = statisticsJSON() {
@@ -331,6 +350,15 @@ public final class LiveViewHub: Sendable {
     private func flushRaw(_ decimator: inout Decimator) {
         guard !decimator.points.isEmpty || !decimator.gaps.isEmpty else { return }
         let pointWidth = 1 + descriptor.channelCount
+        // A replay far faster than real time fills one flush with hours of points that no screen shows: keep the
+        // newest history's worth, after a break (never a bridge) where the rest was.
+        let kept = Int(options.historySeconds * descriptor.nominalRate) / decimation + 1
+        if decimator.points.count > kept * pointWidth {
+            let first = decimator.points.count - kept * pointWidth
+            let start = decimator.points[first]
+            decimator.points.replaceSubrange(
+                0..<first, with: [start] + [Double](repeating: .nan, count: descriptor.channelCount))
+        }
         var json = ViewJSON(capacity: decimator.points.count * 8 + 64)
         json.raw("{\"type\":\"raw\",\"points\":")
         appendPoints(decimator.points[...], width: pointWidth, to: &json)

@@ -1,8 +1,11 @@
-// CLinux — eventfd(2) and pthread_setname_np(3), which Swift's Glibc module does not declare.
+// CLinux — eventfd(2), pthread_setname_np(3) and sched_{get,set}affinity(2), which Swift's Glibc module does not
+// declare.
 #define _GNU_SOURCE
 #include "CLinux.h"
 
+#include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <string.h>
 #include <sys/eventfd.h>
 
@@ -13,4 +16,24 @@ int axon_name_current_thread(const char *name) {
     strncpy(cut, name, sizeof cut - 1);
     cut[sizeof cut - 1] = '\0';
     return pthread_setname_np(pthread_self(), cut);
+}
+
+int axon_set_thread_cpus(int tid, const int *cpus, int count) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int i = 0; i < count; i++) {
+        if (cpus[i] < 0 || cpus[i] >= CPU_SETSIZE) return EINVAL;
+        CPU_SET(cpus[i], &set);
+    }
+    return sched_setaffinity(tid, sizeof set, &set) == 0 ? 0 : errno;
+}
+
+int axon_thread_cpus(int *cpus, int capacity) {
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) != 0) return -1;
+    int count = 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE && count < capacity; cpu++) {
+        if (CPU_ISSET(cpu, &set)) cpus[count++] = cpu;
+    }
+    return count;
 }

@@ -1,11 +1,13 @@
 import Foundation
 
-/// A fixed-bin histogram of durations for live percentiles: 8 equal bins per octave from 1 ns to 2^34 ns (≈ 17 s),
-/// so a reported percentile is within 6.25 % of the true value.
+/// A fixed-bin histogram of durations for live percentiles: 64 equal bins per octave from 1 ns to 2^34 ns (≈ 17 s),
+/// so a reported percentile is within 0.8 % of the true value (fine enough to compare two runs within a few
+/// percent; 8 bins per octave made neighbouring figures 12 % apart).
 ///
 /// Threading contract: single owner (the consumer thread). `record` allocates nothing.
 final class DurationHistogram {
-    static let binCount = 34 * 8
+    static let binsPerOctave = 64
+    static let binCount = 34 * binsPerOctave
 
     private let bins: UnsafeMutableBufferPointer<UInt64>
     private(set) var count: UInt64 = 0
@@ -20,11 +22,11 @@ final class DurationHistogram {
 
     /// Records a duration in seconds.
     func record(_ seconds: Double) {
-        // Octave from the binary exponent, eighth of the octave from the top three significand bits: no log2
-        // call on the per-frame path.
+        // Octave from the binary exponent, 64th of the octave from the top six significand bits: no log2 call on
+        // the per-frame path.
         let nanoseconds = max(seconds * 1e9, 1)
-        let eighth = Int(truncatingIfNeeded: (nanoseconds.significandBitPattern >> 49) & 7)
-        let bin = min(Self.binCount - 1, Int(nanoseconds.exponent) * 8 + eighth)
+        let sixtyFourth = Int(truncatingIfNeeded: (nanoseconds.significandBitPattern >> 46) & 63)
+        let bin = min(Self.binCount - 1, Int(nanoseconds.exponent) * Self.binsPerOctave + sixtyFourth)
         bins[bin] += 1
         count += 1
         if seconds > maximum { maximum = seconds }
@@ -38,8 +40,9 @@ final class DurationHistogram {
         for bin in 0..<Self.binCount {
             seen += bins[bin]
             if seen >= max(rank, 1) {
-                let octave = Double(sign: .plus, exponent: bin / 8, significand: 1)
-                return min(maximum, octave * (1 + (Double(bin % 8) + 0.5) / 8) * 1e-9)
+                let octave = Double(sign: .plus, exponent: bin / Self.binsPerOctave, significand: 1)
+                let fraction = (Double(bin % Self.binsPerOctave) + 0.5) / Double(Self.binsPerOctave)
+                return min(maximum, octave * (1 + fraction) * 1e-9)
             }
         }
         return maximum

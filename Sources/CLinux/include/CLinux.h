@@ -9,4 +9,12 @@ int axon_eventfd(void);
 /// Returns 0, or an error number.
 int axon_name_current_thread(const char *name);
 
+/// Restricts thread `tid` (0: the calling thread) to the CPUs whose numbers are in `cpus` (`count` of them, each
+/// below CPU_SETSIZE). Returns 0, or an error number.
+int axon_set_thread_cpus(int tid, const int *cpus, int count);
+
+/// Writes the CPUs the calling thread may run on into `cpus` (at most `capacity`); returns how many, or -1 with
+/// errno set.
+int axon_thread_cpus(int *cpus, int capacity);
+
 #endif
