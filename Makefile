@@ -69,11 +69,12 @@ fuzz-smoke: deps
 compare: deps
 	./bench/compare/run.sh
 
-## 24 hours of device time (a headset losing packets and its link) through ring, engine, EDF+ and the event store,
-## as fast as the machine goes: fails if memory, descriptors or threads grow, a lost sample is not in a gap record,
-## or the EDF+ file does not read back whole with pyedflib. `make test` runs the same for half an hour of device time.
+## 24 hours of device time (a headset losing packets and its link) at 150× (9.6 min) through ring, engine, EDF+, the
+## event store, the live view's hub and an LSL outlet read back by an inlet: fails if memory, descriptors or threads
+## grow, a lost sample is not in a gap record, a frame misses the inlet, or the EDF+ file does not read back whole
+## with pyedflib. `make test` runs the same for half an hour of device time at 100×. See docs/testing.md.
 soak: peers
-	AXON_SOAK_HOURS=24 $(SWIFT) test --filter SoakTests
+	AXON_SOAK_HOURS=24 AXON_SOAK_SPEED=150 $(SWIFT) test --filter SoakTests
 
 clean:
 	rm -rf .build $(TSAN_SCRATCH) Benchmarks/.build Fuzz/.build bench/compare/build

@@ -129,6 +129,9 @@ let package = Package(
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
+        // The soak: a simulated headset for hours of device time through every sink a run can have.
+        .testTarget(
+            name: "AxonSoakTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "AxonView", "AxonLSL"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.

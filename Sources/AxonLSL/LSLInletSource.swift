@@ -41,13 +41,17 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         public var sampleLimit: Int?
         /// Stop after this many seconds of a regular stream's samples (duration × nominal rate of them).
         public var duration: Double?
+        /// Seconds of the stream (samples × 100 for an irregular one) liblsl keeps for this inlet while Axon falls
+        /// behind; older samples are dropped by liblsl beyond that.
+        public var maxBuffered: Int32
 
         /// Creates options.
         public init(
             resolveTimeout: Double = 5, outageThreshold: Double = 0.5, timeCorrectionInterval: Double = 5,
-            sampleLimit: Int? = nil, duration: Double? = nil
+            sampleLimit: Int? = nil, duration: Double? = nil, maxBuffered: Int32 = 360
         ) {
             self.duration = duration
+            self.maxBuffered = maxBuffered
             self.resolveTimeout = resolveTimeout
             self.outageThreshold = outageThreshold
             self.timeCorrectionInterval = timeCorrectionInterval
@@ -87,7 +91,7 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         let lsl = try LSLLibrary.given(library)
         let handles = try LSLResolver.resolve(selector, timeout: options.resolveTimeout, library: lsl)
         defer { for handle in handles { lsl.api.destroyStreamInfo(handle) } }
-        guard let inlet = lsl.api.createInlet(handles[0], 360, 0, 1) else {
+        guard let inlet = lsl.api.createInlet(handles[0], options.maxBuffered, 0, 1) else {
             throw .nullResult(function: "lsl_create_inlet", message: lsl.lastError())
         }
         var code: Int32 = 0
