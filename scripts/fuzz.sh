@@ -2,7 +2,9 @@
 # Builds Fuzz/ (libFuzzer + AddressSanitizer, release) and runs each fuzz target for FUZZ_SECONDS seconds.
 # Usage: scripts/fuzz.sh [TARGET...]   (default: every target)
 # Env:   FUZZ_SECONDS (default 600), FUZZ_RUNS (default unlimited: a target also stops after that many executions),
-#        FUZZ_SCRATCH (default Fuzz/.build), SWIFT (default swift).
+#        FUZZ_TIMEOUT (default 10: seconds after which one input counts as a hang; libFuzzer measures wall time, so
+#        raise it when the campaign runs at low priority beside other work), FUZZ_SCRATCH (default Fuzz/.build),
+#        SWIFT (default swift).
 # Each target starts from its committed seeds (Fuzz/Corpus/<target>) plus what earlier runs on this machine found
 # (FUZZ_SCRATCH/corpus/<target>, not committed); crashes land in FUZZ_SCRATCH/crashes/<target>/ and make the script
 # exit non-zero. Prints one line per target: executions, edges covered (libFuzzer's `cov:`), corpus size, crashes.
@@ -12,6 +14,7 @@ cd "$(dirname "$0")/.."
 root=$(pwd)
 seconds=${FUZZ_SECONDS:-600}
 runs=${FUZZ_RUNS:--1}
+timeout=${FUZZ_TIMEOUT:-10}
 scratch=${FUZZ_SCRATCH:-Fuzz/.build}
 swift=${SWIFT:-swift}
 case "$scratch" in /*) ;; *) scratch="$root/$scratch" ;; esac
@@ -37,9 +40,9 @@ for target in "${targets[@]}"; do
     mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
     before=$(ls "$crashes" | wc -l)
     target_started=$(date +%s)
-    # -timeout: an input that takes 10 s is a hang and counts as a crash; -rss_limit_mb: ASan's shadow plus the
-    # decoders' buffers stay far below it, so only a runaway allocation reaches it.
-    AXON_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -runs="$runs" -timeout=10 \
+    # -timeout: an input that takes that long is a hang and counts as a crash; -rss_limit_mb: ASan's shadow plus
+    # the decoders' buffers stay far below it, so only a runaway allocation reaches it.
+    AXON_FUZZ_TARGET="$target" ASAN_OPTIONS=detect_leaks=0 SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -runs="$runs" -timeout="$timeout" \
         -rss_limit_mb=3072 -print_final_stats=1 -artifact_prefix="$crashes/" "$corpus" "Fuzz/Corpus/$target" \
         > "$log" 2>&1
     status=$?

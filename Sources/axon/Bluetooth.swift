@@ -67,7 +67,7 @@ enum BluetoothOptions {
     /// A transport that finds the headset (discovering by the Brainiac service when BlueZ does not know it yet) and
     /// keeps it connected.
     static func brainiacTransport(selector: String, bus: String?, profile: BrainiacGATTProfile = .init()) async throws
-        -> BlueZTransport
+        -> BusRecoveringTransport
     {
         try await transport(selector: selector, bus: bus, service: profile.service)
     }

@@ -14,11 +14,11 @@ extension BluetoothOptions {
     }
 
     /// A transport that finds the device (discovering by `service` when BlueZ does not know it yet) and keeps it
-    /// connected.
-    static func transport(selector: String, bus: String?, service: BluetoothUUID) async throws -> BlueZTransport {
-        let central = try await BluetoothCentral.open(bus: busAddress(bus))
-        return BlueZTransport(
-            central: central,
-            configuration: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [service])))
+    /// connected through link losses, bluetoothd restarts and a restart of the bus daemon itself.
+    static func transport(selector: String, bus: String?, service: BluetoothUUID) async throws
+        -> BusRecoveringTransport
+    {
+        try await BusRecoveringTransport.open(
+            bus: busAddress(bus), device: .init(device: selector, discovery: DiscoveryFilter(serviceUUIDs: [service])))
     }
 }

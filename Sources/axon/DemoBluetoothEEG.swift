@@ -6,7 +6,7 @@ import Foundation
 extension Axon.Demo {
     /// An EEG headset through BlueZ (Muse, Ganglion): see ``runLiveEEG(source:timeline:title:summary:close:)``.
     func runBluetoothEEG(
-        source: any SampleSource, timeline: StreamTimeline.Configuration, transport: BlueZTransport, title: String,
+        source: any SampleSource, timeline: StreamTimeline.Configuration, transport: BusRecoveringTransport, title: String,
         summary: () -> String
     ) async throws {
         try await runLiveEEG(

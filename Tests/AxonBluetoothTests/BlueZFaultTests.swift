@@ -64,6 +64,52 @@ struct BlueZFaultTests {
                 + "\(run.gaps.frames.withLock { $0 }) delivered")
     }
 
+    /// The private dbus-daemon SIGKILLed under a session on a ``BusRecoveringTransport``, then started again at the
+    /// same address with a new bluetoothd: the error is reported, the loss is a link-loss gap record, and the session
+    /// streams again by itself. Reports the time from the bus's return to streaming.
+    @Test("dbus-daemon killed and started again: a clear error, one link-loss gap, and streaming resumes by itself")
+    func dbusDaemonReturns() async throws {
+        let bed = try BlueZTestBed()
+        defer { bed.stop() }
+        let run = try await HeadsetRun(bed: bed, recoveringBus: true)
+        try run.start()
+        #expect(await run.waitForEvent(after: 0, seconds: 20) { $0 == .ready } != nil, "the first connection")
+        #expect(await run.gaps.waitForFrames(250, seconds: 10), "a first second of data")
+
+        let killed = HostClock.now()
+        bed.killBus()
+        let error = await run.waitForEvent(after: killed, seconds: 10) {
+            if case .error(let text) = $0 { return text.contains("D-Bus connection was lost") }
+            return false
+        }
+        let errorTime = try #require(error, "no error link event after the bus died")
+        let lost = await run.waitForEvent(after: killed, seconds: 10) {
+            if case .linkLost = $0 { return true }
+            return false
+        }
+        #expect(lost != nil, "no link loss after the bus died")
+        let framesBefore = run.gaps.frames.withLock { $0 }
+        try bed.restartBus()
+        let back = HostClock.now()
+        let ready = await run.waitForEvent(after: killed, seconds: 30) { $0 == .ready }
+        let readyTime = try #require(ready, "not streaming again within 30 s of the bus's return")
+        #expect(await run.gaps.waitForFrames(framesBefore + 250, seconds: 10), "no data after the bus returned")
+        let recoveries = (run.transport as? BusRecoveringTransport)?.recoveries
+        // The lost bus closed the first connection's transport, but the session's transport stayed open.
+        let closedEarly = run.linkEvents.withLock { $0 }.contains { $0.1 == .closed }
+        await run.stop()
+        #expect(!closedEarly)
+
+        let gaps = run.gaps.gaps.withLock { $0 }
+        #expect(gaps.count == 1 && gaps.allSatisfy { $0.cause == .linkLoss }, "\(gaps)")
+        #expect(recoveries == 1)
+        print(
+            "dbus-daemon killed and restarted: error event after \(String(format: "%.3f", errorTime - killed)) s; "
+                + "streaming again \(String(format: "%.3f", max(0, readyTime - back))) s after the bus and bluetoothd "
+                + "were back; \(gaps.count) link-loss gap of \(gaps.map(\.missingCount).reduce(0, +)) samples; "
+                + "\(run.gaps.frames.withLock { $0 }) frames delivered")
+    }
+
     /// The private dbus-daemon SIGKILLed under a streaming session: the transport reports the lost bus as an error
     /// link event and closes, the session stops without hanging, and this process goes on (a new bus and a new
     /// session stream again).

@@ -12,8 +12,10 @@ import Synchronization
 /// everything a test checks collected on the way.
 final class HeadsetRun: @unchecked Sendable {
     // Sendable invariant: collections are locked; the rest is immutable after init.
-    let central: BluetoothCentral
-    let transport: BlueZTransport
+    let transport: any DeviceTransport
+    private let currentCentral: @Sendable () -> BluetoothCentral
+    /// The central of the bus connection the transport uses now.
+    var central: BluetoothCentral { currentCentral() }
     let source: BrainiacTransportSource
     let session: EEGSession
     let edfPath: String
@@ -27,15 +29,23 @@ final class HeadsetRun: @unchecked Sendable {
     private var spectraTask: Task<Void, Never>?
 
     /// Opens the central and builds the session (not started); the EDF+ file is a temporary one, removed with the run.
-    init(bed: BlueZTestBed, openTimeout: Double = 15) async throws {
+    /// With `recoveringBus`, the transport is a ``BusRecoveringTransport`` (it reconnects when the bus returns).
+    init(bed: BlueZTestBed, openTimeout: Double = 15, recoveringBus: Bool = false) async throws {
         edfPath = FileManager.default.temporaryDirectory.appendingPathComponent("axon-ble-\(UUID().uuidString).edf").path
-        central = try await BluetoothCentral.open(bus: .address(bed.address))
+        let central = try await BluetoothCentral.open(bus: .address(bed.address))
         let profile = BrainiacGATTProfile()
-        transport = BlueZTransport(
-            central: central,
-            configuration: .init(
-                device: BlueZTestBed.brainiacName, discovery: DiscoveryFilter(serviceUUIDs: [profile.service]),
-                connectTimeout: 5, openTimeout: openTimeout))
+        let device = BlueZTransport.Configuration(
+            device: BlueZTestBed.brainiacName, discovery: DiscoveryFilter(serviceUUIDs: [profile.service]),
+            connectTimeout: 5, openTimeout: openTimeout)
+        if recoveringBus {
+            let recovering = BusRecoveringTransport(
+                central: central, configuration: .init(bus: .address(bed.address), device: device))
+            transport = recovering
+            currentCentral = { recovering.central }
+        } else {
+            transport = BlueZTransport(central: central, configuration: device)
+            currentCentral = { central }
+        }
         let statuses = statuses
         let rejected = rejected
         let linkEvents = linkEvents

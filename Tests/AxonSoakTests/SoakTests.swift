@@ -255,8 +255,9 @@ struct SoakTests {
         // LSL: the inlet received every frame the outlet was given.
         let received = arrived.wait(for: source.written, timeout: 60)
         inletPipeline.stop()
+        let inletStatistics = inletPipeline.statistics()
         #expect(received == source.written, "the LSL inlet received \(received) of \(source.written) frames")
-        #expect(inletPipeline.statistics().dropped == 0)
+        #expect(inletStatistics.dropped == 0)
 
         // Counts reconcile: every frame written was delivered, every lost sample is in a gap record.
         let lost = source.lostInPackets + source.lostInOutages
@@ -280,7 +281,9 @@ struct SoakTests {
                 + "\(source.written) frames, "
                 + "\(lost) lost in \(source.outages) outages and packets, \(statistics.gapRecords) gap records, "
                 + "\(stored) indicators stored; view: readers got \(read.min() ?? 0)–\(read.max() ?? 0) messages, the "
-                + "stalled viewer held at most \(stalledPeak) and skipped \(stalledSkipped); LSL inlet \(received) frames; "
+                + "stalled viewer held at most \(stalledPeak) and skipped \(stalledSkipped); LSL inlet \(received) frames "
+                + "(\(inletStatistics.gapRecords) gap records, \(inletStatistics.missingFrames) frames missing by its "
+                + "timestamps, \(inlet.outages) outages); "
                 + "slopes per simulated hour: RSS \(String(format: "%.3f", rssSlope)) MB, "
                 + "fds \(String(format: "%.3f", fdSlope)), threads \(String(format: "%.3f", threadSlope))")
         // 2 MB per simulated hour over a day's second half (24 MB in 12 h) is a leak. A short run cannot tell a leak

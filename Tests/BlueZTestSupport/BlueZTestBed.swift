@@ -38,8 +38,9 @@ public final class BlueZTestBed: @unchecked Sendable {
     public static let brainiacName = "Brainiac-0001"
 
     public let directory: URL
-    public let address: String
-    private let bus: Process
+    /// The bus's address (its `guid` changes when ``restartBus()`` starts a new daemon).
+    public private(set) var address: String
+    private var bus: Process
     private var mock: Process?
     private let devices: [String]
     private var control: BusConnection?
@@ -83,6 +84,22 @@ public final class BlueZTestBed: @unchecked Sendable {
         Self.waitForExit(bus, seconds: 5)
         control?.shutDown()
         control = nil
+    }
+
+    /// Starts the private dbus-daemon again at the same address (after ``killBus()``), then a new mock bluetoothd on
+    /// it (the old one went with its bus).
+    public func restartBus() throws {
+        if let mock { Self.end(mock) }
+        mock = nil
+        try? FileManager.default.removeItem(at: directory.appendingPathComponent("bus"))
+        let (bus, output) = try Self.launch(["bus.py", "--dir", directory.path])
+        self.bus = bus
+        let again = try Self.readLine(output)
+        guard BusConnection.Address.address(again).anyServer == BusConnection.Address.address(address).anyServer else {
+            throw TestBedError.notReady("the bus came back at \(again), not \(address)")
+        }
+        address = again
+        try startMock()
     }
 
     /// Calls a method of the mock's control interface (`org.axon.MockBluez1` on `/org/axon/mock`).

@@ -34,6 +34,17 @@ public final class BusConnection: @unchecked Sendable {
         /// An explicit address such as `unix:path=/tmp/bus`.
         case address(String)
 
+        /// The same address without its `guid` keys: libdbus refuses a server whose guid differs from the one
+        /// asked for, and a restarted daemon has a new one.
+        public var anyServer: Address {
+            let entries = resolved.split(separator: ";").map { entry -> String in
+                guard let colon = entry.firstIndex(of: ":") else { return String(entry) }
+                let keys = entry[entry.index(after: colon)...].split(separator: ",").filter { !$0.hasPrefix("guid=") }
+                return entry[...colon] + keys.joined(separator: ",")
+            }
+            return .address(entries.joined(separator: ";"))
+        }
+
         /// The address string libdbus opens.
         public var resolved: String {
             switch self {

@@ -263,7 +263,14 @@ public final class EDFWriter {
         let start = startOffsetTicks + Int64(recordCount) * recordTicks
         annotationsWritten += annotations.write(
             into: annotationRegion, recordStart: start, recordEnd: start + recordTicks, final: final)
-        try writeAll(UnsafeRawBufferPointer(record), operation: "write data record")
+        do {
+            try writeAll(UnsafeRawBufferPointer(record), operation: "write data record")
+        } catch {
+            // A record that went out in part (a full disk) is cut off again: the file stays header + whole records,
+            // which is what every reader expects of an EDF file, and the header already counts just those.
+            PosixFile.cutBack(fd, to: headerSize + recordCount * record.count)
+            throw error
+        }
         recordCount += 1
         sampleInRecord = 0
         if recordCount - flushedRecordCount >= options.flushInterval { try flush() }

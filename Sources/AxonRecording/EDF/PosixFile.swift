@@ -46,6 +46,13 @@ enum PosixFile {
         }
     }
 
+    /// Truncates the file to `length` bytes and moves the offset there, after a write that failed part way; best
+    /// effort, since it runs on the path that reports that write's error.
+    static func cutBack(_ fd: Int32, to length: Int) {
+        _ = ftruncate(fd, off_t(length))
+        _ = lseek(fd, off_t(length), SEEK_SET)
+    }
+
     /// `fsync`.
     static func synchronize(_ fd: Int32, path: String) throws(EDFWriterError) {
         guard fsync(fd) == 0 else { throw .writeFailed(path: path, operation: "fsync", errno: errno) }
