@@ -28,6 +28,22 @@ NORDIC_UART = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
 NORDIC_COMPANY = 0x0059
 
 SPORTS = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06] + list(range(0x80, 0x92))
+# The band's own name and unit per sport (the SDK's NAME and UNIT; AxonBand's SimulatedBand has the same).
+SPORT_NAMES = {
+    0x01: ("走路", "步"), 0x02: ("仰卧起坐", "个"), 0x03: ("俯卧撑", "个"), 0x04: ("跳绳", "次"),
+    0x05: ("爬楼", "层"), 0x06: ("引体向上", "个"), 0x80: ("羽毛球", "分钟"), 0x81: ("篮球", "分钟"),
+    0x82: ("足球", "分钟"), 0x83: ("游泳", "分钟"), 0x84: ("排球", "分钟"), 0x85: ("乒乓球", "分钟"),
+    0x86: ("保龄球", "分钟"), 0x87: ("网球", "分钟"), 0x88: ("骑行", "分钟"), 0x89: ("滑雪", "分钟"),
+    0x8A: ("滑冰", "分钟"), 0x8B: ("攀岩", "分钟"), 0x8C: ("健身", "分钟"), 0x8D: ("跳舞", "分钟"),
+    0x8E: ("平板支撑", "分钟"), 0x8F: ("健身操", "分钟"), 0x90: ("瑜伽", "分钟"), 0x91: ("毽球", "分钟"),
+}
+# Today's totals per sport: (sport, steps, kcal, metres, count).
+TODAY = [(0x01, 6789, 271, 4752, 0), (0x04, 0, 96, 0, 1240)]
+
+
+def text_bytes(text):
+    data = text.encode()
+    return bytes([len(data)]) + data
 
 
 def frame(kind, payload):
@@ -190,9 +206,12 @@ class Band(mock.AirDevice):
         elif kind == 0x04:
             self._notify(frame(0x11, [self.battery]))
         elif kind == 0x05:
-            self._add(0x25, bytes([5, len(SPORTS)] + SPORTS))
+            for index, code in enumerate(SPORTS):  # one record per entry: maximum, index, total, code, name, unit
+                name, unit = SPORT_NAMES[code]
+                self._add(0x25, bytes([5, index, len(SPORTS), code]) + text_bytes(name) + text_bytes(unit))
         elif kind == 0x06:
-            self._add(0x20, struct.pack("<IIIH", 6789, 271, 4752, 0) + bytes(5))
+            for totals in TODAY:
+                self._add(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
         elif 0x40 <= kind <= 0x4C:
             accepted = self._check(kind, p)
             if accepted:
