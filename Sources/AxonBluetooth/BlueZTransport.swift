@@ -52,12 +52,16 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     public let events: AsyncStream<LinkEvent>
     public var deviceDescription: String { configuration.device }
 
+    /// Whether closing the transport closes ``central`` too (a transport made by ``BlueZTransportFactory``).
+    public let ownsCentral: Bool
+
     private let link: LinkMachine
 
-    /// A transport for one device on an open central.
-    public init(central: BluetoothCentral, configuration: Configuration) {
+    /// A transport for one device on an open central; with `ownsCentral` its ``close()`` closes the central too.
+    public init(central: BluetoothCentral, configuration: Configuration, ownsCentral: Bool = false) {
         self.central = central
         self.configuration = configuration
+        self.ownsCentral = ownsCentral
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(4096))
         self.events = events
         self.link = LinkMachine(client: central.client, configuration: configuration, events: continuation)
@@ -84,6 +88,7 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     public func close() async {
         let link = link
         let _: Void = await central.onOwner { _, done in link.close(completion: done) }
+        if ownsCentral { central.close() }
     }
 
     // MARK: - For synchronous callers
@@ -122,6 +127,7 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     public func closeBlocking() {
         let link = link
         let _: Void = central.onOwnerBlocking { _, done in link.close(completion: done) }
+        if ownsCentral { central.close() }
     }
 
     /// How many connection attempts have been made so far (for reports).
