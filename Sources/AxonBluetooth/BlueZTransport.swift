@@ -139,6 +139,29 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     }
 }
 
+extension BlueZTransport: DevicePairing {
+    /// BlueZ's `Paired` property of the device.
+    public func isPaired() async -> Bool {
+        await central.isPaired(configuration.device) ?? false
+    }
+
+    /// `Device1.Pair` on the device (BlueZ connects first when it must).
+    public func pair() async throws(TransportError) {
+        do { try await central.pair(configuration.device, timeout: max(30, configuration.connectTimeout)) } catch {
+            throw TransportError(error)
+        }
+    }
+
+    /// Closes the transport's link, then `Adapter1.RemoveDevice`: BlueZ disconnects the device and forgets its
+    /// pairing. A device BlueZ no longer knows is forgotten already.
+    public func unpair() async throws(TransportError) {
+        await close()
+        do { try await central.removeDevice(configuration.device) } catch .unknownDevice { return } catch {
+            throw TransportError(error)
+        }
+    }
+}
+
 extension TransportError {
     init(_ error: BluetoothError) {
         switch error {
