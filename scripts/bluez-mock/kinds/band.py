@@ -6,7 +6,9 @@
   Options: model (9614/9615/9616), battery, today (YYYY-MM-DD), days, seed, loss_after (record numbers joined
   by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate.
 - `researchbit`: a ResearchBIT sensor (family=nordic: a Nordic dongle) holding summary events of `sessions`
-  uses; battery and data-available in Nordic's manufacturer data (company 0x0059).
+  uses; battery and data-available in Nordic's manufacturer data (company 0x0059). A Nordic dongle also has
+  its battery (read, notify), LED (read, write 0/1), name (read) and button (read, notify; press it with the
+  control API's SendRaw) characteristics.
   Options: battery, sessions, seed, family, vanish_after (the device leaves range after that many events).
 - `nordicother`: a Nordic-chip device with Nordic's manufacturer data but another service: a scan must skip it.
 
@@ -25,6 +27,10 @@ NORDIC_SERVICE = "5242b000-7a3c-4e1d-9a51-52657362a000"
 RB_COMMAND = "5242a001-7a3c-4e1d-9a51-52657362a000"
 RB_SUMMARY = "5242a002-7a3c-4e1d-9a51-52657362a000"
 NORDIC_UART = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+DONGLE_BATTERY = "5242b003-7a3c-4e1d-9a51-52657362a000"
+DONGLE_LED = "5242b004-7a3c-4e1d-9a51-52657362a000"
+DONGLE_NAME = "5242b005-7a3c-4e1d-9a51-52657362a000"
+DONGLE_BUTTON = "5242b006-7a3c-4e1d-9a51-52657362a000"
 NORDIC_COMPANY = 0x0059
 
 SPORTS = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06] + list(range(0x80, 0x92))
@@ -354,6 +360,7 @@ class ResearchBIT(mock.AirDevice):
         self.sent = 0
         self.command_char = None
         self.summary_char = None
+        self.led_char = None
         self._advertise()
 
     def _advertise(self):
@@ -363,10 +370,15 @@ class ResearchBIT(mock.AirDevice):
         service = self.add_service(0x0090, self.service)
         self.command_char = self.add_characteristic(service, 0x0091, RB_COMMAND, ["write"])
         self.summary_char = self.add_characteristic(service, 0x0093, RB_SUMMARY, ["notify"])
+        if self.service == NORDIC_SERVICE:
+            self.add_characteristic(service, 0x0095, DONGLE_BATTERY, ["read", "notify"], bytes([self.battery]))
+            self.led_char = self.add_characteristic(service, 0x0098, DONGLE_LED, ["read", "write"], bytes([0]))
+            self.add_characteristic(service, 0x009A, DONGLE_NAME, ["read"], self.name.encode()[:20])
+            self.add_characteristic(service, 0x009C, DONGLE_BUTTON, ["read", "notify"], bytes([0]))
 
     def forget_gatt(self):
         super().forget_gatt()
-        self.command_char = self.summary_char = None
+        self.command_char = self.summary_char = self.led_char = None
 
     def streaming_changed(self):
         if self.summary_char is None or not self.summary_char.streaming:
@@ -382,6 +394,11 @@ class ResearchBIT(mock.AirDevice):
         mock.GLib.idle_add(send)
 
     def written(self, char, value, write_type):
+        if char is not None and char is self.led_char:
+            if len(value) != 1 or value[0] > 1:
+                raise mock.BluezError("InvalidValueLength", "Invalid Length")
+            char.props[mock.CHAR_IFACE]["Value"] = mock.byte_array(value)
+            return
         if char is not self.command_char:
             return
         parsed = parse_frame(value)
