@@ -46,7 +46,8 @@ extension BandNotification {
             let name = try text(&r), unit = try text(&r)
             return .supportedSport(
                 BandSupportedSport(
-                    sport: sport, name: name, unit: unit, index: index, total: total, maximumActive: maximum))
+                    entry: .init(sport: sport, name: name, unit: unit), index: index, total: total,
+                    maximumActive: maximum))
         case .takePicture, .searchPhone:
             let date = try self.date(&r)
             let h = Int(try r.u8()), m = Int(try r.u8()), s = Int(try r.u8())
@@ -103,9 +104,9 @@ extension BandNotification {
             w.u8(s.maximumActive)
             w.u8(s.index)
             w.u8(s.total)
-            w.u8(s.sport.code)
-            w.text(s.name)
-            w.text(s.unit)
+            w.u8(s.entry.sport.code)
+            w.text(s.entry.name)
+            w.text(s.entry.unit)
         case .takePicture(let e), .searchPhone(let e):
             date(e.date)
             w.u8(e.second / 3600)

@@ -15,7 +15,7 @@ extension BandRecordContent {
         case .sport(let s): "sport/\(s.date) \(BandDate.clock(s.startMinute))/\(s.sport.code)"
         case .sleep(let s): "sleep/\(s.date) \(BandDate.clock(s.startMinute))"
         case .heartRate(let h): "hr/\(h.date) \(BandDate.two(h.hour)):00"
-        case .supportedSport(let s): "sports/\(s.sport.code)"
+        case .supportedSport(let s): "sports/\(s.entry.sport.code)"
         case .takePicture(let e): "picture/\(e.date) \(Self.clock(seconds: e.second))"
         case .searchPhone(let e): "search/\(e.date) \(Self.clock(seconds: e.second))"
         }

@@ -145,12 +145,8 @@ public struct BandHourlyHeartRate: Sendable, Hashable, Codable {
 /// the vendor's bands), its place in the list and how many sports can be active at once (`LENGTH`). The band
 /// sends the list one entry per record, so every frame stays short.
 public struct BandSupportedSport: Sendable, Hashable, Codable {
-    /// The sport (`LIST`).
-    public var sport: BandSport
-    /// The band's name for it (`NAME`), kept as the band sent it.
-    public var name: String
-    /// The band's unit for it (`UNIT`), kept as the band sent it.
-    public var unit: String
+    /// The sport (`LIST`) with the band's own name (`NAME`) and unit (`UNIT`), kept as the band sent them.
+    public var entry: BandSupportedSports.Entry
     /// Place in the list, from 0.
     public var index: Int
     /// How many entries the list has.
@@ -158,10 +154,8 @@ public struct BandSupportedSport: Sendable, Hashable, Codable {
     /// How many sports can be active at once (`LENGTH`).
     public var maximumActive: Int
     /// Creates a value from its fields.
-    public init(sport: BandSport, name: String, unit: String, index: Int, total: Int, maximumActive: Int) {
-        self.sport = sport
-        self.name = name
-        self.unit = unit
+    public init(entry: BandSupportedSports.Entry, index: Int, total: Int, maximumActive: Int) {
+        self.entry = entry
         self.index = index
         self.total = total
         self.maximumActive = maximumActive
@@ -208,9 +202,7 @@ public struct BandSupportedSports: Sendable, Hashable, Codable {
         for record in records { byIndex[record.index] = record }
         let ordered = (0..<first.total).compactMap { byIndex[$0] }
         guard ordered.count == first.total, byIndex.count == first.total else { return nil }
-        self.init(
-            entries: ordered.map { Entry(sport: $0.sport, name: $0.name, unit: $0.unit) },
-            maximumActive: first.maximumActive)
+        self.init(entries: ordered.map(\.entry), maximumActive: first.maximumActive)
     }
 
     /// The sports' codes and SDK names, in the band's order.
@@ -219,9 +211,7 @@ public struct BandSupportedSports: Sendable, Hashable, Codable {
     /// The records the band sends for this list, one per entry.
     public var records: [BandSupportedSport] {
         entries.enumerated().map { index, entry in
-            BandSupportedSport(
-                sport: entry.sport, name: entry.name, unit: entry.unit, index: index, total: entries.count,
-                maximumActive: maximumActive)
+            BandSupportedSport(entry: entry, index: index, total: entries.count, maximumActive: maximumActive)
         }
     }
 }

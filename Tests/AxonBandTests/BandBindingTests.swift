@@ -21,13 +21,30 @@ struct BandBindingTests {
         return BandSession(transport: transport, store: nil, configuration: .init(idleTimeout: 20))
     }
 
-    @Test func bindPairsDebindForgetsAndTheBandComesBackUnbound() async throws {
-        let bed = try BlueZTestBed(devices: ["band,\(Self.address),Smartee-0019"])
-        defer { bed.stop() }
-        let central = try await BluetoothCentral.open(bus: .address(bed.address))
-        defer { central.close() }
+    /// A test bed with one band (`options` appended to its spec), a central on its bus and a session connected to
+    /// the band. The caller closes the central and stops the bed.
+    static func connected(options: String = "") async throws -> (BlueZTestBed, BluetoothCentral, BandSession) {
+        let bed = try BlueZTestBed(devices: ["band,\(address),Smartee-0019" + options])
+        let central: BluetoothCentral
+        do { central = try await BluetoothCentral.open(bus: .address(bed.address)) } catch {
+            bed.stop()
+            throw error
+        }
         let session = Self.session(central)
-        try await session.connect()
+        do { try await session.connect() } catch {
+            central.close()
+            bed.stop()
+            throw error
+        }
+        return (bed, central, session)
+    }
+
+    @Test func bindPairsDebindForgetsAndTheBandComesBackUnbound() async throws {
+        let (bed, central, session) = try await Self.connected()
+        defer {
+            central.close()
+            bed.stop()
+        }
         #expect(await session.isBound() == false)
 
         try await session.bind()
@@ -67,12 +84,11 @@ struct BandBindingTests {
     }
 
     @Test func aBandThatRefusesPairingIsATypedErrorAndStaysUnbound() async throws {
-        let bed = try BlueZTestBed(devices: ["band,\(Self.address),Smartee-0019,pairing=reject"])
-        defer { bed.stop() }
-        let central = try await BluetoothCentral.open(bus: .address(bed.address))
-        defer { central.close() }
-        let session = Self.session(central)
-        try await session.connect()
+        let (bed, central, session) = try await Self.connected(options: ",pairing=reject")
+        defer {
+            central.close()
+            bed.stop()
+        }
         let error = await #expect(throws: BandError.self) { try await session.bind() }
         guard case .transport(.operationFailed(let reason))? = error else {
             Issue.record("not BlueZ's refusal: \(String(describing: error))")

@@ -31,8 +31,8 @@ struct BandTodayAndSportsTests {
                         sequence: 10,
                         content: .supportedSport(
                             BandSupportedSport(
-                                sport: BandSport(code: 0x02)!, name: "仰卧起坐", unit: "个", index: 1, total: 24,
-                                maximumActive: 5)))))
+                                entry: .init(sport: BandSport(code: 0x02)!, name: "仰卧起坐", unit: "个"), index: 1,
+                                total: 24, maximumActive: 5)))))
     }
 
     @Test func aSyncKeepsThemInTheReportTheSessionAndTheStore() async throws {

@@ -1,6 +1,5 @@
 import AxonDevices
 import AxonStreams
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -105,7 +104,7 @@ public final class OBDGateway: Sendable {
     public let bluetooth: (any DeviceTransportFactory)?
 
     let validator: any OBDAccessValidator
-    let state: Mutex<GatewayState>
+    let state: ThreadLocked<GatewayState>
     let statusContinuation: AsyncStream<OBDGatewayStatus>.Continuation
     let eventContinuation: AsyncStream<OBDDrivingEvent>.Continuation
     let batchContinuation: AsyncStream<OBDEventBatch>.Continuation
@@ -130,7 +129,7 @@ public final class OBDGateway: Sendable {
         (status, statusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (batches, batchContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        state = Mutex(GatewayState())
+        state = ThreadLocked(GatewayState())
     }
 
     deinit {
