@@ -75,7 +75,8 @@ let package = Package(
         .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
         // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
         // (serial line, pty, TCP, Bluetooth LE): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
-        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording", "AxonDevices", "AxonBluetooth"]),
+        // Bluetooth LE dongles through AxonDevices' DeviceTransportFactory only; the command line gives it BlueZ's.
+        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording", "AxonDevices"]),
         // Bathroom scales: the standard Weight Scale / Body Composition decoders, the iHealth HS3/HS4/HS5 model
         // (units, memory transfer into the event store, HS5 users, the seed's error codes) and simulators.
         .target(name: "AxonScales", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
@@ -174,7 +175,10 @@ let package = Package(
             ]),
         .testTarget(
             name: "AxonOBDTests",
-            dependencies: ["AxonOBD", "AxonRecording", "AxonStreams", "BlueZTestSupport", "StreamTestSupport"],
+            dependencies: [
+                "AxonOBD", "AxonRecording", "AxonStreams", "AxonDevices", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
+            ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",

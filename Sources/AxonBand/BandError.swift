@@ -21,6 +21,8 @@ public enum BandError: Error, Sendable, Hashable, CustomStringConvertible {
     case noStore
     /// The session was closed.
     case closed
+    /// Binding asked of a transport that cannot pair (it does not conform to ``AxonDevices/DevicePairing``).
+    case pairingUnavailable(transport: String)
 
     /// A sentence for people.
     public var description: String {
@@ -33,6 +35,7 @@ public enum BandError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformed(let error): "malformed notifications: \(error)"
         case .noStore: "a sync needs an event store"
         case .closed: "the band session is closed"
+        case .pairingUnavailable(let transport): "\(transport) cannot pair: binding needs a Bluetooth transport"
         }
     }
 }

@@ -3,10 +3,12 @@ extension BandNotification {
     static func content(_ kind: BandRecordKind, _ r: inout ByteReader) throws(BandDecodingError) -> BandRecordContent {
         switch kind {
         case .today:
+            let sport = try self.sport(&r)
             let steps = Int(try r.u32()), calories = Int(try r.u32()), distance = Int(try r.u32())
-            _ = try r.u16()  // count
+            let count = Int(try r.u16())
             _ = try r.take(5)  // year, month, day, week: ignored (always today)
-            return .today(BandTodayTotals(steps: steps, calories: calories, distance: distance))
+            return .today(
+                BandTodayTotals(sport: sport, steps: steps, calories: calories, distance: distance, count: count))
         case .day:
             let date = try self.date(&r)
             let sport = try self.sport(&r)
@@ -38,11 +40,14 @@ extension BandNotification {
             let values = try r.take(60).map { $0 == 255 ? nil : Int($0) }
             return .heartRate(BandHourlyHeartRate(date: date, hour: hour, beatsPerMinute: values))
         case .supportedSports:
-            let maximum = Int(try r.u8())
-            let count = Int(try r.u8())
-            var sports: [BandSport] = []
-            for _ in 0..<count { sports.append(try sport(&r)) }
-            return .supportedSports(BandSupportedSports(sports: sports, maximumActive: maximum))
+            let maximum = Int(try r.u8()), index = Int(try r.u8()), total = Int(try r.u8())
+            guard index < total else { throw .invalidField(type: r.type, field: "sport index", value: index) }
+            let sport = try self.sport(&r)
+            let name = try text(&r), unit = try text(&r)
+            return .supportedSport(
+                BandSupportedSport(
+                    entry: .init(sport: sport, name: name, unit: unit), index: index, total: total,
+                    maximumActive: maximum))
         case .takePicture, .searchPhone:
             let date = try self.date(&r)
             let h = Int(try r.u8()), m = Int(try r.u8()), s = Int(try r.u8())
@@ -62,10 +67,11 @@ extension BandNotification {
         }
         switch content {
         case .today(let t):
+            w.u8(t.sport.code)
             w.u32(t.steps)
             w.u32(t.calories)
             w.u32(t.distance)
-            w.u16(0)
+            w.u16(t.count)
             // The band's own date fields: the seed says they are not to be trusted; Axon writes zeros.
             w.bytes += [0, 0, 0, 0, 0]
         case .day(let d):
@@ -94,10 +100,13 @@ extension BandNotification {
             date(h.date)
             w.u8(h.hour)
             w.bytes += h.beatsPerMinute.map { $0.map { UInt8(clamping: $0) } ?? 255 }
-        case .supportedSports(let s):
+        case .supportedSport(let s):
             w.u8(s.maximumActive)
-            w.u8(s.sports.count)
-            w.bytes += s.sports.map(\.code)
+            w.u8(s.index)
+            w.u8(s.total)
+            w.u8(s.entry.sport.code)
+            w.text(s.entry.name)
+            w.text(s.entry.unit)
         case .takePicture(let e), .searchPhone(let e):
             date(e.date)
             w.u8(e.second / 3600)

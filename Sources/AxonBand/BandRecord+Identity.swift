@@ -4,16 +4,18 @@ extension BandRecordContent {
     /// The record's identity in the event store: `<kind>/<date-time>[/<detail>]`, never the band's sequence number
     /// (which restarts after a band reset). The same record sent twice has the same identity.
     ///
-    /// `today` is the host's date for today's totals (the band's date fields are ignored); its identity carries
-    /// the step count, so a later, larger total is a new record and the same total again is a duplicate.
+    /// `today` is the host's date for today's totals (the band's date fields are ignored); their identity carries
+    /// the sport and every total, so a later, larger total is a new record and the same totals again a duplicate.
+    /// A supported-sports entry is known by its sport.
     public func identity(today: BandDate) -> String {
         switch self {
-        case .today(let t): "today/\(today)/steps=\(t.steps)"
+        case .today(let t):
+            "today/\(today)/\(t.sport.code)/steps=\(t.steps),kcal=\(t.calories),m=\(t.distance),count=\(t.count)"
         case .day(let d): "day/\(d.date)/\(d.sport.code)"
         case .sport(let s): "sport/\(s.date) \(BandDate.clock(s.startMinute))/\(s.sport.code)"
         case .sleep(let s): "sleep/\(s.date) \(BandDate.clock(s.startMinute))"
         case .heartRate(let h): "hr/\(h.date) \(BandDate.two(h.hour)):00"
-        case .supportedSports(let s): "sports/" + s.sports.map { String($0.code) }.joined(separator: ",")
+        case .supportedSport(let s): "sports/\(s.entry.sport.code)"
         case .takePicture(let e): "picture/\(e.date) \(Self.clock(seconds: e.second))"
         case .searchPhone(let e): "search/\(e.date) \(Self.clock(seconds: e.second))"
         }
@@ -27,7 +29,7 @@ extension BandRecordContent {
         case .sport(let s): s.date.unixTime(minute: s.startMinute, in: timeZone)
         case .sleep(let s): s.date.unixTime(minute: s.startMinute, in: timeZone)
         case .heartRate(let h): h.date.unixTime(minute: h.hour * 60, in: timeZone)
-        case .supportedSports: nil
+        case .supportedSport: nil
         case .takePicture(let e), .searchPhone(let e): e.date.unixTime(minute: 0, in: timeZone) + Double(e.second)
         }
     }

@@ -1,17 +1,23 @@
-/// Today's totals (the SDK's `CurrentWholeDaySportDataNotification`). The band's date fields are ignored: these
-/// are always today's, as the host sees today.
+/// Today's totals of one sport (the SDK's `CurrentWholeDaySportDataNotification`, whose `raw_data` keeps
+/// `sport_type` and `count`). The band's date fields are ignored: these are always today's, as the host sees today.
 public struct BandTodayTotals: Sendable, Hashable, Codable {
+    /// The sport these totals are of (`sport_type`).
+    public var sport: BandSport
     /// Steps.
     public var steps: Int
     /// Calories as the band counts them (kcal).
     public var calories: Int
     /// Distance in metres.
     public var distance: Int
+    /// The amount some sports count (sit-ups, skips: the SDK's `count`); 0 otherwise.
+    public var count: Int
     /// Creates a value from its fields.
-    public init(steps: Int, calories: Int, distance: Int) {
+    public init(sport: BandSport, steps: Int, calories: Int, distance: Int, count: Int) {
+        self.sport = sport
         self.steps = steps
         self.calories = calories
         self.distance = distance
+        self.count = count
     }
 }
 
@@ -134,16 +140,79 @@ public struct BandHourlyHeartRate: Sendable, Hashable, Codable {
     }
 }
 
-/// The sports the band supports (`SupportSportsListNotification`) and how many can be active at once.
+/// One entry of the band's supported-sports list (`SupportSportsListNotification`), as the band gives it: the
+/// sport's code, the band's own name for it and its unit (the SDK's `raw_data` `NAME` and `UNIT`, in Chinese on
+/// the vendor's bands), its place in the list and how many sports can be active at once (`LENGTH`). The band
+/// sends the list one entry per record, so every frame stays short.
+public struct BandSupportedSport: Sendable, Hashable, Codable {
+    /// The sport (`LIST`) with the band's own name (`NAME`) and unit (`UNIT`), kept as the band sent them.
+    public var entry: BandSupportedSports.Entry
+    /// Place in the list, from 0.
+    public var index: Int
+    /// How many entries the list has.
+    public var total: Int
+    /// How many sports can be active at once (`LENGTH`).
+    public var maximumActive: Int
+    /// Creates a value from its fields.
+    public init(entry: BandSupportedSports.Entry, index: Int, total: Int, maximumActive: Int) {
+        self.entry = entry
+        self.index = index
+        self.total = total
+        self.maximumActive = maximumActive
+    }
+}
+
+/// The sports the band supports (`SupportSportsListNotification`) with the band's names and units, in the band's
+/// order, and how many can be active at once.
+///
+/// Threading: a value type; share freely.
 public struct BandSupportedSports: Sendable, Hashable, Codable {
-    /// Sports.
-    public var sports: [BandSport]
+    /// One entry per sport, in the band's order.
+    public struct Entry: Sendable, Hashable, Codable {
+        /// The sport.
+        public var sport: BandSport
+        /// The band's name for it.
+        public var name: String
+        /// The band's unit for it.
+        public var unit: String
+        /// Creates a value from its fields.
+        public init(sport: BandSport, name: String, unit: String) {
+            self.sport = sport
+            self.name = name
+            self.unit = unit
+        }
+    }
+    /// The entries (the SDK's `SPORT_NUMBER`, `NAME` and `UNIT`, position for position).
+    public var entries: [Entry]
     /// Maximum active.
     public var maximumActive: Int
     /// Creates a value from its fields.
-    public init(sports: [BandSport], maximumActive: Int) {
-        self.sports = sports
+    public init(entries: [Entry], maximumActive: Int) {
+        self.entries = entries
         self.maximumActive = maximumActive
+    }
+
+    /// The list put together from its records, or `nil` while an entry is missing or the records disagree on the
+    /// list's length or the maximum. A record that came twice counts once.
+    public init?(assembling records: [BandSupportedSport]) {
+        guard let first = records.first, first.total > 0,
+            records.allSatisfy({ $0.total == first.total && $0.maximumActive == first.maximumActive })
+        else { return nil }
+        var byIndex: [Int: BandSupportedSport] = [:]
+        for record in records { byIndex[record.index] = record }
+        let ordered = (0..<first.total).compactMap { byIndex[$0] }
+        guard ordered.count == first.total, byIndex.count == first.total else { return nil }
+        self.init(entries: ordered.map(\.entry), maximumActive: first.maximumActive)
+    }
+
+    /// The sports' codes and SDK names, in the band's order.
+    public var sports: [BandSport] { entries.map(\.sport) }
+
+    /// The records the band sends for this list, one per entry.
+    public var records: [BandSupportedSport] {
+        entries.enumerated().map { index, entry in
+            BandSupportedSport(entry: entry, index: index, total: entries.count, maximumActive: maximumActive)
+        }
     }
 }
 
@@ -170,7 +239,7 @@ public enum BandRecordContent: Sendable, Hashable {
     case sport(BandSportSession)
     case sleep(BandSleepSegment)
     case heartRate(BandHourlyHeartRate)
-    case supportedSports(BandSupportedSports)
+    case supportedSport(BandSupportedSport)
     case takePicture(BandButtonEvent)
     case searchPhone(BandButtonEvent)
 
@@ -190,7 +259,7 @@ public enum BandRecordContent: Sendable, Hashable {
         case .sport: .sport
         case .sleep: .sleep
         case .heartRate: .heartRate
-        case .supportedSports: .supportedSports
+        case .supportedSport: .supportedSports
         case .takePicture: .takePicture
         case .searchPhone: .searchPhone
         }

@@ -45,6 +45,31 @@ public final class BandRecordStore: Sendable {
         return counts
     }
 
+    /// The band's supported-sports list as stored, with the band's names and units: every entry it sent, in its
+    /// order; `nil` while the store holds no complete list.
+    ///
+    /// Threading: any thread; reads a snapshot.
+    /// - Throws: ``AxonRecording/EventStoreError``.
+    public func supportedSports() throws(EventStoreError) -> BandSupportedSports? {
+        let entries = try store.events(in: handle(.supportedSports), as: BandSupportedSport.self).map(\.payload)
+        return BandSupportedSports(assembling: entries)
+    }
+
+    /// Today's totals as stored for `today` (the host's date), the newest per sport, in the order they arrived.
+    ///
+    /// Threading: any thread; reads a snapshot.
+    /// - Throws: ``AxonRecording/EventStoreError``.
+    public func todayTotals(today: BandDate) throws(EventStoreError) -> [BandTodayTotals] {
+        let prefix = "today/\(today)/"
+        var newest: [BandTodayTotals] = []
+        for event in try store.events(in: handle(.today), as: BandTodayTotals.self)
+        where event.deviceRecordID.hasPrefix(prefix) {
+            newest.removeAll { $0.sport == event.payload.sport }
+            newest.append(event.payload)
+        }
+        return newest
+    }
+
     /// Stores a record durably; when this returns the record may be acknowledged to the band.
     ///
     /// - Parameter today: the host's date, which today's totals belong to.
@@ -61,7 +86,7 @@ public final class BandRecordStore: Sendable {
         case .sport(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
         case .sleep(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
         case .heartRate(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
-        case .supportedSports(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
+        case .supportedSport(let p): return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
         case .takePicture(let p), .searchPhone(let p):
             return try store.insert(stream, deviceRecordID: id, deviceTime: time, payload: p)
         }

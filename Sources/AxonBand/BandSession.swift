@@ -80,6 +80,8 @@ public actor BandSession {
     private var report = BandSyncReport()
     private var lastStored: UInt32 = 0
     private var consecutiveMalformed = 0
+    /// The supported-sports entries received in the running sync.
+    private var sportEntries: [BandSupportedSport] = []
     /// The band's schedules as far as Axon knows them: those stored by earlier sessions in the store
     /// (``BandRecordStore/schedules()``, read by ``connect()`` and ``attach(_:)``) and the changes this session sent
     /// and the band accepted, each stored again before ``send(_:)`` returns.
@@ -91,6 +93,8 @@ public actor BandSession {
     /// Battery level in percent from the standard Battery Level characteristic (0x2A19), read by ``connect()``
     /// when the band has it; `nil` when it has not.
     public private(set) var batteryLevel: Int?
+    /// The band's supported-sports list with its names and units, once a ``sync()`` received all of it.
+    public private(set) var supportedSports: BandSupportedSports?
     /// Heart-rate notifications that were malformed (typed errors, counted; the stream goes on).
     public private(set) var malformedHeartRate = 0
     /// Where the link is (the seed's `currentState`).
@@ -156,6 +160,7 @@ public actor BandSession {
     public func sync() async throws(BandError) -> BandSyncReport {
         guard store != nil else { throw .noStore }
         report = BandSyncReport()
+        sportEntries = []
         report.deviceInfo = deviceInfo
         report.battery = battery
         syncing = true
@@ -317,12 +322,29 @@ public actor BandSession {
                 return
             }
             report.count(outcome, record.content.kind)
+            keep(record.content)
             lastStored = max(lastStored, record.sequence)
             storedContinuation.yield((record, outcome))
             if record.content.isButtonPress, outcome == .inserted { buttonContinuation.yield(record) }
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
                 report.acknowledgementsLost += 1
             }
+        }
+    }
+
+    /// Today's totals and the supported-sports list, for the report, as they arrive in a sync.
+    private func keep(_ content: BandRecordContent) {
+        switch content {
+        case .today(let totals):
+            report.todayTotals.removeAll { $0.sport == totals.sport }
+            report.todayTotals.append(totals)
+        case .supportedSport(let entry):
+            sportEntries.append(entry)
+            if let list = BandSupportedSports(assembling: sportEntries) {
+                supportedSports = list
+                report.supportedSports = list
+            }
+        default: break
         }
     }
 

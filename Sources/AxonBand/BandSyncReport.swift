@@ -24,6 +24,10 @@ public struct BandSyncReport: Sendable, Hashable, CustomStringConvertible {
     public var deviceInfo: BandDeviceInfo?
     /// Battery level in percent.
     public var battery: Int?
+    /// Today's totals the band sent in this sync, one per sport (the newest when a sport came twice).
+    public var todayTotals: [BandTodayTotals] = []
+    /// The band's supported-sports list, when every entry of it arrived in this sync.
+    public var supportedSports: BandSupportedSports?
 
     /// Creates a value from its fields.
     public init() {}
@@ -51,6 +55,22 @@ public struct BandSyncReport: Sendable, Hashable, CustomStringConvertible {
             ([
                 "\(recordsReceived) records received; \(totalInserted) new, \(totalDuplicates) already stored; "
                     + "\(linkLosses) link losses, \(malformedNotifications) malformed"
-            ] + rows).joined(separator: "\n")
+            ] + rows + todayTotals.map { "  today: \($0)" }
+                + (supportedSports.map { ["  supported sports: \($0)"] } ?? [])).joined(separator: "\n")
+    }
+}
+
+extension BandTodayTotals: CustomStringConvertible {
+    /// A sentence for people: the sport and every total.
+    public var description: String {
+        "\(sport.name): \(steps) steps, \(calories) kcal, \(distance) m, count \(count)"
+    }
+}
+
+extension BandSupportedSports: CustomStringConvertible {
+    /// A sentence for people: each sport with the band's name and unit, and the maximum active.
+    public var description: String {
+        entries.map { "\($0.sport.name) (\($0.name), \($0.unit))" }.joined(separator: ", ")
+            + "; at most \(maximumActive) active"
     }
 }

@@ -67,9 +67,29 @@ extension SimulatedBand {
         return records
     }
 
-    /// The sports the simulated band reports: the whole table, five active at most.
-    public static let supportedSports = BandSupportedSports(sports: BandSport.all, maximumActive: 5)
+    /// The sports the simulated band reports: the whole table in code order, five active at most, each with the
+    /// band's own name and unit in Chinese as the vendor's bands give them (the seed's `NAME` and `UNIT`).
+    public static let supportedSports = BandSupportedSports(
+        entries: BandSport.all.map { sport in
+            let (name, unit) = deviceNames[sport.code]!
+            return BandSupportedSports.Entry(sport: sport, name: name, unit: unit)
+        },
+        maximumActive: 5)
 
-    /// Today's totals of the simulated band.
-    public static let todayTotals = BandTodayTotals(steps: 6_789, calories: 271, distance: 4_752)
+    /// The simulated band's name and unit for each sport: steps for walking, repetitions for the counted
+    /// exercises, floors for climbing, minutes for the rest.
+    static let deviceNames: [UInt8: (String, String)] = [
+        0x01: ("走路", "步"), 0x02: ("仰卧起坐", "个"), 0x03: ("俯卧撑", "个"), 0x04: ("跳绳", "次"),
+        0x05: ("爬楼", "层"), 0x06: ("引体向上", "个"), 0x80: ("羽毛球", "分钟"), 0x81: ("篮球", "分钟"),
+        0x82: ("足球", "分钟"), 0x83: ("游泳", "分钟"), 0x84: ("排球", "分钟"), 0x85: ("乒乓球", "分钟"),
+        0x86: ("保龄球", "分钟"), 0x87: ("网球", "分钟"), 0x88: ("骑行", "分钟"), 0x89: ("滑雪", "分钟"),
+        0x8A: ("滑冰", "分钟"), 0x8B: ("攀岩", "分钟"), 0x8C: ("健身", "分钟"), 0x8D: ("跳舞", "分钟"),
+        0x8E: ("平板支撑", "分钟"), 0x8F: ("健身操", "分钟"), 0x90: ("瑜伽", "分钟"), 0x91: ("毽球", "分钟"),
+    ]
+
+    /// Today's totals of the simulated band: walking, and rope skipping with the skips it counted.
+    public static let todayTotals = [
+        BandTodayTotals(sport: .walking, steps: 6_789, calories: 271, distance: 4_752, count: 0),
+        BandTodayTotals(sport: BandSport(code: 0x04)!, steps: 0, calories: 96, distance: 0, count: 1_240),
+    ]
 }

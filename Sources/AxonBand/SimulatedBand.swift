@@ -223,8 +223,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
                     BandDeviceInfo(
                         model: configuration.model, firmware: configuration.firmware, name: configuration.name)))
         case .getBattery: notify(.battery(configuration.battery))
-        case .getSupportedSports: append(.supportedSports(Self.supportedSports))
-        case .getCurrentSportData: append(.today(Self.todayTotals))
+        case .getSupportedSports: for entry in Self.supportedSports.records { append(.supportedSport(entry)) }
+        case .getCurrentSportData: for totals in Self.todayTotals { append(.today(totals)) }
         default:
             let accepted: Bool
             do {

@@ -52,12 +52,16 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     public let events: AsyncStream<LinkEvent>
     public var deviceDescription: String { configuration.device }
 
+    /// Whether closing the transport closes ``central`` too (a transport made by ``BlueZTransportFactory``).
+    public let ownsCentral: Bool
+
     private let link: LinkMachine
 
-    /// A transport for one device on an open central.
-    public init(central: BluetoothCentral, configuration: Configuration) {
+    /// A transport for one device on an open central; with `ownsCentral` its ``close()`` closes the central too.
+    public init(central: BluetoothCentral, configuration: Configuration, ownsCentral: Bool = false) {
         self.central = central
         self.configuration = configuration
+        self.ownsCentral = ownsCentral
         let (events, continuation) = AsyncStream.makeStream(of: LinkEvent.self, bufferingPolicy: .bufferingNewest(4096))
         self.events = events
         self.link = LinkMachine(client: central.client, configuration: configuration, events: continuation)
@@ -84,6 +88,7 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     public func close() async {
         let link = link
         let _: Void = await central.onOwner { _, done in link.close(completion: done) }
+        if ownsCentral { central.close() }
     }
 
     // MARK: - For synchronous callers
@@ -122,6 +127,7 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
     public func closeBlocking() {
         let link = link
         let _: Void = central.onOwnerBlocking { _, done in link.close(completion: done) }
+        if ownsCentral { central.close() }
     }
 
     /// How many connection attempts have been made so far (for reports).
@@ -129,6 +135,29 @@ public final class BlueZTransport: DeviceTransport, @unchecked Sendable {
         get async {
             let link = link
             return await central.onOwner { _, done in done(link.totalAttempts) }
+        }
+    }
+}
+
+extension BlueZTransport: DevicePairing {
+    /// BlueZ's `Paired` property of the device.
+    public func isPaired() async -> Bool {
+        await central.isPaired(configuration.device) ?? false
+    }
+
+    /// `Device1.Pair` on the device (BlueZ connects first when it must).
+    public func pair() async throws(TransportError) {
+        do { try await central.pair(configuration.device, timeout: max(30, configuration.connectTimeout)) } catch {
+            throw TransportError(error)
+        }
+    }
+
+    /// Closes the transport's link, then `Adapter1.RemoveDevice`: BlueZ disconnects the device and forgets its
+    /// pairing. A device BlueZ no longer knows is forgotten already.
+    public func unpair() async throws(TransportError) {
+        await close()
+        do { try await central.removeDevice(configuration.device) } catch .unknownDevice { return } catch {
+            throw TransportError(error)
         }
     }
 }

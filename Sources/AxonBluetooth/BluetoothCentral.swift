@@ -138,6 +138,38 @@ public final class BluetoothCentral: Sendable {
         try result.get()
     }
 
+    /// Pairs with a known device (`Device1.Pair`; BlueZ connects first when it must); returns when BlueZ answered,
+    /// its `Paired` property already sent (``isPaired(_:)``). A device paired already is left as it is.
+    ///
+    /// - Throws: ``BluetoothError/unknownDevice(_:)``; BlueZ's refusal (`AuthenticationFailed`,
+    ///   `ConnectionAttemptFailed`, …) as ``BluetoothError``.
+    public func pair(_ selector: String, timeout: Double = 30) async throws(BluetoothError) {
+        let result: Result<Void, BluetoothError> = await onOwner { central, done in
+            let client = central.client
+            guard let device = client.tree.device(matching: selector) else { return done(.failure(.unknownDevice(selector))) }
+            client.pair(devicePath: device.path, timeout: timeout) { done($0.mapError(BluetoothError.init)) }
+        }
+        try result.get()
+    }
+
+    /// Whether BlueZ has the device paired (`Paired`); `nil` when BlueZ does not know the device.
+    public func isPaired(_ selector: String) async -> Bool? {
+        await onOwner { central, done in done(central.client.tree.device(matching: selector)?.isPaired) }
+    }
+
+    /// Forgets a device (`Adapter1.RemoveDevice`): BlueZ disconnects it, drops its pairing keys and its object, so
+    /// it must be discovered and paired again.
+    ///
+    /// - Throws: ``BluetoothError/unknownDevice(_:)``; BlueZ's error as ``BluetoothError``.
+    public func removeDevice(_ selector: String) async throws(BluetoothError) {
+        let result: Result<Void, BluetoothError> = await onOwner { central, done in
+            let client = central.client
+            guard let device = client.tree.device(matching: selector) else { return done(.failure(.unknownDevice(selector))) }
+            client.removeDevice(devicePath: device.path) { done($0.mapError(BluetoothError.init)) }
+        }
+        try result.get()
+    }
+
     /// Reads a characteristic of a connected device.
     public func read(_ characteristic: GATTCharacteristicID, of selector: String) async throws(BluetoothError) -> [UInt8] {
         let result: Result<[UInt8], BluetoothError> = await onOwner { central, done in

@@ -1,7 +1,6 @@
 import AxonDevices
 import AxonEEG
 import AxonStreams
-import Synchronization
 
 /// The Brainiac SDK's `CBManager`, in Swift: start a headset (or its test sequence), start the baseline, and read
 /// raw samples, spectra, indicators and status as async sequences.
@@ -28,9 +27,9 @@ public final class EEGHeadset: Sendable {
     public let status: AsyncStream<BrainiacHeadsetEvent>
 
     private let statusContinuation: AsyncStream<BrainiacHeadsetEvent>.Continuation
-    private let current = Mutex<Run?>(nil)
-    private let battery = Mutex<Int?>(nil)
-    private let baselineRequestedBeforeStart = Mutex(false)
+    private let current = ThreadLocked<Run?>(nil)
+    private let battery = ThreadLocked<Int?>(nil)
+    private let baselineRequestedBeforeStart = ThreadLocked(false)
     private let options: EEGSession.Options
 
     private struct Run: Sendable {

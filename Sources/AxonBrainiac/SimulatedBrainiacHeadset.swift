@@ -25,7 +25,7 @@ import Synchronization
 ///
 /// Threading contract: `run` is called on the pipeline's source thread, one run at a time; the decoder, encoder
 /// and buffers live on that thread and the EEG path allocates nothing and takes no lock. After every notification
-/// the source thread copies the decoder's state into a `Mutex` (held only for that copy); ``state()`` reads it
+/// the source thread copies the decoder's state into a `ThreadLocked` (held only for that copy); ``state()`` reads it
 /// from any thread. The event handler, if any, is called on the source thread and must not block.
 public final class SimulatedBrainiacHeadset: SampleSource {
     /// The headset's behaviour.
@@ -33,7 +33,7 @@ public final class SimulatedBrainiacHeadset: SampleSource {
     /// The EEG stream it produces (``BrainiacHeadset/descriptor(sourceID:metadata:)`` marked simulated).
     public let descriptor: StreamDescriptor
 
-    private let shared = Mutex(BrainiacHeadsetState())
+    private let shared = ThreadLocked(BrainiacHeadsetState())
     private let eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)?
 
     /// Creates a simulated headset.

@@ -1,7 +1,6 @@
 // AxonEEG — a whole EEG stream: source → ring → engine → async sequences for applications.
 
 import AxonStreams
-import Synchronization
 
 /// Runs a source (a headset, a simulated headset, a file replay) through a ``StreamPipeline`` with an
 /// ``EEGProcessor`` and delivers raw samples, spectrum frames and indicators as async sequences.
@@ -85,7 +84,7 @@ public final class EEGSession: Sendable {
     private let pipeline: StreamPipeline
     private let processor: UncheckedProcessor
     private let continuations: Continuations
-    private let mutableState = Mutex(StateTracker())
+    private let mutableState = ThreadLocked(StateTracker())
     private let delivery = DeliveryHandle()
 
     /// The processor lives on the consumer thread while the pipeline runs; the session touches only its rings

@@ -1,5 +1,4 @@
 import AxonStreams
-import Synchronization
 
 /// An LSL stream as an Axon source: a liblsl inlet pulled on the pipeline's source thread.
 ///
@@ -76,7 +75,7 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
     /// The time correction applied now, seconds: liblsl's `lsl_time_correction`, what to add to the outlet's
     /// timestamps for this machine's clock (any thread; it changes every ``Options/timeCorrectionInterval``).
     public var timeCorrection: Double { publishedCorrection.withLock { $0 } }
-    private let publishedCorrection = Mutex(0.0)
+    private let publishedCorrection = ThreadLocked(0.0)
     /// For the first sample after each outage: seconds from its (corrected) LSL timestamp to its pull, that is how
     /// long after the outlet pushed it Axon had it (read after the pipeline has finished).
     public private(set) var resumeDelays: [Double] = []

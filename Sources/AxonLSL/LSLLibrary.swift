@@ -1,4 +1,4 @@
-import Synchronization
+import AxonStreams
 
 #if canImport(Glibc)
     import Glibc
@@ -31,7 +31,7 @@ public final class LSLLibrary: Sendable {
         self.version = api.libraryVersion()
     }
 
-    private static let loaded = Mutex<Result<LSLLibrary, LSLError>?>(nil)
+    private static let loaded = ThreadLocked<Result<LSLLibrary, LSLError>?>(nil)
 
     /// The process's liblsl, loaded on first use from the candidates of ``candidatePaths(environment:)``.
     ///

@@ -1,5 +1,4 @@
 import AxonStreams
-import Synchronization
 
 /// A run's status as an LSL text stream next to its raw stream: device status messages, battery reports, rejected
 /// packets, gap records and the run's start and end, one string sample each.
@@ -15,7 +14,7 @@ import Synchronization
 public final class StatusOutlet: Sendable {
     /// The outlet.
     public let outlet: LSLOutlet
-    private let pushing = Mutex(())
+    private let pushing = ThreadLocked(())
 
     /// Creates the outlet for the status of `stream`.
     ///

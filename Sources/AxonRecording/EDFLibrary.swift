@@ -1,5 +1,5 @@
 import CEDFlib
-import Synchronization
+import AxonStreams
 
 #if canImport(Glibc)
     import Glibc
@@ -13,7 +13,7 @@ import Synchronization
 /// files at once corrupt it. ``withLock(_:)`` serialises every EDFlib call in the process that goes through
 /// AxonRecording; code that calls EDFlib must do so inside it.
 enum EDFLibrary {
-    private static let lock = Mutex<Void>(())
+    private static let lock = ThreadLocked<Void>(())
 
     /// Runs `body` while holding the process-wide EDFlib lock.
     static func withLock<T: Sendable, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

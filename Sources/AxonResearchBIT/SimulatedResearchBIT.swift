@@ -7,7 +7,9 @@ import Foundation
 /// (a trigger-pull and a time-awake event sharing a wake-up time), answers docs/researchbit-protocol.md — one event
 /// at a time, the next after the acknowledgement, forgetting only acknowledged events — and can lose the link
 /// after chosen events, coming back (`linkLossAfterEvents`) or not until the next `open` (`vanishAfterEvents`,
-/// a device carried out of range).
+/// a device carried out of range). As a Nordic dongle (``Configuration/nordicDongle``) it also has the dongle's
+/// battery, LED, name and button characteristics (``NordicDongleCharacteristic``): the LED follows writes, the
+/// button follows ``setButton(pressed:)`` and the battery ``setBattery(_:)``, each notified while subscribed.
 ///
 /// Threading contract: `Sendable`; methods from any task. Everything happens on one serial queue, which is also
 /// the receiver's delivery thread.
@@ -32,12 +34,16 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         public var linkLossAfterEvents: Set<Int>
         /// Vanish after events.
         public var vanishAfterEvents: Int?
+        /// A Nordic dongle (its service, and its battery, LED, name and button characteristics) rather than a
+        /// ResearchBIT sensor.
+        public var nordicDongle: Bool
         /// Creates a value from its fields.
         public init(
             name: String = "ResearchBIT-0001", address: String = "C0:FF:EE:00:00:20", battery: Int = 91,
             sessions: Int = 12, seed: UInt64 = 11, firstWakeup: UInt32 = 1_763_800_000,
-            linkLossAfterEvents: Set<Int> = [], vanishAfterEvents: Int? = nil
+            linkLossAfterEvents: Set<Int> = [], vanishAfterEvents: Int? = nil, nordicDongle: Bool = false
         ) {
+            self.nordicDongle = nordicDongle
             self.name = name
             self.address = address
             self.battery = battery
@@ -52,7 +58,7 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     /// What the simulated device is.
     public let configuration: Configuration
     /// Where its characteristics are.
-    public let profile = ResearchBITProfile()
+    public let profile: ResearchBITProfile
     /// Link events of every connection (see ``AxonDevices/DeviceTransport``).
     public let events: AsyncStream<LinkEvent>
     /// How the device is named in reports.
@@ -66,10 +72,17 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     private var pending: [(UInt32, SummaryEvent)] = []
     private var inFlight: UInt32?
     private var sent = 0
+    private var battery: Int
+    private var ledOn = false
+    private var buttonDown = false
+    private var subscribed: Set<GATTCharacteristicID> = []
 
     /// Creates a value from its fields.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        profile = ResearchBITProfile(
+            service: configuration.nordicDongle ? ResearchBITProfile.nordicService : ResearchBITProfile.researchBITService)
+        battery = configuration.battery
         (events, continuation) = AsyncStream.makeStream()
         pending = Self.events(configuration).enumerated().map { (UInt32($0.offset + 1), $0.element) }
     }
@@ -110,19 +123,51 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     public var pendingCount: Int { queue.sync { pending.count } }
     /// Event notifications sent (re-sends included).
     public var eventsSent: Int { queue.sync { sent } }
+    /// Whether the Nordic dongle's LED is on.
+    public var isLEDOn: Bool { queue.sync { ledOn } }
+
+    /// The dongle's button goes down or up; notified when the button is subscribed and the link is up.
+    public func setButton(pressed: Bool) {
+        queue.sync {
+            buttonDown = pressed
+            notifyDongle(.button(pressed: pressed))
+        }
+    }
+
+    /// The battery level changes (clamped to 0–100); on a dongle, notified when subscribed.
+    public func setBattery(_ level: Int) {
+        queue.sync {
+            battery = min(100, max(0, level))
+            notifyDongle(.battery(battery))
+        }
+    }
+
+    /// The dongle characteristics this device has (none on a ResearchBIT sensor).
+    private var dongleCharacteristics: [NordicDongleCharacteristic] {
+        configuration.nordicDongle ? NordicDongleCharacteristic.allCases : []
+    }
+
+    private func notifyDongle(_ value: NordicDongleValue) {
+        let id = value.characteristic.id
+        guard linkUp, subscribed.contains(id) else { return }
+        receiver?.transport(
+            didReceive: value.bytes, from: id, arrivalTime: Double(DispatchTime.now().uptimeNanoseconds) / 1e9)
+    }
 
     /// Connects the simulated link (see ``AxonDevices/DeviceTransport``).
     public func open(notifications: [GATTCharacteristicID], receiver: any TransportReceiver)
         async throws(TransportError)
     {
         let error: TransportError? = queue.sync {
-            for id in notifications where id != profile.summary { return .characteristicMissing(id) }
+            let notifying = [profile.summary] + dongleCharacteristics.filter(\.notifies).map(\.id)
+            for id in notifications where !notifying.contains(id) { return .characteristicMissing(id) }
             self.receiver = receiver
+            subscribed = Set(notifications)
             linkUp = true
             vanished = false
-            for event in [
-                LinkEvent.connecting(attempt: 1), .connected, .servicesResolved, .notifying(profile.summary), .ready,
-            ] {
+            for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved]
+                + notifications.map(LinkEvent.notifying) + [.ready]
+            {
                 deliver(event)
             }
             return nil
@@ -132,7 +177,21 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
 
     /// Reads a characteristic (see ``AxonDevices/DeviceTransport``).
     public func read(_ characteristic: GATTCharacteristicID) async throws(TransportError) -> [UInt8] {
-        throw .characteristicMissing(characteristic)
+        let result: Result<[UInt8], TransportError> = queue.sync {
+            guard let which = NordicDongleCharacteristic(characteristic), dongleCharacteristics.contains(which) else {
+                return .failure(.characteristicMissing(characteristic))
+            }
+            guard linkUp else { return .failure(.notConnected) }
+            let value: NordicDongleValue =
+                switch which {
+                case .battery: .battery(battery)
+                case .led: .led(ledOn)
+                case .name: .name(configuration.name)
+                case .button: .button(pressed: buttonDown)
+                }
+            return .success(value.bytes)
+        }
+        return try result.get()
     }
 
     /// Handles a write as the device would (see ``AxonDevices/DeviceTransport``).
@@ -141,11 +200,18 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
     {
         let error: TransportError? = queue.sync {
             guard linkUp else { return .notConnected }
+            if characteristic == NordicDongleCharacteristic.led.id, configuration.nordicDongle {
+                guard value.count == 1, value[0] <= 1 else {
+                    return .operationFailed("org.bluez.Error.InvalidValueLength: the LED is one byte, 0 or 1")
+                }
+                ledOn = value[0] == 1
+                return nil
+            }
             guard characteristic == profile.command, let command = ResearchBITCommand(decoding: value) else {
                 return .operationFailed("org.bluez.Error.InvalidValueLength: not a ResearchBIT command")
             }
             switch command {
-            case .status: notify(.status(battery: configuration.battery, pending: pending.count))
+            case .status: notify(.status(battery: battery, pending: pending.count))
             case .fetch(let after):
                 pending.removeAll { $0.0 <= after }
                 sendNext()
@@ -163,6 +229,7 @@ public final class SimulatedResearchBIT: DeviceTransport, @unchecked Sendable {
         queue.sync {
             linkUp = false
             inFlight = nil
+            subscribed = []
             deliver(.closed)
             receiver = nil
         }

@@ -1,3 +1,5 @@
+import AxonStreams
+
 /// The default validator: checks the credentials' shape on the machine and keeps the users it has seen, so the
 /// first validation of a user is `registerSuccess` and later ones `loginSuccess`.
 ///
@@ -7,7 +9,7 @@
 ///
 /// Threading: `Sendable`; its set of known users is lock-protected.
 public final class LocalUserValidator: UserValidator {
-    private let known = Locked<Set<String>>([])
+    private let known = ThreadLocked<Set<String>>([])
     private let authorisedClients: Set<String>?
 
     /// A validator that knows no users yet; `authorisedClients` limits the client ids (`nil`: any).

@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonStreams
 
 /// What the session's command side waits for: decoded frames of the scale and link events, in arrival order.
 enum ScaleInboxItem: Sendable {
@@ -24,7 +25,7 @@ final class ScaleInbox: Sendable {
         var timer: Task<Void, Never>?
     }
 
-    private let state = Locked(State())
+    private let state = ThreadLocked(State())
 
     func push(_ item: ScaleInboxItem) {
         let waiter = state.withLock { state -> CheckedContinuation<ScaleInboxItem?, Never>? in

@@ -137,5 +137,5 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
 struct HS3SerialReading: Sendable {
     var decoder = HS3SerialDecoder()
     var rule: HS3RepeatRule
-    let statistics: Locked<HS3SerialStatistics>
+    let statistics: ThreadLocked<HS3SerialStatistics>
 }

@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonStreams
 
 /// One scale over any ``AxonDevices/DeviceTransport`` — BlueZ for a real or mock scale, ``SimulatedScale`` in
 /// tests — with the iHealth SDK's semantics: user validation, measurement (unstable, stable, impedance weight,
@@ -41,9 +42,9 @@ public final class ScaleSession: Sendable {
     let inbox = ScaleInbox()
     let validator: any UserValidator
     let recordStore: ScaleRecordStore?
-    let state = Locked(SessionState())
+    let state = ThreadLocked(SessionState())
     /// The HS3 serial stream's counters, copied by the receiver after each read.
-    let serialStatistics = Locked(HS3SerialStatistics())
+    let serialStatistics = ThreadLocked(HS3SerialStatistics())
 
     struct SessionState {
         var firmware: FirmwareVersion?

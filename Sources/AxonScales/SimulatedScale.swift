@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonStreams
 import Dispatch
 import Foundation
 
@@ -15,14 +16,14 @@ import Foundation
 /// Threading contract: `Sendable`; methods from any task. Its state is behind a lock; everything it sends
 /// reaches the receiver on one serial dispatch queue, in order, as a transport's delivery thread does.
 public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
-    // Sendable invariant: `state` is lock-protected (`Locked`); `queue` is the only thread that calls the receiver.
+    // Sendable invariant: `state` is lock-protected (`ThreadLocked`); `queue` is the only thread that calls the receiver.
     /// The name given at creation (`sim:hs5` by default).
     public let deviceDescription: String
     /// Link events, also delivered to the receiver. One consumer.
     public let events: AsyncStream<LinkEvent>
     private let eventContinuation: AsyncStream<LinkEvent>.Continuation
     private let queue = DispatchQueue(label: "axon.simulated-scale")
-    private let state: Locked<State>
+    private let state: ThreadLocked<State>
 
     private struct State {
         var configuration: Configuration
@@ -41,7 +42,7 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
     /// A scale holding `configuration`, named `name` (default `sim:<model>`). Not connected until opened.
     public init(_ configuration: Configuration, name: String? = nil) {
         deviceDescription = name ?? "sim:\(configuration.model.rawValue)"
-        state = Locked(State(configuration: configuration))
+        state = ThreadLocked(State(configuration: configuration))
         (events, eventContinuation) = AsyncStream.makeStream(
             of: LinkEvent.self, bufferingPolicy: .bufferingNewest(1024))
     }

@@ -23,7 +23,7 @@ import Synchronization
 ///     for await frame in session.spectra { hub.publish(frame) }
 ///
 /// Threading: every method from any thread. The sink belongs to the pipeline's consumer thread. The hub's state is
-/// behind one `Mutex`, held for queue pushes and short array work only and never by the real-time path.
+/// behind one `ThreadLocked` lock, held for queue pushes and short array work only and never by the real-time path.
 public final class LiveViewHub: Sendable {
     /// How the hub decimates and buffers.
     ///
@@ -78,10 +78,10 @@ public final class LiveViewHub: Sendable {
     /// Raw samples averaged into one display point.
     public let decimation: Int
 
-    private let shared: Mutex<Shared>
-    private let statisticsProvider = Mutex<(@Sendable () -> PipelineStatistics?)?>(nil)
+    private let shared: ThreadLocked<Shared>
+    private let statisticsProvider = ThreadLocked<(@Sendable () -> PipelineStatistics?)?>(nil)
     private let stopSignal = DispatchSemaphore(value: 0)
-    private let thread = Mutex<ThreadBox?>(nil)
+    private let thread = ThreadLocked<ThreadBox?>(nil)
 
     /// The hub's drain thread: created by `start`, joined by `stop`.
     private final class ThreadBox: @unchecked Sendable {
@@ -115,7 +115,7 @@ public final class LiveViewHub: Sendable {
         self.options = options
         sink = LiveViewSink(channelCount: descriptor.channelCount, capacity: options.ringCapacity)
         decimation = max(1, Int((descriptor.nominalRate / options.displayRate).rounded(.up)))
-        shared = Mutex(Shared())
+        shared = ThreadLocked(Shared())
     }
 
     /// Sets where statistics come from (the run's pipeline); called every ``Options/statisticsInterval``.

@@ -1,5 +1,6 @@
 // AxonView — one viewer's bounded queue of messages.
 
+import AxonStreams
 import Synchronization
 
 /// One message for viewers: its JSON text and whether a newer message of the same kind makes it worthless.
@@ -38,7 +39,7 @@ public struct ViewMessage: Sendable, Hashable {
 /// messages wait; when it is full a push drops the oldest skippable message (or, if none, the oldest message) and
 /// counts it, so a viewer that stops reading costs a bounded amount of memory and never slows anyone else.
 ///
-/// Threading: `push`, `close` and the counters from any thread; `next()` from one task at a time. A `Mutex` guards
+/// Threading: `push`, `close` and the counters from any thread; `next()` from one task at a time. A `ThreadLocked` lock guards
 /// the state; no one waits on it for longer than an array operation on at most `capacity` elements.
 public final class ViewerQueue: Sendable {
     /// The most messages that wait for this viewer.
@@ -53,7 +54,7 @@ public final class ViewerQueue: Sendable {
         var peak = 0
     }
 
-    private let state: Mutex<State>
+    private let state: ThreadLocked<State>
 
     /// Creates an empty queue holding at most `capacity` messages (at least 2).
     public init(capacity: Int) {
@@ -61,7 +62,7 @@ public final class ViewerQueue: Sendable {
         self.capacity = capacity
         var initial = State()
         initial.items.reserveCapacity(capacity)
-        state = Mutex(initial)
+        state = ThreadLocked(initial)
     }
 
     /// Messages waiting now.

@@ -5,7 +5,6 @@ import AxonLSL
 import AxonRecording
 import AxonStreams
 import Foundation
-import Synchronization
 
 extension Axon {
     /// The main job on a built-in default: a real recording through replay → ring → engine, printed live.
@@ -234,7 +233,7 @@ extension Axon {
 
 /// Indicators waiting to be printed after the spectrum row of their time.
 final class PendingIndicators: Sendable {
-    private let queue = Mutex<[ActivityIndicators]>([])
+    private let queue = ThreadLocked<[ActivityIndicators]>([])
 
     func append(_ indicator: ActivityIndicators) { queue.withLock { $0.append(indicator) } }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonBluetooth
 import AxonOBD
 import AxonRecording
 import Foundation
@@ -78,7 +79,10 @@ struct OBDAccessOptions: ParsableArguments {
         } else {
             validator = LocalKeyValidator(keys: [ownKey: "axon"])
         }
-        let gateway = OBDGateway(validator: validator, eventLog: eventLog, positionSource: positionSource)
+        // Bluetooth LE dongles (--ble, a favourite found over Bluetooth) through BlueZ.
+        let gateway = OBDGateway(
+            validator: validator, eventLog: eventLog, positionSource: positionSource,
+            bluetooth: BlueZTransportFactory())
         let apiKey = key ?? ProcessInfo.processInfo.environment["AXON_OBD_KEY"] ?? ownKey
         let result = gateway.authenticate(apiKey: apiKey, issuedTo: "axon")
         guard result.isSuccess else { throw OBDGatewayError.accessDenied(code: result.code, message: result.message) }

@@ -9,7 +9,6 @@ import AxonRecording
 import AxonStreams
 import Dispatch
 import Foundation
-import Synchronization
 
 extension Axon {
     /// Records a source to an EDF+, BDF+ or CSV file until its duration ends or SIGINT/SIGTERM.
@@ -288,7 +287,7 @@ extension Axon {
 
 /// Hands a simulated headset's events (from its source thread) to whoever is listening once the file is open.
 final class HeadsetEventRelay: Sendable {
-    private let listeners = Mutex<[@Sendable (String) -> Void]>([])
+    private let listeners = ThreadLocked<[@Sendable (String) -> Void]>([])
 
     /// Adds a listener; every event goes to every listener, in the order they were added.
     func target(_ body: @escaping @Sendable (String) -> Void) { listeners.withLock { $0.append(body) } }
@@ -306,7 +305,7 @@ final class HeadsetEventRelay: Sendable {
 
 /// A flag set once from any thread.
 final class CompletionFlag: Sendable {
-    private let state = Mutex(false)
+    private let state = ThreadLocked(false)
     func set() { state.withLock { $0 = true } }
     var isSet: Bool { state.withLock { $0 } }
 }
@@ -335,7 +334,7 @@ func waitForTask(_ task: Task<Void, Never>) {
 /// Runs async work from synchronous command code and waits for it.
 func runBlocking<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let finished = DispatchSemaphore(value: 0)
-    let result = Mutex<Result<T, any Error>?>(nil)
+    let result = ThreadLocked<Result<T, any Error>?>(nil)
     Task.detached {
         let value: Result<T, any Error>
         do { value = .success(try await work()) } catch { value = .failure(error) }

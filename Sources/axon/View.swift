@@ -250,7 +250,7 @@ extension Axon {
 /// Device events (status messages, battery, rejected notifications) on their way to the hub, which exists only
 /// once the source does.
 final class ViewEventRelay: Sendable {
-    private let hub = Mutex<LiveViewHub?>(nil)
+    private let hub = ThreadLocked<LiveViewHub?>(nil)
 
     func attach(_ hub: LiveViewHub) { self.hub.withLock { $0 = hub } }
 
@@ -270,7 +270,7 @@ final class ViewEventRelay: Sendable {
 
 /// The server's first word: its URL once listening, or the error that stopped it.
 final class ListeningSignal: Sendable {
-    private let state = Mutex<(url: String?, error: String?, waiter: CheckedContinuation<String?, Never>?)>((nil, nil, nil))
+    private let state = ThreadLocked<(url: String?, error: String?, waiter: CheckedContinuation<String?, Never>?)>((nil, nil, nil))
 
     func listening(_ url: String) { settle(url: url, error: nil) }
 
@@ -302,9 +302,9 @@ final class ListeningSignal: Sendable {
 
 /// SIGINT/SIGTERM, or a deadline, as something to await: `wait()` returns `true` once a stop is requested.
 ///
-/// `@unchecked Sendable`: `sources` is set once in `init` and only cancelled in `deinit`; `state` is a `Mutex`.
+/// `@unchecked Sendable`: `sources` is set once in `init` and only cancelled in `deinit`; `state` is a `ThreadLocked`.
 final class StopRequest: @unchecked Sendable {
-    private let state = Mutex<(requested: Bool, waiters: [CheckedContinuation<Bool, Never>])>((false, []))
+    private let state = ThreadLocked<(requested: Bool, waiters: [CheckedContinuation<Bool, Never>])>((false, []))
     private var sources: [any DispatchSourceSignal] = []
 
     init() {

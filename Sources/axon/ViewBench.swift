@@ -7,7 +7,6 @@ import AxonRecording
 import AxonStreams
 import AxonView
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -207,7 +206,7 @@ final class ThreadAllocationProbe: SampleSink, @unchecked Sendable {
 /// The smallest WebSocket client that loads a server like a browser does: the upgrade, then reading (and
 /// discarding) every byte on a thread of its own — or, with `reading` false, never reading at all.
 final class RawWebSocketClient: @unchecked Sendable {
-    private final class Counter: Sendable { let bytes = Mutex(0) }
+    private final class Counter: Sendable { let bytes = ThreadLocked(0) }
 
     private let socket: Int32
     private let read = Counter()

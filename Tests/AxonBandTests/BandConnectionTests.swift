@@ -37,7 +37,7 @@ struct BandConnectionTests {
         let session = fixture.session(band, syncOnConnect: true)
         try await session.connect()
         let report = try #require(await session.lastSyncReport)
-        #expect(report.totalInserted == 7 * (2 + 2 + 5 + 24) + 2 + 2)
+        #expect(report.totalInserted == BandSyncTests.expected.values.reduce(0, +))
         #expect(band.pendingRecords.isEmpty)
         await session.close()
 

@@ -37,6 +37,18 @@ struct BandDecoderFuzzTests {
             .invalidField(type: 0x21, field: "sport", value: 7)
         ),
         (
+            BandFrame(type: 0x20, payload: [1, 0, 0, 0, 0x07] + [UInt8](repeating: 0, count: 19)).bytes,
+            .invalidField(type: 0x20, field: "sport", value: 7)
+        ),
+        (
+            BandFrame(type: 0x25, payload: [1, 0, 0, 0, 5, 24, 24, 0x01, 0, 0]).bytes,
+            .invalidField(type: 0x25, field: "sport index", value: 24)
+        ),
+        (
+            BandFrame(type: 0x25, payload: [1, 0, 0, 0, 5, 0, 24, 0x01, 3, 0xE8, 0xB5]).bytes,
+            .truncated(type: 0x25, needed: 12, length: 11)
+        ),
+        (
             BandFrame(type: 0x10, payload: [0x00, 0x00, 1, 0, 0, 0]).bytes,
             .invalidField(type: 0x10, field: "model", value: 0)
         ),
@@ -51,9 +63,8 @@ struct BandDecoderFuzzTests {
 
     @Test func everyRecordKindRoundTrips() throws {
         let records =
-            SimulatedBand.week(today: Self.today) + [
-                .today(SimulatedBand.todayTotals), .supportedSports(SimulatedBand.supportedSports),
-            ]
+            SimulatedBand.week(today: Self.today) + SimulatedBand.todayTotals.map { .today($0) }
+            + SimulatedBand.supportedSports.records.map { .supportedSport($0) }
         #expect(Set(records.map(\.kind)) == Set(BandRecordKind.allCases))
         for (index, content) in records.enumerated() {
             let notification = BandNotification.record(BandRecord(sequence: UInt32(index + 1), content: content))

@@ -39,12 +39,15 @@ struct BandOverBluetoothTests {
             transport: transport, store: store, configuration: .init(idleTimeout: 20, today: { Self.today }))
         try await session.connect()
         let report = try await session.sync()
-        let expected = 7 * (2 + 2 + 5 + 24) + 2 + 2
+        let expected = 7 * (2 + 2 + 5 + 24) + 2 + 2 + 24
         #expect(report.totalInserted == expected)
         #expect(report.linkLosses == 2)
         #expect(report.inserted[.heartRate] == 7 * 24)
         #expect(report.deviceInfo == BandDeviceInfo(model: .smarteeTraining, firmware: "3.1.4", name: "Smartee-0010"))
         #expect(report.battery == 83)
+        // The mock band's today's totals and sports list carry the same sport, count, names and units.
+        #expect(report.todayTotals == SimulatedBand.todayTotals)
+        #expect(report.supportedSports == SimulatedBand.supportedSports)
         #expect(try store.counts().values.reduce(0, +) == expected)
         var stats = try await bed.stats(Self.address)
         #expect(stats["pending"]?.integerValue == 0)
@@ -53,7 +56,7 @@ struct BandOverBluetoothTests {
         // Nothing new the second time: only today's totals and the sports list, both already stored.
         let second = try await session.sync()
         #expect(second.totalInserted == 0)
-        #expect(second.totalDuplicates == 2)
+        #expect(second.duplicates == BandSyncTests.askedEverySync)
 
         // Settings: validated here, then byte for byte at the device, and the band's answers arrive.
         let commands = BandCommandTransferTests.frames

@@ -1,7 +1,30 @@
+import AxonBluetooth
+import AxonDevices
 import AxonOBD
 import BlueZTestSupport
 import Foundation
+import Synchronization
 import Testing
+
+/// A ``DeviceTransportFactory`` that passes every request on to BlueZ's and keeps what it was asked for: the
+/// gateway reaches Bluetooth only through the factory it was given.
+final class RecordingTransportFactory: DeviceTransportFactory {
+    struct Request: Hashable {
+        var device: String
+        var bus: String?
+        var services: [BluetoothUUID]
+    }
+    let requests = Mutex<[Request]>([])
+
+    func makeTransport(
+        device: String, bus: String?, discovering services: [BluetoothUUID], connectTimeout: Double,
+        openTimeout: Double
+    ) throws(TransportError) -> any DeviceTransport {
+        requests.withLock { $0.append(Request(device: device, bus: bus, services: services)) }
+        return try BlueZTransportFactory().makeTransport(
+            device: device, bus: bus, discovering: services, connectTimeout: connectTimeout, openTimeout: openTimeout)
+    }
+}
 
 /// The OBD gateway over a Bluetooth LE dongle: BlueZ's D-Bus API (the mock bluetoothd on a private bus) in front
 /// of the real ELM327 emulator, relayed through the dongle's serial-over-GATT service (0xFFF0/0xFFF1/0xFFF2).
@@ -15,9 +38,14 @@ extension EmulatorSuites {
             let bed = try BlueZTestBed(devices: ["elm327,C0:FF:EE:00:00:0D,OBDII-BLE,tcp=127.0.0.1:\(peer.port)"])
             defer { bed.stop() }
 
-            let gateway = authenticatedGateway()
+            let factory = RecordingTransportFactory()
+            let gateway = authenticatedGateway(bluetooth: factory)
             let device = try gateway.connect(.ble(device: "OBDII-BLE", bus: bed.address))
             defer { gateway.disconnect() }
+            // The dongle's transport came from the factory the gateway was given, discovering by the serial services.
+            #expect(
+                factory.requests.withLock { $0 }
+                    == [.init(device: "OBDII-BLE", bus: bed.address, services: ["fff0", "ffe0", "18f0"])])
             #expect(device.banner.hasPrefix("ELM327"))
             #expect(device.identifier == "ble:OBDII-BLE")
             let speed = try gateway.readBasic(pid: 0x0D)
@@ -30,6 +58,21 @@ extension EmulatorSuites {
             // The multi-frame bitmap answers arrive in 20-byte notifications and are reassembled at the prompt.
             let supported = try gateway.supportedPIDs()
             #expect(supported.isSuperset(of: [0x05, 0x0C, 0x0D, 0x2F]))
+        }
+
+        @Test("without a Bluetooth stack a BLE endpoint is a typed error that says so, and nothing is opened")
+        func withoutABluetoothStackABLEEndpointIsATypedError() throws {
+            let gateway = authenticatedGateway()
+            #expect(gateway.bluetooth == nil)
+            let error = #expect(throws: OBDGatewayError.self) {
+                try gateway.connect(.ble(device: "OBDII-BLE", bus: "unix:path=/nonexistent"))
+            }
+            guard case .adapter(.link(.cannotOpen(let endpoint, _, let reason)))? = error else {
+                Issue.record("not a link that cannot open: \(String(describing: error))")
+                return
+            }
+            #expect(endpoint == "ble:OBDII-BLE")
+            #expect(reason.contains("no Bluetooth stack was given"), "\(reason)")
         }
     }
 }

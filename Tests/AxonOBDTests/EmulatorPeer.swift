@@ -1,3 +1,4 @@
+import AxonDevices
 import AxonOBD
 import Foundation
 
@@ -130,10 +131,11 @@ final class EmulatorPeer {
 
 /// A gateway authenticated with a local key, for the tests.
 func authenticatedGateway(
-    eventLog: OBDEventLog? = nil, configuration: OBDGateway.Configuration = .init()
+    eventLog: OBDEventLog? = nil, bluetooth: (any DeviceTransportFactory)? = nil,
+    configuration: OBDGateway.Configuration = .init()
 ) -> OBDGateway {
     let gateway = OBDGateway(
-        validator: LocalKeyValidator(keys: ["test-key": "axon-tests"]), eventLog: eventLog,
+        validator: LocalKeyValidator(keys: ["test-key": "axon-tests"]), eventLog: eventLog, bluetooth: bluetooth,
         configuration: configuration)
     _ = gateway.authenticate(apiKey: "test-key", issuedTo: "axon-tests")
     return gateway

@@ -99,4 +99,34 @@ struct ResearchBITOverBluetoothTests {
         #expect(Set(all.map(\.id)).count == 24)
         #expect(resumed.sessions.count == 12)
     }
+
+    @Test func theNordicDonglesLEDAndButtonThroughBlueZ() async throws {
+        let bed = try BlueZTestBed(devices: ["researchbit,\(Self.dongle),Nordic-0021,family=nordic,battery=40"])
+        defer { bed.stop() }
+        let central = try await BluetoothCentral.open(bus: .address(bed.address))
+        defer { central.close() }
+        let dongle = NordicDongleClient(transport: Self.transport(central, Self.dongle), watching: [.led, .button])
+        try await dongle.open()
+        #expect(try await dongle.ledIsOn() == false)
+        try await dongle.setLED(true)
+        #expect(try await dongle.ledIsOn() == true)
+        let writes = try await bed.control(
+            "GetWrites", [.string(Self.dongle), .string(NordicDongleCharacteristic.led.uuid.string)])
+        guard case .array(_, let entries)? = writes.first, case .structure(let fields)? = entries.first,
+            case .bytes(let value)? = fields.first
+        else {
+            Issue.record("no LED write at the dongle: \(writes)")
+            return
+        }
+        #expect(value == [1] && entries.count == 1)
+
+        var changes = dongle.changes.makeAsyncIterator()
+        let sent = try await bed.control(
+            "SendRaw", [.string(Self.dongle), .string(NordicDongleCharacteristic.button.uuid.string), .bytes([1])])
+        #expect(sent.first == .boolean(true), "the button is subscribed")
+        #expect(await changes.next() == .button(pressed: true))
+        #expect(try await dongle.buttonIsPressed() == true)
+        await #expect(throws: NordicDongleError.notWatched(.battery)) { try await dongle.battery() }
+        await dongle.close()
+    }
 }

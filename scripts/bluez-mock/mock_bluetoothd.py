@@ -378,7 +378,17 @@ class Device(Exported):
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def Pair(self):
-        raise BluezError("NotSupported", "Operation is not supported")
+        """Just Works bonding as BlueZ does it for an LE device: AlreadyExists when paired, ConnectionAttemptFailed
+        out of range, AuthenticationRejected when the device refuses; else Paired and Bonded become true (the keys
+        stay until Adapter1.RemoveDevice drops this object)."""
+        self.air.pair_calls += 1
+        if self.props[DEVICE_IFACE]["Paired"]:
+            raise BluezError("AlreadyExists", "Already Exists")
+        if not self.air.in_range:
+            raise BluezError("ConnectionAttemptFailed", "Page Timeout")
+        if self.air.pairing == "reject":
+            raise BluezError("AuthenticationRejected", "Authentication Rejected")
+        self.set_props(DEVICE_IFACE, Paired=dbus.Boolean(True), Bonded=dbus.Boolean(True))
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def CancelPairing(self):
@@ -544,7 +554,7 @@ class AirDevice:
     """A BLE peripheral in the simulated air: range, link state, GATT database and data generator."""
 
     KIND = None
-    OPTIONS = {"rssi"}  # option keys this kind understands; subclasses add theirs
+    OPTIONS = {"rssi", "pairing"}  # option keys this kind understands; subclasses add theirs
 
     def __init__(self, mock, address, name, options):
         unknown = set(options) - self.OPTIONS
@@ -555,6 +565,11 @@ class AirDevice:
         self.address = address.upper()
         self.name = name
         self.rssi = int(options.get("rssi", -55))
+        # How the device answers Device1.Pair: "accept" (Just Works bonding) or "reject" (AuthenticationRejected).
+        self.pairing = options.get("pairing", "accept")
+        if self.pairing not in ("accept", "reject"):
+            raise invalid_args("pairing is accept or reject, not %s" % self.pairing)
+        self.pair_calls = 0
         self.in_range = True
         self.manufacturer_data = {}
         self.advertised_uuids = []
@@ -752,6 +767,8 @@ class AirDevice:
             "sessions": dbus.UInt32(sum(len(c.sessions) for c in self.characteristics())),
             "connectCalls": dbus.UInt32(self.connect_calls),
             "startNotifyCalls": dbus.UInt32(self.start_notify_calls),
+            "pairCalls": dbus.UInt32(self.pair_calls),
+            "paired": dbus.Boolean(bool(self.device is not None and self.device.props[DEVICE_IFACE]["Paired"])),
         }
 
     def shutdown(self):

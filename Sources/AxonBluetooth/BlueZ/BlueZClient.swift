@@ -208,6 +208,26 @@ final class BlueZClient: @unchecked Sendable {
         }
     }
 
+    /// `Device1.Pair` (BlueZ connects first when it must); a device paired already (`AlreadyExists`) is success.
+    func pair(devicePath: String, timeout: Double, completion: @escaping (Result<Void, DBusFailure>) -> Void) {
+        bus.send(BlueZ.call(devicePath, BlueZ.deviceInterface, "Pair"), timeout: timeout) { result in
+            switch result {
+            case .success, .failure(.remote(BlueZ.alreadyExists, _)): completion(.success(()))
+            case .failure(let error): completion(.failure(error))
+            }
+        }
+    }
+
+    /// `Adapter1.RemoveDevice`: disconnects the device, forgets its pairing keys and removes its object.
+    func removeDevice(devicePath: String, completion: @escaping (Result<Void, DBusFailure>) -> Void) {
+        guard let adapter = tree.adapterPath else {
+            return completion(.failure(.remote(name: "org.bluez.Error.NotReady", message: "no Bluetooth adapter")))
+        }
+        bus.send(BlueZ.call(adapter, BlueZ.adapterInterface, "RemoveDevice", [.objectPath(devicePath)]), timeout: 10) {
+            completion($0.map { _ in () })
+        }
+    }
+
     func disconnect(devicePath: String, completion: @escaping (Result<Void, DBusFailure>) -> Void = { _ in }) {
         bus.send(BlueZ.call(devicePath, BlueZ.deviceInterface, "Disconnect"), timeout: 10) { completion($0.map { _ in () }) }
     }

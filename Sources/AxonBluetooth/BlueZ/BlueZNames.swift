@@ -18,6 +18,8 @@ enum BlueZ {
     /// BlueZ's error names that mean "already under way" and are benign to a caller that wants the same outcome.
     static let inProgress = "org.bluez.Error.InProgress"
     static let alreadyConnected = "org.bluez.Error.AlreadyConnected"
+    /// `Device1.Pair` on a device that is paired already.
+    static let alreadyExists = "org.bluez.Error.AlreadyExists"
 
     static func call(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue] = []) -> DBusMethodCall {
         DBusMethodCall(destination: service, path: path, interface: interface, member: member, arguments: arguments)

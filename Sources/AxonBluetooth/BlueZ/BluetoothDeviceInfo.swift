@@ -18,6 +18,10 @@ public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
     public var serviceUUIDs: [BluetoothUUID]
     public var isConnected: Bool
     public var servicesResolved: Bool
+    /// Whether the device is paired (`Paired`).
+    public var isPaired: Bool
+    /// Whether the pairing keys are stored for later connections (`Bonded`).
+    public var isBonded: Bool
     /// Manufacturer data by company id.
     public var manufacturerData: [UInt16: [UInt8]]
 
@@ -35,6 +39,8 @@ public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
         self.serviceUUIDs = []
         self.isConnected = false
         self.servicesResolved = false
+        self.isPaired = false
+        self.isBonded = false
         self.manufacturerData = [:]
     }
 
@@ -55,6 +61,8 @@ public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
             case "UUIDs": serviceUUIDs = (value.stringArrayValue ?? []).compactMap(BluetoothUUID.init(parsing:))
             case "Connected": isConnected = value.boolValue ?? false
             case "ServicesResolved": servicesResolved = value.boolValue ?? false
+            case "Paired": isPaired = value.boolValue ?? false
+            case "Bonded": isBonded = value.boolValue ?? false
             case "ManufacturerData":
                 var data: [UInt16: [UInt8]] = [:]
                 for entry in value.dictionaryEntries ?? [] {

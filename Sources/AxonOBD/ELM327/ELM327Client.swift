@@ -1,5 +1,4 @@
 import AxonStreams
-import Synchronization
 
 /// The ELM327 command interface over any ``OBDByteLink``: initialisation and prompt-framed request/response with a
 /// timeout, one command in flight at a time.
@@ -18,14 +17,14 @@ public final class ELM327Client: Sendable {
     public let slowTimeout: Double
     /// The endpoint's name, from the link.
     public let endpoint: String
-    private let link: Mutex<any OBDByteLink>
+    private let link: ThreadLocked<any OBDByteLink>
     /// The longest answer accepted before the prompt (a VIN or a long DTC list is well under this).
     static let maximumAnswerBytes = 4096
 
     /// Wraps `link`; nothing is sent until ``open()``.
     public init(link: sending any OBDByteLink, timeout: Double = 2, slowTimeout: Double = 10) {
         self.endpoint = link.endpoint
-        self.link = Mutex(link)
+        self.link = ThreadLocked(link)
         self.timeout = timeout
         self.slowTimeout = slowTimeout
     }

@@ -1,6 +1,5 @@
 import AxonRecording
 import AxonStreams
-import Synchronization
 
 /// The durable log of driving events and of their delivery in acknowledged batches (the seed's UDP events), in an
 /// ``AxonRecording/EventStore``.
@@ -25,7 +24,7 @@ public final class OBDEventLog: Sendable {
     let events: StreamHandle
     let batches: StreamHandle
     let acknowledgements: StreamHandle
-    private let batchLock = Mutex(())
+    private let batchLock = ThreadLocked(())
 
     struct BatchRecord: Codable, Sendable, Equatable {
         var eventIDs: [String]

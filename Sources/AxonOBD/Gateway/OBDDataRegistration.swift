@@ -21,7 +21,7 @@ public final class OBDDataRegistration: Sendable {
     /// The stream the values are published in.
     public let descriptor: StreamDescriptor
     let pipeline: StreamPipeline
-    private let poller: Mutex<OBDPoller?> = Mutex(nil)
+    private let poller: ThreadLocked<OBDPoller?> = ThreadLocked(nil)
     private let framesWritten = Atomic<Int>(0)
     private let ticksMissed = Atomic<Int>(0)
     private let linkLost = Atomic<Bool>(false)

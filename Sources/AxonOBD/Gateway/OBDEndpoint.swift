@@ -1,3 +1,5 @@
+import AxonDevices
+
 /// Where an ELM327 dongle is reached: a serial device (USB, rfcomm, pty), a TCP address or Bluetooth LE.
 ///
 /// Threading: a value type; share freely.
@@ -6,7 +8,8 @@ public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
     case serial(path: String, baudRate: Int)
     /// A TCP host and port.
     case tcp(host: String, port: UInt16)
-    /// A Bluetooth LE dongle by name or address, through BlueZ on the system bus or the bus at `bus`.
+    /// A Bluetooth LE dongle by name or address, through the gateway's Bluetooth stack (``OBDGateway/bluetooth``;
+    /// for BlueZ, bluetoothd on the system bus or on the bus at `bus`).
     case ble(device: String, bus: String?)
 
     /// Parses `HOST:PORT` (for `--tcp`).
@@ -18,12 +21,13 @@ public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
         return host.isEmpty ? nil : .tcp(host: host, port: port)
     }
 
-    /// A link for this endpoint (not yet open).
-    public func makeLink() -> any OBDByteLink {
+    /// A link for this endpoint (not yet open). A Bluetooth LE endpoint's transports come from `bluetooth`;
+    /// without one its link's `open()` fails with ``OBDLinkError/cannotOpen(endpoint:code:reason:)``.
+    public func makeLink(bluetooth: (any DeviceTransportFactory)? = nil) -> any OBDByteLink {
         switch self {
         case .serial(let path, let baudRate): return SerialLink(path: path, baudRate: baudRate)
         case .tcp(let host, let port): return TCPLink(host: host, port: port)
-        case .ble(let device, let bus): return BLESerialLink(device: device, bus: bus)
+        case .ble(let device, let bus): return BLESerialLink(device: device, bus: bus, factory: bluetooth)
         }
     }
 

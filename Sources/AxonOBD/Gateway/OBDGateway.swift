@@ -1,5 +1,5 @@
+import AxonDevices
 import AxonStreams
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -99,9 +99,12 @@ public final class OBDGateway: Sendable {
     public let eventLog: OBDEventLog?
     /// Where events get their position header, when one was given (``GPSDClient``).
     public let positionSource: (any OBDPositionSource)?
+    /// Where Bluetooth LE dongles' transports come from (`AxonBluetooth.BlueZTransportFactory` in the command
+    /// line); `nil`: ``OBDEndpoint/ble(device:bus:)`` endpoints cannot be opened.
+    public let bluetooth: (any DeviceTransportFactory)?
 
     let validator: any OBDAccessValidator
-    let state: Mutex<GatewayState>
+    let state: ThreadLocked<GatewayState>
     let statusContinuation: AsyncStream<OBDGatewayStatus>.Continuation
     let eventContinuation: AsyncStream<OBDDrivingEvent>.Continuation
     let batchContinuation: AsyncStream<OBDEventBatch>.Continuation
@@ -112,18 +115,21 @@ public final class OBDGateway: Sendable {
     ///   - validator: decides on access (``LocalKeyValidator`` by default in the command line).
     ///   - eventLog: where driving events are stored and batches kept; `nil`: events are published live only.
     ///   - positionSource: the GPS fix events are stamped with; `nil`: events have no position header.
+    ///   - bluetooth: the transports of Bluetooth LE dongles; `nil`: only serial and TCP endpoints open.
     public init(
         validator: any OBDAccessValidator, eventLog: OBDEventLog? = nil,
-        positionSource: (any OBDPositionSource)? = nil, configuration: Configuration = .init()
+        positionSource: (any OBDPositionSource)? = nil, bluetooth: (any DeviceTransportFactory)? = nil,
+        configuration: Configuration = .init()
     ) {
         self.validator = validator
         self.eventLog = eventLog
         self.positionSource = positionSource
+        self.bluetooth = bluetooth
         self.configuration = configuration
         (status, statusContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (events, eventContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
         (batches, batchContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(64))
-        state = Mutex(GatewayState())
+        state = ThreadLocked(GatewayState())
     }
 
     deinit {
@@ -173,7 +179,7 @@ public final class OBDGateway: Sendable {
                 continue
             }
             let client = ELM327Client(
-                link: endpoint.makeLink(), timeout: configuration.requestTimeout, slowTimeout: 3)
+                link: endpoint.makeLink(bluetooth: bluetooth), timeout: configuration.requestTimeout, slowTimeout: 3)
             defer { client.close() }
             guard let device = try? Self.identify(client, endpoint: endpoint) else { continue }
             found.append(device)
@@ -225,7 +231,7 @@ public final class OBDGateway: Sendable {
     /// Opens and identifies `endpoint` and reads its supported PIDs; the client is closed on failure.
     func open(_ endpoint: OBDEndpoint) throws(OBDGatewayError) -> (ELM327Client, OBDDevice, Set<UInt8>) {
         let client = ELM327Client(
-            link: endpoint.makeLink(), timeout: configuration.requestTimeout, slowTimeout: configuration.connectTimeout)
+            link: endpoint.makeLink(bluetooth: bluetooth), timeout: configuration.requestTimeout, slowTimeout: configuration.connectTimeout)
         do {
             let device = try Self.identify(client, endpoint: endpoint)
             let supported = try Self.readSupportedPIDs(client)

@@ -18,7 +18,7 @@ final class OBDPoller: Sendable {
     }
 
     private let flag = StopFlag()
-    private let thread: Mutex<WorkerThread?>
+    private let thread: ThreadLocked<WorkerThread?>
 
     /// Starts polling `body` at `rate` Hz.
     init(name: String, rate: Double, body: @escaping @Sendable (UInt64) -> Void) throws(OBDGatewayError) {
@@ -42,7 +42,7 @@ final class OBDPoller: Sendable {
         } catch {
             throw .pipeline("\(error)")
         }
-        thread = Mutex(worker)
+        thread = ThreadLocked(worker)
     }
 
     /// Asks the thread to stop and waits until it has (at most one period plus the call in progress).

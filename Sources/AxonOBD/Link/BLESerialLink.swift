@@ -1,20 +1,20 @@
-import AxonBluetooth
 import AxonDevices
 import AxonStreams
 import Dispatch
-import Synchronization
 
-/// An ELM327 dongle on Bluetooth LE, through BlueZ: the serial-over-GATT service that BLE OBD dongles expose.
+/// An ELM327 dongle on Bluetooth LE: the serial-over-GATT service that BLE OBD dongles expose, over transports from
+/// a ``AxonDevices/DeviceTransportFactory`` (BlueZ's, `AxonBluetooth.BlueZTransportFactory`, in the command line;
+/// AxonOBD itself knows no Bluetooth stack).
 /// Commands are written to the write characteristic without response; the dongle's output arrives as
 /// notifications, in chunks (20 bytes with the default ATT MTU), and is handed out by ``read(deadline:)``.
 ///
-/// The dongle is found by name or address, discovering by the known serial services when BlueZ does not know it
+/// The dongle is found by name or address, discovering by the known serial services when the stack does not know it
 /// yet (``Profile/known``, tried in turn: 0xFFF0 with 0xFFF1/0xFFF2, the HM-10 style 0xFFE0 with 0xFFE1 for both, and 0x18F0 with
 /// 0x2AF0/0x2AF1). A link loss ends the link (``OBDLinkError/closed(endpoint:)`` from the next read or write), so the
 /// gateway's own reconnection takes over, as it does for a vanished serial port.
 ///
-/// Threading contract: see ``OBDByteLink`` — one owner at a time. Notifications arrive on the Bluetooth client's
-/// thread and wait in a buffer under a mutex.
+/// Threading contract: see ``OBDByteLink`` — one owner at a time. Notifications arrive on the transport's delivery
+/// thread and wait in a buffer under a lock.
 public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
     // Sendable invariant: `transport` and `profile` are touched by the owner only; `inbox` is locked.
 
@@ -40,13 +40,15 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
 
     /// The dongle's name or address.
     public let device: String
-    /// The D-Bus address of bluetoothd's bus; `nil` = the system bus.
+    /// Where the Bluetooth stack is reached (for BlueZ the D-Bus address of bluetoothd's bus); `nil` = the system's.
     public let bus: String?
+    /// Where the transports come from; `nil`: no Bluetooth stack was given, and ``open()`` says so.
+    public let factory: (any DeviceTransportFactory)?
     /// Seconds ``open()`` waits for discovery, connection and notifications.
     public let openTimeout: Double
     public var endpoint: String { "ble:\(device)" }
 
-    private var transport: BlueZTransport?
+    private var transport: (any DeviceTransport)?
     private var profile: Profile?
     private let inbox = ThreadLocked(Inbox())
     private let arrived = DispatchSemaphore(value: 0)
@@ -57,9 +59,12 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
     }
 
     /// Describes the link; nothing is opened until ``open()``.
-    public init(device: String, bus: String? = nil, openTimeout: Double = 15) {
+    public init(
+        device: String, bus: String? = nil, factory: (any DeviceTransportFactory)?, openTimeout: Double = 15
+    ) {
         self.device = device
         self.bus = bus
+        self.factory = factory
         self.openTimeout = openTimeout
     }
 
@@ -68,34 +73,41 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
     public func open() throws(OBDLinkError) {
         close()
         inbox.withLock { $0 = Inbox() }
-        // Blocking calls on the Bluetooth client's own thread: the gateway's threads are synchronous, and Swift's
-        // cooperative pool may be busy with blocking work elsewhere.
-        let central: BluetoothCentral
-        do { central = try BluetoothCentral.openBlocking(bus: bus.map { .address($0) } ?? .system) } catch {
-            throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
+        guard let factory else {
+            throw .cannotOpen(
+                endpoint: endpoint, code: 0,
+                reason: "no Bluetooth stack was given to the gateway (OBDGateway's bluetooth: a DeviceTransportFactory)")
         }
-        let filter = DiscoveryFilter(serviceUUIDs: Profile.known.map(\.service))
+        // Blocking calls: the gateway's threads are synchronous, and Swift's cooperative pool may be busy with
+        // blocking work elsewhere.
+        let services = Profile.known.map(\.service)
         var reasons: [String] = []
         // Which serial service the dongle has shows once it is connected: try each in turn.
         for profile in Profile.known {
-            let transport = BlueZTransport(
-                central: central,
-                configuration: .init(device: device, discovery: filter, connectTimeout: min(10, openTimeout), openTimeout: openTimeout))
+            let transport: any DeviceTransport
+            do throws(TransportError) {
+                transport = try factory.makeTransport(
+                    device: device, bus: bus, discovering: services, connectTimeout: min(10, openTimeout),
+                    openTimeout: openTimeout)
+            } catch {
+                throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
+            }
             do throws(TransportError) {
                 try transport.openBlocking(
                     notifications: [GATTCharacteristicID(service: profile.service, characteristic: profile.notify)],
                     receiver: Receiver(link: self))
-                self.transport = transport
-                self.profile = profile
-                return
             } catch .characteristicMissing {
+                transport.closeBlocking()
                 reasons.append("no \(profile.service) serial service")
+                continue
             } catch {
-                central.close()
+                transport.closeBlocking()
                 throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
             }
+            self.transport = transport
+            self.profile = profile
+            return
         }
-        central.close()
         throw .cannotOpen(endpoint: endpoint, code: 0, reason: reasons.joined(separator: ", "))
     }
 
@@ -133,7 +145,6 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
         self.transport = nil
         self.profile = nil
         transport.closeBlocking()
-        transport.central.close()
     }
 
     fileprivate func deliver(_ value: [UInt8]) {
@@ -149,7 +160,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
 
 /// Hands notifications and link losses from the Bluetooth client's thread to the link.
 private final class Receiver: TransportReceiver, @unchecked Sendable {
-    // Sendable invariant: `link` is weak and the link's inbox is a Mutex.
+    // Sendable invariant: `link` is weak and the link's inbox is locked.
     weak var link: BLESerialLink?
     init(link: BLESerialLink) { self.link = link }
 

@@ -20,10 +20,10 @@ public final class GPSDClient: OBDPositionSource {
     /// The gpsd endpoint, "tcp:HOST:PORT".
     public let endpoint: String
     private let shared: Shared
-    private let thread: Mutex<WorkerThread?>
+    private let thread: ThreadLocked<WorkerThread?>
 
     private final class Shared: Sendable {
-        let latest = Mutex<(position: OBDPosition, received: Double)?>(nil)
+        let latest = ThreadLocked<(position: OBDPosition, received: Double)?>(nil)
         let stopRequested = Atomic<Bool>(false)
         let reports = Atomic<Int>(0)
     }
@@ -53,7 +53,7 @@ public final class GPSDClient: OBDPositionSource {
         } catch {
             throw .pipeline("\(error)")
         }
-        thread = Mutex(worker)
+        thread = ThreadLocked(worker)
     }
 
     deinit { stop() }

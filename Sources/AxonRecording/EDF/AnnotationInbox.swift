@@ -1,5 +1,4 @@
 import AxonStreams
-import Synchronization
 
 /// Annotations submitted from any thread for a sink that runs on a pipeline's consumer thread: a lock-free ring of
 /// fixed-size slots whose producer side is guarded by a mutex.
@@ -14,7 +13,7 @@ public final class AnnotationInbox: Sendable {
     /// Bytes of text a slot holds.
     public let textCapacity: Int
     private let ring: SPSCRing<UInt8>
-    private let producer = Mutex<Void>(())
+    private let producer = ThreadLocked<Void>(())
 
     private static let headerBytes = 19  // onset 8, duration 8, unix flag 1, length 2
 

@@ -1,7 +1,6 @@
 import AxonStreams
 import Foundation
 import GRDB
-import Synchronization
 
 /// A durable store for events a device sends only once (smartband sync data, a scale's memory records, OBD event
 /// batches): one SQLite file, written so that a record is on disk when ``insert(_:record:)`` returns.
@@ -43,7 +42,7 @@ public final class EventStore: Sendable {
     public let path: String
     let pool: DatabasePool
     /// Registered streams by id: checks that a handle belongs to this store without a query.
-    let knownStreams: Mutex<[Int64: StreamHandle]>
+    let knownStreams: ThreadLocked<[Int64: StreamHandle]>
 
     /// Opens (creating it if needed) the store at `path`, migrates its schema and sets WAL + `synchronous = FULL`.
     ///
@@ -99,7 +98,7 @@ public final class EventStore: Sendable {
             }
         }
         self.pool = pool
-        knownStreams = Mutex(streams)
+        knownStreams = ThreadLocked(streams)
     }
 
     /// The journal mode and `synchronous` level of the writer connection, as SQLite reports them

@@ -12,12 +12,12 @@
 /// Never use it on a path that must not lock (the ring hand-off is lock-free).
 ///
 /// Threading contract: any thread; `withLock` must not be re-entered from its own body.
-public final class ThreadLocked<Value>: @unchecked Sendable {
+public final class ThreadLocked<Value: ~Copyable>: @unchecked Sendable {
     // Sendable invariant: `value` is only touched between lock and unlock of `mutex`.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    public init(_ value: Value) {
+    public init(_ value: consuming Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -30,9 +30,11 @@ public final class ThreadLocked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Runs `body` with the value, under the lock.
+    /// Runs `body` with the value, under the lock; its error, typed or not, passes through.
     @discardableResult
-    public func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)

@@ -1,4 +1,3 @@
-import Synchronization
 
 /// Runs one regular numeric stream: a producer pushes frames into a lock-free ring, one consumer thread pulls
 /// them in batches, stamps them (``StreamTimeline``: gaps and dejittered times), runs the processors and fans
@@ -78,8 +77,8 @@ public final class StreamPipeline: @unchecked Sendable {
     // Statistics travel from the consumer thread to readers through a ring of fixed rows, so the consumer
     // never takes a lock to publish them.
     private let statisticsRing: SPSCRing<Double>
-    private let reader: Mutex<StatisticsReader>
-    private let failures = Mutex<[String]>([])
+    private let reader: ThreadLocked<StatisticsReader>
+    private let failures = ThreadLocked<[String]>([])
 
     private static let fixedStatisticsLanes = 4  // elapsed, delivered, gap records, missing frames
     private static let lanesPerStage = 5  // count, p50, p90, p99, max
@@ -122,7 +121,7 @@ public final class StreamPipeline: @unchecked Sendable {
         let stageNames = ["timeline"] + processors.map(\.name) + sinks.map(\.name)
         let width = Self.fixedStatisticsLanes + Self.lanesPerStage * (stageNames.count + 1)
         self.statisticsRing = SPSCRing(capacity: 4, width: width, overflow: .dropOldest)
-        self.reader = Mutex(StatisticsReader(stageNames: stageNames, width: width))
+        self.reader = ThreadLocked(StatisticsReader(stageNames: stageNames, width: width))
     }
 
     /// The producer handle for a pipeline created without a source. Call once, before or after `start`.

@@ -6,7 +6,9 @@
   Options: model (9614/9615/9616), battery, today (YYYY-MM-DD), days, seed, loss_after (record numbers joined
   by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate.
 - `researchbit`: a ResearchBIT sensor (family=nordic: a Nordic dongle) holding summary events of `sessions`
-  uses; battery and data-available in Nordic's manufacturer data (company 0x0059).
+  uses; battery and data-available in Nordic's manufacturer data (company 0x0059). A Nordic dongle also has
+  its battery (read, notify), LED (read, write 0/1), name (read) and button (read, notify; press it with the
+  control API's SendRaw) characteristics.
   Options: battery, sessions, seed, family, vanish_after (the device leaves range after that many events).
 - `nordicother`: a Nordic-chip device with Nordic's manufacturer data but another service: a scan must skip it.
 
@@ -25,9 +27,29 @@ NORDIC_SERVICE = "5242b000-7a3c-4e1d-9a51-52657362a000"
 RB_COMMAND = "5242a001-7a3c-4e1d-9a51-52657362a000"
 RB_SUMMARY = "5242a002-7a3c-4e1d-9a51-52657362a000"
 NORDIC_UART = "6e400001-b5a3-f393-e0a9-e50e24dcca9e"
+DONGLE_BATTERY = "5242b003-7a3c-4e1d-9a51-52657362a000"
+DONGLE_LED = "5242b004-7a3c-4e1d-9a51-52657362a000"
+DONGLE_NAME = "5242b005-7a3c-4e1d-9a51-52657362a000"
+DONGLE_BUTTON = "5242b006-7a3c-4e1d-9a51-52657362a000"
 NORDIC_COMPANY = 0x0059
 
 SPORTS = [0x01, 0x02, 0x03, 0x04, 0x05, 0x06] + list(range(0x80, 0x92))
+# The band's own name and unit per sport (the SDK's NAME and UNIT; AxonBand's SimulatedBand has the same).
+SPORT_NAMES = {
+    0x01: ("走路", "步"), 0x02: ("仰卧起坐", "个"), 0x03: ("俯卧撑", "个"), 0x04: ("跳绳", "次"),
+    0x05: ("爬楼", "层"), 0x06: ("引体向上", "个"), 0x80: ("羽毛球", "分钟"), 0x81: ("篮球", "分钟"),
+    0x82: ("足球", "分钟"), 0x83: ("游泳", "分钟"), 0x84: ("排球", "分钟"), 0x85: ("乒乓球", "分钟"),
+    0x86: ("保龄球", "分钟"), 0x87: ("网球", "分钟"), 0x88: ("骑行", "分钟"), 0x89: ("滑雪", "分钟"),
+    0x8A: ("滑冰", "分钟"), 0x8B: ("攀岩", "分钟"), 0x8C: ("健身", "分钟"), 0x8D: ("跳舞", "分钟"),
+    0x8E: ("平板支撑", "分钟"), 0x8F: ("健身操", "分钟"), 0x90: ("瑜伽", "分钟"), 0x91: ("毽球", "分钟"),
+}
+# Today's totals per sport: (sport, steps, kcal, metres, count).
+TODAY = [(0x01, 6789, 271, 4752, 0), (0x04, 0, 96, 0, 1240)]
+
+
+def text_bytes(text):
+    data = text.encode()
+    return bytes([len(data)]) + data
 
 
 def frame(kind, payload):
@@ -190,9 +212,12 @@ class Band(mock.AirDevice):
         elif kind == 0x04:
             self._notify(frame(0x11, [self.battery]))
         elif kind == 0x05:
-            self._add(0x25, bytes([5, len(SPORTS)] + SPORTS))
+            for index, code in enumerate(SPORTS):  # one record per entry: maximum, index, total, code, name, unit
+                name, unit = SPORT_NAMES[code]
+                self._add(0x25, bytes([5, index, len(SPORTS), code]) + text_bytes(name) + text_bytes(unit))
         elif kind == 0x06:
-            self._add(0x20, struct.pack("<IIIH", 6789, 271, 4752, 0) + bytes(5))
+            for totals in TODAY:
+                self._add(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
         elif 0x40 <= kind <= 0x4C:
             accepted = self._check(kind, p)
             if accepted:
@@ -335,6 +360,7 @@ class ResearchBIT(mock.AirDevice):
         self.sent = 0
         self.command_char = None
         self.summary_char = None
+        self.led_char = None
         self._advertise()
 
     def _advertise(self):
@@ -344,10 +370,15 @@ class ResearchBIT(mock.AirDevice):
         service = self.add_service(0x0090, self.service)
         self.command_char = self.add_characteristic(service, 0x0091, RB_COMMAND, ["write"])
         self.summary_char = self.add_characteristic(service, 0x0093, RB_SUMMARY, ["notify"])
+        if self.service == NORDIC_SERVICE:
+            self.add_characteristic(service, 0x0095, DONGLE_BATTERY, ["read", "notify"], bytes([self.battery]))
+            self.led_char = self.add_characteristic(service, 0x0098, DONGLE_LED, ["read", "write"], bytes([0]))
+            self.add_characteristic(service, 0x009A, DONGLE_NAME, ["read"], self.name.encode()[:20])
+            self.add_characteristic(service, 0x009C, DONGLE_BUTTON, ["read", "notify"], bytes([0]))
 
     def forget_gatt(self):
         super().forget_gatt()
-        self.command_char = self.summary_char = None
+        self.command_char = self.summary_char = self.led_char = None
 
     def streaming_changed(self):
         if self.summary_char is None or not self.summary_char.streaming:
@@ -363,6 +394,11 @@ class ResearchBIT(mock.AirDevice):
         mock.GLib.idle_add(send)
 
     def written(self, char, value, write_type):
+        if char is not None and char is self.led_char:
+            if len(value) != 1 or value[0] > 1:
+                raise mock.BluezError("InvalidValueLength", "Invalid Length")
+            char.props[mock.CHAR_IFACE]["Value"] = mock.byte_array(value)
+            return
         if char is not self.command_char:
             return
         parsed = parse_frame(value)
