@@ -19,6 +19,18 @@ struct BlueZFaultTests {
         return run
     }
 
+    /// SIGKILLs the bus under a running session; returns when it was killed and when the session reported the lost
+    /// bus as an error event.
+    static func killBus(_ bed: BlueZTestBed, under run: HeadsetRun) async throws -> (killed: Double, error: Double) {
+        let killed = HostClock.now()
+        bed.killBus()
+        let error = await run.waitForEvent(after: killed, seconds: 10) {
+            if case .error(let text) = $0 { return text.contains("D-Bus connection was lost") }
+            return false
+        }
+        return (killed, try #require(error, "no error link event after the bus died"))
+    }
+
     /// Ten bluetoothd crashes (SIGKILL) and restarts under one running session. Each time the session notices the
     /// service vanish, reconnects to the new bluetoothd by itself, streams again (a second of data reaches the
     /// sinks), and the loss is one link-loss gap record. Reports the time from the new bluetoothd owning
@@ -76,13 +88,7 @@ struct BlueZFaultTests {
         #expect(await run.waitForEvent(after: 0, seconds: 20) { $0 == .ready } != nil, "the first connection")
         #expect(await run.gaps.waitForFrames(250, seconds: 10), "a first second of data")
 
-        let killed = HostClock.now()
-        bed.killBus()
-        let error = await run.waitForEvent(after: killed, seconds: 10) {
-            if case .error(let text) = $0 { return text.contains("D-Bus connection was lost") }
-            return false
-        }
-        let errorTime = try #require(error, "no error link event after the bus died")
+        let (killed, errorTime) = try await Self.killBus(bed, under: run)
         let lost = await run.waitForEvent(after: killed, seconds: 10) {
             if case .linkLost = $0 { return true }
             return false
@@ -119,13 +125,7 @@ struct BlueZFaultTests {
         defer { bed.stop() }
         let run = try await Self.streamingRun(bed)
 
-        let killed = HostClock.now()
-        bed.killBus()
-        let error = await run.waitForEvent(after: killed, seconds: 10) {
-            if case .error(let text) = $0 { return text.contains("D-Bus connection was lost") }
-            return false
-        }
-        let errorTime = try #require(error, "no error link event after the bus died")
+        let (killed, errorTime) = try await Self.killBus(bed, under: run)
         let closed = await run.waitForEvent(after: killed, seconds: 10) { $0 == .closed }
         #expect(closed != nil)
         let stopping = HostClock.now()
