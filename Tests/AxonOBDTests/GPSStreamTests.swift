@@ -3,6 +3,7 @@ import AxonRecording
 import AxonStreams
 import Dispatch
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// What an NMEA log says, read by the test itself: per receiver cycle with a fix (RMC status `A`) its time, position,
@@ -139,6 +140,46 @@ extension EmulatorSuites {
                 "GPS streams from gpsd: \(fixes.count) fixes (\(facts.fixes.count) cycles with a fix in the log), "
                     + "\(skies.count) satellite reports (\(facts.skies.count) in the log); stored \(storedFixes.count) "
                     + "3D fixes, \(storedSkies.count) satellite counts")
+        }
+
+        @Test("axon obd watch --gpsd prints the fixes and satellite counts and keeps them in --store")
+        func watchShowsAndStoresGPS() async throws {
+            let axon = try #require(AxonExecutable.path, "the axon executable is not built")
+            let logPath = GPSReplayPeer.fixture("sky.nmea")
+            let facts = try NMEALogFacts(path: logPath)
+            let gps = try GPSReplayPeer(log: logPath)
+            defer { gps.stop() }
+            let peer = try EmulatorPeer()
+            defer { peer.stop() }
+            guard case .tcp(_, let port) = peer.endpoint else { return }
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-gps-\(UUID().uuidString).sqlite")
+                .path
+            defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+            let run = try await AxonExecutable.runOffPool(
+                axon,
+                [
+                    "obd", "watch", "speed", "--tcp", "127.0.0.1:\(port)", "--gpsd", "127.0.0.1:\(gps.port)", "--store",
+                    path, "--source", "car", "--duration", "8", "--rate", "2",
+                ])
+            #expect(run.status == 0, "\(run.output)")
+            let lines = run.output.split(separator: "\n")
+            // "gps: satellites 8 seen, 5 used": every printed count is one of the log's cycles.
+            let printed = lines.filter { $0.hasPrefix("gps: satellites ") }.map { line -> [Int] in
+                line.split(separator: " ").compactMap { Int($0) }
+            }
+            let counts = Set(facts.skies.map { [$0.seen, $0.used] })
+            #expect(!printed.isEmpty && printed.allSatisfy(counts.contains), "\(run.output)")
+            #expect(lines.contains { $0.hasPrefix("gps: fix 3D 2026-11-22T12:00:") }, "\(run.output)")
+            #expect(lines.contains { $0.contains("GPS fixes,") && $0.contains("satellite reports") }, "\(run.output)")
+            let log = try OBDEventLog(store: EventStore(path: path), sourceID: "car")
+            let stored = try log.gpsFixes()
+            #expect(!stored.isEmpty && stored.allSatisfy { facts.fixes[$0.time] != nil })
+            let storedSkies = try log.gpsSatellites()
+            #expect(
+                !storedSkies.isEmpty
+                    && storedSkies.allSatisfy {
+                        facts.skies.contains(NMEALogFacts.Sky(time: $0.time ?? -1, seen: $0.seen, used: $0.used))
+                    })
         }
 
         /// Reads the client's messages until every cycle's 3D fix and sky have come, or the stream ends.
