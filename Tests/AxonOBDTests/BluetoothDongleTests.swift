@@ -75,7 +75,7 @@ extension EmulatorSuites {
             defer { bed.stop() }
 
             let gateway = authenticatedGateway(bluetooth: BlueZTransportFactory())
-            let found = try gateway.scanBluetooth(bus: bed.address, seconds: 1)
+            let found = try gateway.scanBluetooth(bus: bed.address, seconds: 0.5)
             #expect(Set(found.map(\.identifier)) == Set(dongles.map { "ble:\($0)" }), "the two dongles, not the scale")
             #expect(found.allSatisfy { $0.banner.hasPrefix("ELM327") && $0.name.contains("ELM327") })
             #expect(found.allSatisfy { $0.endpoint == .ble(device: String($0.identifier.dropFirst(4)), bus: bed.address) })
@@ -98,7 +98,7 @@ extension EmulatorSuites {
             // The command line lists them too.
             let axon = try #require(AxonExecutable.path, "the axon executable is not built")
             let run = try await AxonExecutable.runOffPool(
-                axon, ["obd", "scan", "--no-serial", "--bus", bed.address, "--ble-seconds", "1"])
+                axon, ["obd", "scan", "--no-serial", "--bus", bed.address, "--ble-seconds", "0.5"])
             #expect(run.status == 0, "\(run.output)")
             for address in dongles { #expect(run.output.contains("ble:\(address)\t"), "\(run.output)") }
             #expect(run.output.contains("2 dongles found"), "\(run.output)")
