@@ -72,7 +72,23 @@ public final class BluetoothCentral: Sendable {
 
     /// Discovers devices for `seconds` and returns those that pass `filter`, strongest first.
     public func scan(_ filter: DiscoveryFilter = .init(), seconds: Double) async throws(BluetoothError) -> [BluetoothDeviceInfo] {
-        let result: Result<[BluetoothDeviceInfo], DBusFailure> = await onOwner { central, done in
+        let result: Result<[BluetoothDeviceInfo], DBusFailure> = await onOwner(Self.scanning(filter, seconds: seconds))
+        return try result.mapError(BluetoothError.init).get()
+    }
+
+    /// ``scan(_:seconds:)`` for synchronous callers (a device thread, a command's main thread): blocks for the scan
+    /// without needing Swift's cooperative thread pool. Never from the D-Bus owner thread.
+    public func scanBlocking(_ filter: DiscoveryFilter = .init(), seconds: Double) throws(BluetoothError) -> [BluetoothDeviceInfo] {
+        let result: Result<[BluetoothDeviceInfo], DBusFailure> = onOwnerBlocking(Self.scanning(filter, seconds: seconds))
+        return try result.mapError(BluetoothError.init).get()
+    }
+
+    /// The scan, run on the owner thread: discovery for `seconds`, then the known devices that pass `filter`,
+    /// strongest first.
+    private static func scanning(_ filter: DiscoveryFilter, seconds: Double)
+        -> @Sendable (BluetoothCentral, @escaping (Result<[BluetoothDeviceInfo], DBusFailure>) -> Void) -> Void
+    {
+        { central, done in
             let client = central.client
             guard client.serviceOwner != nil else { return done(.failure(.remote(name: "org.freedesktop.DBus.Error.ServiceUnknown", message: ""))) }
             client.startDiscovery(filter) { started in
@@ -85,7 +101,6 @@ public final class BluetoothCentral: Sendable {
                 }
             }
         }
-        return try result.mapError(BluetoothError.init).get()
     }
 
     /// Device appearances, changes and disappearances, and bluetoothd's departures and returns, from now until

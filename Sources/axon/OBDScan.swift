@@ -6,12 +6,15 @@ extension Axon.OBD {
     struct OBDScan: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "scan",
-            abstract: "List the ELM327 dongles that answer: serial ports found in /dev and the endpoints given.",
+            abstract:
+                "List the ELM327 dongles that answer: serial ports in /dev, Bluetooth LE dongles and the endpoints given.",
             discussion: """
                 Tries /dev/ttyUSB*, /dev/ttyACM* and /dev/rfcomm* (Bluetooth classic dongles bound with rfcomm), \
                 then every --port and --tcp given. An endpoint is listed when it answers ATZ with an ELM327 banner; \
                 its name is the adapter's AT@1 description and banner, the name `connect` and --name accept. \
-                Bluetooth LE dongles are not scanned by this build.
+                Then BlueZ is scanned for --ble-seconds for Bluetooth LE devices advertising a serial-over-GATT \
+                service of OBD dongles (0xFFF0, 0xFFE0, 0x18F0); each that answers ATZ is listed as ble:ADDRESS. \
+                Without bluetoothd the Bluetooth LE part is reported as not scanned and the rest goes on.
                 """)
 
         @Option(help: ArgumentHelp("Also try this serial device (repeatable).", valueName: "DEV"))
@@ -26,6 +29,19 @@ extension Axon.OBD {
         @Flag(help: "Skip the serial ports in /dev.")
         var noSerial = false
 
+        @Flag(help: "Skip the Bluetooth LE scan.")
+        var noBle = false
+
+        @Option(help: "Seconds to scan for Bluetooth LE dongles.")
+        var bleSeconds: Double = 4
+
+        @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).")
+        var bus: String?
+
+        func validate() throws {
+            guard bleSeconds.isFinite, bleSeconds > 0 else { throw ValidationError("--ble-seconds must be > 0") }
+        }
+
         @OptionGroup var access: OBDAccessOptions
 
         func run() throws {
@@ -37,7 +53,22 @@ extension Axon.OBD {
             }
             let gateway = try access.gateway()
             print("axon obd scan: trying \(endpoints.count) endpoint\(endpoints.count == 1 ? "" : "s")")
-            let found = try gateway.scan(endpoints)
+            var found = try gateway.scan(endpoints)
+            if !noBle {
+                let scanned: Result<[OBDDevice], OBDGatewayError>
+                do { scanned = .success(try gateway.scanBluetooth(bus: bus, seconds: bleSeconds)) } catch {
+                    scanned = .failure(error)
+                }
+                switch scanned {
+                case .success(let dongles):
+                    print("Bluetooth LE: \(dongles.count) dongle\(dongles.count == 1 ? "" : "s") answered")
+                    found += dongles
+                case .failure(.bluetoothScan(let reason)):
+                    print("Bluetooth LE: not scanned (\(reason))")
+                case .failure(let error):
+                    throw error
+                }
+            }
             for device in found { print("\(device.identifier)\t\(device.name)") }
             print("\(found.count) dongle\(found.count == 1 ? "" : "s") found")
         }

@@ -18,7 +18,8 @@ extension Axon.OBD {
                 status is printed, the missing polls become a gap, and the gateway reconnects with back-off. With \
                 --store, hard braking and hard acceleration are detected from vehicle speed and stored in that event \
                 store (see `axon obd events`, which acknowledges them: watch never does), stamped with gpsd's \
-                latest fix when --gpsd is given. The dongle becomes the favourite, stored with --store: a later watch \
+                latest fix when --gpsd is given. With --gpsd, every fix and satellite count is printed as a line of \
+                its own ("gps: …") and, with --store, kept in the store's GPS fixes and GPS satellites streams. The dongle becomes the favourite, stored with --store: a later watch \
                 without --port/--tcp/--ble connects to it. Runs until --duration or SIGINT/SIGTERM, which close the \
                 file cleanly.
                 """)
@@ -82,7 +83,7 @@ extension Axon.OBD {
             let eventLog = try store.map { try OBDEventLog(store: EventStore(path: $0), sourceID: source) }
             var gps: GPSDClient?
             if let gpsd, case .tcp(let host, let port)? = OBDEndpoint.tcp(gpsd) {
-                gps = try GPSDClient(host: host, port: port)
+                gps = try GPSDClient(host: host, port: port, log: eventLog)
             }
             defer { gps?.stop() }
             let gateway = try access.gateway(eventLog: eventLog, positionSource: gps)
@@ -141,6 +142,14 @@ extension Axon.OBD {
                     flushStandardOutput()
                 }
             }
+            let gpsTask = gps.map { gps in
+                Task.detached {
+                    for await message in gps.messages {
+                        print(Self.line(for: message))
+                        flushStandardOutput()
+                    }
+                }
+            }
             let stopRequested = StopSignals()
             let end = duration.map { HostClock.now() + $0 } ?? .infinity
             while !stopRequested.isSet, HostClock.now() < end {
@@ -150,10 +159,35 @@ extension Axon.OBD {
             gateway.disconnect()
             statusTask.cancel()
             eventTask.cancel()
+            if let gps {
+                gps.stop()
+                gpsTask?.cancel()
+                let failures = gps.storeFailures
+                print(
+                    "axon obd watch: \(gps.fixCount) GPS fixes, \(gps.satelliteReportCount) satellite reports"
+                        + (failures.count > 0 ? "; \(failures.count) not stored: \(failures.lastError ?? "")" : ""))
+            }
             print(
                 "axon obd watch: \(registration.frameCount) rows, \(registration.missedTicks) polls missed, "
                     + "\(statistics.gapRecords) gap records")
             for failure in statistics.failures { print("sink failure: \(failure)") }
+        }
+    }
+}
+
+extension Axon.OBD.OBDWatch {
+    /// One printed line per GPS message: "gps: fix …" with every field the fix has, or "gps: satellites …".
+    static func line(for message: GPSMessage) -> String {
+        switch message {
+        case .fix(let sample):
+            let fix = sample.payload
+            let time = Date(timeIntervalSince1970: fix.time).formatted(.iso8601)
+            return "gps: fix \(fix.mode)D \(time) \(fmt(fix.latitude, 6)), \(fmt(fix.longitude, 6))"
+                + (fix.altitude.map { " alt \(fmt($0, 1)) m" } ?? "")
+                + (fix.speed.map { " speed \(fmt($0, 2)) m/s" } ?? "")
+                + (fix.track.map { " track \(fmt($0, 1))°" } ?? "")
+        case .satellites(let sample):
+            return "gps: satellites \(sample.payload.seen) seen, \(sample.payload.used) used"
         }
     }
 }

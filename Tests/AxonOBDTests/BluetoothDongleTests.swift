@@ -3,6 +3,7 @@ import AxonDevices
 import AxonOBD
 import BlueZTestSupport
 import Foundation
+import StreamTestSupport
 import Synchronization
 import Testing
 
@@ -58,6 +59,49 @@ extension EmulatorSuites {
             // The multi-frame bitmap answers arrive in 20-byte notifications and are reassembled at the prompt.
             let supported = try gateway.supportedPIDs()
             #expect(supported.isSuperset(of: [0x05, 0x0C, 0x0D, 0x2F]))
+        }
+
+        @Test("a scan finds the BLE dongles by their serial service: each answers as an ELM327, others are not listed")
+        func scanFindsBluetoothDongles() async throws {
+            // One emulator behind each dongle: an ELM327 serves one client at a time.
+            let peers = [try EmulatorPeer(), try EmulatorPeer()]
+            defer { peers.forEach { $0.stop() } }
+            let dongles = ["C0:FF:EE:00:00:0D", "C0:FF:EE:00:00:0E"]
+            let bed = try BlueZTestBed(devices: [
+                "elm327,\(dongles[0]),OBDII-BLE,tcp=127.0.0.1:\(peers[0].port)",
+                "elm327,\(dongles[1]),Vgate-iCar,tcp=127.0.0.1:\(peers[1].port)",
+                "wss,C0:FF:EE:00:00:0F,Scale-0001,weight=77.6",
+            ])
+            defer { bed.stop() }
+
+            let gateway = authenticatedGateway(bluetooth: BlueZTransportFactory())
+            let found = try gateway.scanBluetooth(bus: bed.address, seconds: 0.5)
+            #expect(Set(found.map(\.identifier)) == Set(dongles.map { "ble:\($0)" }), "the two dongles, not the scale")
+            #expect(found.allSatisfy { $0.banner.hasPrefix("ELM327") && $0.name.contains("ELM327") })
+            #expect(found.allSatisfy { $0.endpoint == .ble(device: String($0.identifier.dropFirst(4)), bus: bed.address) })
+            // Found devices are remembered: connect by identifier, and read through it.
+            let device = try gateway.connect(name: "ble:\(dongles[1])")
+            #expect(device.identifier == "ble:\(dongles[1])")
+            #expect(try gateway.readBasic(pid: 0x0D).unit == "km/h")
+            gateway.disconnect()
+
+            // A stack that only makes transports cannot scan: a typed error that says so.
+            let error = #expect(throws: OBDGatewayError.self) {
+                try authenticatedGateway(bluetooth: RecordingTransportFactory()).scanBluetooth(bus: bed.address)
+            }
+            guard case .bluetoothScan(let reason)? = error else {
+                Issue.record("not a Bluetooth scan error: \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("cannot discover"), "\(reason)")
+
+            // The command line lists them too.
+            let axon = try #require(AxonExecutable.path, "the axon executable is not built")
+            let run = try await AxonExecutable.runOffPool(
+                axon, ["obd", "scan", "--no-serial", "--bus", bed.address, "--ble-seconds", "0.5"])
+            #expect(run.status == 0, "\(run.output)")
+            for address in dongles { #expect(run.output.contains("ble:\(address)\t"), "\(run.output)") }
+            #expect(run.output.contains("2 dongles found"), "\(run.output)")
         }
 
         @Test("without a Bluetooth stack a BLE endpoint is a typed error that says so, and nothing is opened")

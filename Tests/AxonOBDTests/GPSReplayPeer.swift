@@ -1,11 +1,15 @@
 import Foundation
 
-/// gpsd replaying `Fixtures/drive.nmea` through gpsfake (Debian's gpsd-clients) on a free loopback port, run through
+/// gpsd replaying an NMEA log (`Fixtures/drive.nmea` unless told) through gpsfake (Debian's gpsd-clients) on a free loopback port, run through
 /// `scripts/gps-replay.py`, which stops it when the test ends or this process dies (its standard input closes).
 final class GPSReplayPeer {
     static let script = EmulatorPeer.root.appendingPathComponent("scripts/gps-replay.py").path
-    static let log = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/drive.nmea").path
+    static let log = fixture("drive.nmea")
+
+    /// The path of a log in `Fixtures/`.
+    static func fixture(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
+    }
 
     /// Whether gpsfake and gpsd are installed (`make deps` installs them).
     static var available: Bool {
@@ -18,10 +22,10 @@ final class GPSReplayPeer {
     private let output = Pipe()
 
     /// Starts the replay and waits until gpsd accepts connections.
-    init() throws {
+    init(log: String = GPSReplayPeer.log) throws {
         port = try EmulatorPeer.freePort()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [Self.script, String(port), Self.log]
+        process.arguments = [Self.script, String(port), log]
         process.standardInput = input
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

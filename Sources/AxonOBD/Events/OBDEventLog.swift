@@ -9,6 +9,10 @@ import AxonStreams
 /// - **OBD event batches**: each batch once it is first delivered — its acknowledgement id and its events' ids;
 /// - **OBD event acknowledgements**: one record per acknowledged batch.
 ///
+/// GPS messages from ``GPSDClient``, when stored (``recordGPS(_:)``), go to two more streams of the same source id,
+/// **GPS fixes** and **GPS satellites**, registered on first use with ``GPSDClient/fixDescriptor(sourceID:)`` and
+/// ``GPSDClient/satellitesDescriptor(sourceID:)``.
+///
 /// Delivery: ``nextBatch()`` returns the oldest batch that was delivered but not acknowledged — the same id and
 /// events again, however often the process was killed in between — or else makes a new batch of the events in no
 /// batch yet. Once ``acknowledge(_:)`` has stored the acknowledgement, that batch is never returned again, and its
@@ -25,6 +29,8 @@ public final class OBDEventLog: Sendable {
     let batches: StreamHandle
     let acknowledgements: StreamHandle
     private let batchLock = ThreadLocked(())
+    /// The GPS streams, registered on first use (``recordGPS(_:)``, ``gpsFixes()``).
+    let gpsStreams = ThreadLocked<(fixes: StreamHandle, satellites: StreamHandle)?>(nil)
 
     struct BatchRecord: Codable, Sendable, Equatable {
         var eventIDs: [String]

@@ -193,6 +193,36 @@ public final class OBDGateway: Sendable {
         return devices
     }
 
+    /// Finds Bluetooth LE dongles nearby and returns those that answer as ELM327s (the seed's
+    /// `onOBDDeviceFound(deviceName:identifier:)`, one per dongle), remembered for ``connect(name:)`` like
+    /// ``scan(_:)``'s. The gateway's Bluetooth stack (``bluetooth``) must also be a ``AxonDevices/DeviceDiscovery``
+    /// (BlueZ's is): it scans for `seconds` for devices advertising one of the serial-over-GATT services BLE dongles
+    /// use (``BLESerialLink/Profile/known``: 0xFFF0, 0xFFE0, 0x18F0); each found is tried at `.ble(device: ADDRESS,
+    /// bus:)`, so its identifier is "ble:ADDRESS" and its name the `AT@1` description and banner. A device that
+    /// advertises such a service but does not answer `ATZ` (a serial module of something else) is skipped.
+    ///
+    /// - Throws: ``OBDGatewayError/notAuthenticated``; ``OBDGatewayError/bluetoothScan(_:)`` when the gateway has no
+    ///   stack that can discover, or the stack cannot scan (no bluetoothd on `bus`).
+    ///
+    /// Threading: any thread but Swift's cooperative pool; blocks for the scan, then up to
+    /// ``Configuration/connectTimeout`` per dongle.
+    public func scanBluetooth(bus: String? = nil, seconds: Double = 5) throws(OBDGatewayError) -> [OBDDevice] {
+        try requireAuthentication()
+        guard let discovery = bluetooth as? any DeviceDiscovery else {
+            throw .bluetoothScan(
+                "the gateway's Bluetooth stack cannot discover devices (give OBDGateway a DeviceDiscovery, such as "
+                    + "AxonBluetooth's BlueZTransportFactory)")
+        }
+        let found: [DiscoveredDevice]
+        do {
+            found = try discovery.discover(
+                services: BLESerialLink.Profile.known.map(\.service), bus: bus, seconds: seconds)
+        } catch {
+            throw .bluetoothScan(error.description)
+        }
+        return try scan(found.map { .ble(device: $0.address, bus: bus) })
+    }
+
     /// Opens the client and names the device.
     static func identify(_ client: ELM327Client, endpoint: OBDEndpoint) throws(ELM327Error) -> OBDDevice {
         let banner = try client.open()
