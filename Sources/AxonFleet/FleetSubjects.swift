@@ -1,3 +1,5 @@
+import Foundation
+
 /// The fleet's subjects, streams and buckets (docs/fleet.md).
 ///
 /// | subject | stream | what |
@@ -80,10 +82,28 @@ public enum FleetSubjects {
     }
 
     /// Creates (or updates) the streams and buckets. Idempotent; every gateway and worker calls it at start.
-    public static func ensure(on nats: NATSConnection, replicas: Int) throws(NATSError) {
-        for spec in streams(replicas: replicas) { try nats.ensureStream(spec) }
-        _ = try nats.keyValue(bucket: leaseBucket, ttl: FleetWorker.Options.leaseBucketTTL, replicas: replicas)
-        _ = try nats.keyValue(bucket: checkpointBucket, ttl: 0, replicas: replicas, maxValueSize: 1 << 20)
+    ///
+    /// A replicated stream's creation or update is a proposal to its group; while a cluster elects leaders (just
+    /// started, a server lost, a loaded machine) it can time out. Timeouts are retried for `patience` seconds; any
+    /// other error is thrown at once.
+    public static func ensure(on nats: NATSConnection, replicas: Int, patience: Double = 30) throws(NATSError) {
+        let deadline = Date().addingTimeInterval(patience)
+        func retrying(_ step: () throws(NATSError) -> Void) throws(NATSError) {
+            while true {
+                do throws(NATSError) {
+                    return try step()
+                } catch where error.isTimeout && Date() < deadline {
+                    _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 0.5)
+                }
+            }
+        }
+        for spec in streams(replicas: replicas) { try retrying { () throws(NATSError) in try nats.ensureStream(spec) } }
+        try retrying { () throws(NATSError) in
+            _ = try nats.keyValue(bucket: leaseBucket, ttl: FleetWorker.Options.leaseBucketTTL, replicas: replicas)
+        }
+        try retrying { () throws(NATSError) in
+            _ = try nats.keyValue(bucket: checkpointBucket, ttl: 0, replicas: replicas, maxValueSize: 1 << 20)
+        }
     }
 }
 
