@@ -69,6 +69,11 @@ public final class SpectrumAnalyzer {
     private let doubledScale: Double
     /// The trend removed from the last analysed window.
     public private(set) var lastTrend = LinearFit(intercept: 0, slope: 0)
+    /// The window's own spectrum where it is not negligible: removing the mean `m` from `x` before the taper
+    /// equals subtracting `m · W[k]` from the transform of the tapered `x`, and for the periodic cosine windows
+    /// `W` is non-zero in only a few bins (Hann: 0 and 1), so the mean costs a few bins after the FFT instead of
+    /// a second pass over the window before it.
+    private let meanCorrection: UnsafeMutableBufferPointer<(bin: Int, re: Double, im: Double)>
 
     /// Builds the analyzer: validates the configuration, plans the FFT, precomputes the window and the detrend
     /// constants, and allocates the spectrum.
@@ -87,6 +92,9 @@ public final class SpectrumAnalyzer {
         }
         self.spectrumPointer = UnsafeMutablePointer<Double>.allocate(capacity: grid.binCount)
         self.spectrumPointer.initialize(repeating: 0, count: grid.binCount)
+        let correction = Self.windowSpectrum(window, fft: fft)
+        self.meanCorrection = .allocate(capacity: correction.count)
+        _ = self.meanCorrection.initialize(from: correction)
         self.configuration = configuration
         self.grid = grid
         self.window = window
@@ -94,8 +102,25 @@ public final class SpectrumAnalyzer {
         self.fft = fft
     }
 
+    /// The bins of the window's transform whose magnitude exceeds 10⁻¹² of the largest.
+    private static func windowSpectrum(_ window: Window, fft: RealFFT) -> [(bin: Int, re: Double, im: Double)] {
+        let input = fft.input
+        window.coefficients.withUnsafeBufferPointer { w in
+            for n in 0..<input.count { input[n] = w[n] }
+        }
+        fft.execute()
+        let bins = fft.output
+        var largest = 0.0
+        for (re, im) in bins { largest = max(largest, (re * re + im * im).squareRoot()) }
+        return bins.indices.compactMap { k in
+            let (re, im) = bins[k]
+            return (re * re + im * im).squareRoot() > 1e-12 * largest ? (k, re, im) : nil
+        }
+    }
+
     deinit {
         spectrumPointer.deallocate()
+        meanCorrection.deallocate()
     }
 
     /// The spectrum of the last analysed window: ``FrequencyGrid/binCount`` values, bin `k` at
@@ -135,8 +160,10 @@ public final class SpectrumAnalyzer {
     /// Analyses one window given in two consecutive pieces — the older and the newer part of a circular buffer —
     /// into `destination`, without first copying them into one buffer.
     ///
-    /// With ``DetrendMode/mean`` or ``DetrendMode/none`` the pieces are read once for the mean and once more to
-    /// write `(x − mean) · w` into the FFT's input: two passes instead of copy, mean, subtract and taper.
+    /// With ``DetrendMode/mean`` or ``DetrendMode/none`` the pieces are read once: each sample is tapered into the
+    /// FFT's input while the sum is taken, and the mean is removed afterwards from the few bins where the window's
+    /// own spectrum lives (the transform is linear: `FFT((x − m)·w) = FFT(x·w) − m·FFT(w)`). The bins away from
+    /// them carry a rounding error of order 10⁻¹⁶ of the offset's magnitude times √N.
     ///
     /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless the pieces hold `fftSize` samples together
     ///   and `destination` holds ``FrequencyGrid/binCount`` values (`destination` is then unchanged).
@@ -155,19 +182,15 @@ public final class SpectrumAnalyzer {
         let input = fft.input
         switch configuration.detrend {
         case .none, .mean:
-            var mean = 0.0
-            if configuration.detrend == .mean {
-                var total = 0.0
-                if let base = older.baseAddress { total += Detrender.sum(base, count: older.count) }
-                if let base = newer.baseAddress { total += Detrender.sum(base, count: newer.count) }
-                mean = total / Double(size)
+            let total = window.coefficients.withUnsafeBufferPointer { w in
+                Self.taper(older, w.baseAddress!, into: input.baseAddress!)
+                    + Self.taper(newer, w.baseAddress! + older.count, into: input.baseAddress! + older.count)
             }
-            window.coefficients.withUnsafeBufferPointer { w in
-                for n in 0..<older.count { input[n] = (older[n] - mean) * w[n] }
-                let offset = older.count
-                for n in 0..<newer.count { input[offset + n] = (newer[n] - mean) * w[offset + n] }
-            }
+            let mean = configuration.detrend == .mean ? total / Double(size) : 0
             lastTrend = LinearFit(intercept: mean, slope: 0)
+            fft.execute()
+            writePower(into: destination, removing: mean)
+            return
         case .linear:
             if let base = older.baseAddress { input.baseAddress!.update(from: base, count: older.count) }
             if let base = newer.baseAddress { (input.baseAddress! + older.count).update(from: base, count: newer.count) }
@@ -175,12 +198,57 @@ public final class SpectrumAnalyzer {
             try window.apply(to: input)
         }
         fft.execute()
+        writePower(into: destination, removing: 0)
+    }
+
+    /// Writes `x[n] · w[n]` into `input` and returns `Σ x[n]` (four running sums, so the additions overlap).
+    @inline(__always)
+    private static func taper(
+        _ samples: UnsafeBufferPointer<Double>, _ w: UnsafePointer<Double>, into input: UnsafeMutablePointer<Double>
+    ) -> Double {
+        guard let x = samples.baseAddress else { return 0 }
+        let count = samples.count
+        var partial = (0.0, 0.0, 0.0, 0.0)
+        var n = 0
+        while n + 4 <= count {
+            partial.0 += x[n]
+            partial.1 += x[n + 1]
+            partial.2 += x[n + 2]
+            partial.3 += x[n + 3]
+            input[n] = x[n] * w[n]
+            input[n + 1] = x[n + 1] * w[n + 1]
+            input[n + 2] = x[n + 2] * w[n + 2]
+            input[n + 3] = x[n + 3] * w[n + 3]
+            n += 4
+        }
+        var total = (partial.0 + partial.1) + (partial.2 + partial.3)
+        while n < count {
+            total += x[n]
+            input[n] = x[n] * w[n]
+            n += 1
+        }
+        return total
+    }
+
+    /// The scaled one-sided power of the FFT's output, after subtracting `mean · W[k]` where the window's spectrum
+    /// `W` lives.
+    @inline(__always)
+    private func writePower(into destination: UnsafeMutableBufferPointer<Double>, removing mean: Double) {
         let bins = fft.output
+        let size = grid.fftSize
         let scale = doubledScale
         for k in 0..<grid.binCount {
             let (re, im) = bins[k]
-            let unpaired = k == 0 || 2 * k == size
-            destination[k] = (re * re + im * im) * (unpaired ? 0.5 * scale : scale)
+            destination[k] = (re * re + im * im) * scale
+        }
+        destination[0] *= 0.5
+        if size % 2 == 0 { destination[grid.binCount - 1] *= 0.5 }
+        guard mean != 0 else { return }
+        for correction in meanCorrection {
+            let k = correction.bin
+            let re = bins[k].0 - mean * correction.re
+            let im = bins[k].1 - mean * correction.im
+            destination[k] = (re * re + im * im) * (k == 0 || 2 * k == size ? 0.5 * scale : scale)
         }
     }
 
