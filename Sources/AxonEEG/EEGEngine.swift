@@ -98,6 +98,7 @@ public final class EEGEngine {
     private let frameRow: UnsafeMutableBufferPointer<Double>
     private let indicatorRow: UnsafeMutableBufferPointer<Double>
     private let meter: SignalQualityMeter
+    private let measuresQuality: Bool
     /// Per channel: baseline frames and period frames it contributed.
     private let baselineCounts: UnsafeMutableBufferPointer<Int>
     private let periodCounts: UnsafeMutableBufferPointer<Int>
@@ -183,6 +184,7 @@ public final class EEGEngine {
         self.meter = SignalQualityMeter(
             thresholds: configuration.quality, labels: configuration.channelLabels, grid: analyzer.grid,
             windowSize: configuration.windowSize, equivalentNoiseBandwidth: analyzer.window.equivalentNoiseBandwidth)
+        self.measuresQuality = configuration.measuresSignalQuality
         self.baselineCounts = .allocate(capacity: channels)
         baselineCounts.initialize(repeating: 0)
         self.periodCounts = .allocate(capacity: channels)
@@ -311,19 +313,41 @@ public final class EEGEngine {
         var boundary = min(nextSpectrumAt, nextIndicatorAt)
         if baselineState == .collecting { boundary = min(boundary, max(baselineLast, sampleCount)) }
         let quiet = min(frameCount - 1, boundary - sampleCount)
-        var position = writePosition
-        for frame in 0..<quiet {
-            let row = frame * stride + valueOffset
-            for channel in 0..<channelCount { history[channel * windowSize + position] = rows[row + channel] }
-            filledInWindow -= Int(filledFlags[position])
-            filledFlags[position] = 0
-            position = position + 1 == windowSize ? 0 : position + 1
-        }
-        writePosition = position
+        copyQuiet(rows.baseAddress! + valueOffset, stride: stride, frames: quiet)
         sampleCount += quiet
         let last = quiet * stride + valueOffset
         for channel in 0..<channelCount { lastValues[channel] = rows[last + channel] }
         return (quiet + 1, append(filled: false, time: time(quiet)))
+    }
+
+    /// Copies `frames` rows into the history, channel by channel in runs up to the ring's wrap: each channel's
+    /// history is written contiguously, the rows read with a stride. The filled-sample flags are touched only
+    /// when the window holds any (a stream without losses never does).
+    @inline(__always)
+    private func copyQuiet(_ source: UnsafePointer<Double>, stride: Int, frames: Int) {
+        var copied = 0
+        var position = writePosition
+        let target = history.baseAddress!
+        while copied < frames {
+            let run = min(frames - copied, windowSize - position)
+            for channel in 0..<channelCount {
+                let destination = target + channel * windowSize + position
+                var from = source + copied * stride + channel
+                for i in 0..<run {
+                    destination[i] = from.pointee
+                    from += stride
+                }
+            }
+            if filledInWindow > 0 {
+                for slot in position..<(position + run) {
+                    filledInWindow -= Int(filledFlags[slot])
+                    filledFlags[slot] = 0
+                }
+            }
+            copied += run
+            position = position + run == windowSize ? 0 : position + run
+        }
+        writePosition = position
     }
 
     private func append(filled: Bool, time: Double) -> Events {
@@ -383,6 +407,16 @@ public final class EEGEngine {
             }
             let spectrum = UnsafeBufferPointer(destination)
             measureBands(channel: channel, spectrum: spectrum)
+            guard measuresQuality else {
+                let reference = frameRow[layout.referencePowerLane(channel: channel)]
+                frameRow[layout.qualityLane(channel: channel, .railedFraction)] = .nan
+                frameRow[layout.qualityLane(channel: channel, .power)] = .nan
+                frameRow[layout.qualityLane(channel: channel, .lineShare)] = .nan
+                frameRow[layout.qualityLane(channel: channel, .muscleShare)] = .nan
+                frameRow[layout.qualityLane(channel: channel, .slowSwing)] = .nan
+                frameRow[layout.qualityLane(channel: channel, .usable)] = reference > 0 && reference.isFinite ? 1 : 0
+                continue
+            }
             let quality = meter.measure(tail, head, spectrum: spectrum)
             let usable = meter.isUsable(quality, referencePower: frameRow[layout.referencePowerLane(channel: channel)])
             frameRow[layout.qualityLane(channel: channel, .railedFraction)] = quality.railedFraction

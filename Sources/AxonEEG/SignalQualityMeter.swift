@@ -32,7 +32,7 @@ final class SignalQualityMeter {
     private let smoothLength: Int
     private let smoothStride: Int
     private let smoothed: UnsafeMutableBufferPointer<Double>
-    private let prefixSums: UnsafeMutableBufferPointer<Double>
+    private let blockSums: UnsafeMutableBufferPointer<Double>
     private let lineBins: [ClosedRange<Int>]
     private let fullBins: ClosedRange<Int>
     private let muscleBins: ClosedRange<Int>?
@@ -58,8 +58,8 @@ final class SignalQualityMeter {
         smoothLength = 5 * smoothStride
         smoothed = .allocate(capacity: windowSize)
         smoothed.initialize(repeating: 0)
-        prefixSums = .allocate(capacity: windowSize + 1)
-        prefixSums.initialize(repeating: 0)
+        blockSums = .allocate(capacity: windowSize / smoothStride + 1)
+        blockSums.initialize(repeating: 0)
         let nyquist = grid.sampleRate / 2
         lineBins = thresholds.lineFrequencies.compactMap { frequency in
             guard frequency + 1 <= nyquist, let band = try? FrequencyBand(frequency - 1, frequency + 1) else {
@@ -80,7 +80,7 @@ final class SignalQualityMeter {
 
     deinit {
         smoothed.deallocate()
-        prefixSums.deallocate()
+        blockSums.deallocate()
     }
 
     /// Measures one channel's window, given in time order as two pieces (the circular history's tail and head),
@@ -93,43 +93,32 @@ final class SignalQualityMeter {
         let count = older.count + newer.count
         var quality = ChannelQuality()
         guard count >= 2 * smoothLength else { return quality }
-        // One pass in time order: railed samples and the running sum (about the first sample, for conditioning)
-        // from which every moving average below is one subtraction.
+        // Railed samples, and the sum of each run of `smoothStride` samples in time order (about the first sample,
+        // for conditioning): every 100 ms moving average below is five of those sums, and unlike a running sum
+        // over the whole window no addition waits on more than `smoothStride − 1` others.
         let pivot = older.first ?? newer[0]
-        let prefix = prefixSums.baseAddress!
-        var railed = 0
-        var running = 0.0
-        prefix[0] = 0
-        for i in 0..<older.count {
-            let value = older[i]
-            railed += abs(value) >= railLevel ? 1 : 0
-            running += value - pivot
-            prefix[i + 1] = running
-        }
-        let offset = older.count + 1
-        for i in 0..<newer.count {
-            let value = newer[i]
-            railed += abs(value) >= railLevel ? 1 : 0
-            running += value - pivot
-            prefix[offset + i] = running
-        }
+        let railed = railLevel.isFinite
+            ? Self.countRailed(older, level: railLevel) + Self.countRailed(newer, level: railLevel) : 0
+        var runs = BlockSums(into: blockSums.baseAddress!, length: smoothStride, pivot: pivot)
+        runs.add(older)
+        runs.add(newer)
+        let blockCount = runs.count
+        let blocks = blockSums.baseAddress!
         quality.railedFraction = Double(railed) / Double(count)
         // The 100 ms moving average every `smoothStride` samples (it changes little between): its least-squares
         // line against the sample index, then the residual's peak to peak.
-        let length = smoothLength
-        let scale = 1 / Double(length)
+        let scale = 1 / Double(smoothLength)
         let s = smoothed.baseAddress!
         var points = 0
         var sum = 0.0
         var indexSum = 0.0
-        var start = 0
-        while start + length <= count {
-            let mean = (prefix[start + length] - prefix[start]) * scale
+        while points + 5 <= blockCount {
+            let mean = (blocks[points] + blocks[points + 1] + blocks[points + 2] + blocks[points + 3] + blocks[points + 4])
+                * scale
             s[points] = mean
             sum += mean
-            indexSum += Double(start) * mean
+            indexSum += Double(points * smoothStride) * mean
             points += 1
-            start += smoothStride
         }
         quality.slowSwing = Self.detrendedSwing(
             UnsafeBufferPointer(start: s, count: points), stride: Double(smoothStride), sum: sum, indexSum: indexSum)
@@ -147,6 +136,57 @@ final class SignalQualityMeter {
             quality.muscleShare = .nan
         }
         return quality
+    }
+
+    /// Samples whose magnitude reaches `level` (a loop without a carried floating-point chain: it vectorises).
+    private static func countRailed(_ samples: UnsafeBufferPointer<Double>, level: Double) -> Int {
+        var railed = 0
+        for value in samples where abs(value) >= level { railed += 1 }
+        return railed
+    }
+
+    /// Sums of consecutive runs of `length` samples (minus `pivot`) over a window given in pieces. Each run is its
+    /// own short chain of additions, so the processor overlaps the runs; a run split between two pieces is carried.
+    private struct BlockSums {
+        let target: UnsafeMutablePointer<Double>
+        let length: Int
+        let pivot: Double
+        private(set) var count = 0
+        private var carry = 0.0
+        private var carried = 0
+
+        init(into target: UnsafeMutablePointer<Double>, length: Int, pivot: Double) {
+            self.target = target
+            self.length = length
+            self.pivot = pivot
+        }
+
+        mutating func add(_ piece: UnsafeBufferPointer<Double>) {
+            guard let x = piece.baseAddress else { return }
+            let total = piece.count
+            var i = 0
+            if carried > 0 {
+                let taken = min(length - carried, total)
+                for j in 0..<taken { carry += x[j] - pivot }
+                carried += taken
+                i = taken
+                if carried == length {
+                    target[count] = carry
+                    count += 1
+                    carry = 0
+                    carried = 0
+                }
+            }
+            while i + length <= total {
+                var run = 0.0
+                for j in i..<(i + length) { run += x[j] - pivot }
+                target[count] = run
+                count += 1
+                i += length
+            }
+            for j in i..<total { carry += x[j] - pivot }
+            carried += total - i
+        }
     }
 
     /// Whether a channel's window can be used: not railed, not flat, and its analysis gave power.
@@ -173,8 +213,9 @@ final class SignalQualityMeter {
         var low = Double.infinity
         for j in 0..<points.count {
             let residual = points[j] - mean - slope * (Double(j) - centre)
-            high = max(high, residual)
-            low = min(low, residual)
+            // Plain comparisons, not `max`/`min` (which order NaNs and compile to a longer sequence).
+            high = residual > high ? residual : high
+            low = residual < low ? residual : low
         }
         return high - low
     }
