@@ -164,9 +164,21 @@ public struct RecordingReplaySource: SampleSource {
             }
             switch options.speed {
             case .asFastAsPossible:
-                for index in 0..<frames {
-                    if index & 255 == 0, writer.isStopRequested { return }
-                    guard write(index, arrival: start + advance(to: index, multiplier: 1)) else { return }
+                // Up to 256 frames per push (as many as the ring has room for when lossless): one publication and
+                // one wake-up check per batch instead of per frame.
+                var index = 0
+                while index < frames {
+                    if writer.isStopRequested { return }
+                    guard let room = pacer.waitForRoom(upTo: min(256, writer.ringCapacity, frames - index)) else { return }
+                    let first = index
+                    let batch = UnsafeBufferPointer(rebasing: values[(first * channels)...])
+                    // `fill` runs in frame order, so the arrival times advance exactly as one write per frame would.
+                    _ = writer.write(
+                        frames: batch, count: room, stride: channels,
+                        deviceTime: { deviceTime(ofFrame: first + $0) }, counter: { counter(ofFrame: first + $0) },
+                        arrivalTime: { start + advance(to: first + $0, multiplier: 1) })
+                    _ = advance(to: first + room - 1, multiplier: 1)  // frames the ring rejected count too
+                    index += room
                 }
             case .realTime(let multiplier):
                 var first = 0
@@ -205,6 +217,16 @@ private struct Pacer {
     init(writer: FrameWriter, lossless: Bool) {
         self.writer = writer
         self.lossless = lossless
+    }
+
+    /// How many of `wanted` frames (≥ 1) may be written now: at least one, at most `wanted`; `nil` when a stop was
+    /// requested while waiting for room. Without losslessness, all of them.
+    mutating func waitForRoom(upTo wanted: Int) -> Int? {
+        guard lossless else { return wanted }
+        guard waitForRoom() else { return nil }
+        let granted = min(wanted, room + 1)
+        room -= granted - 1
+        return granted
     }
 
     /// `true` when one frame may be written now (`false`: a stop was requested while waiting).

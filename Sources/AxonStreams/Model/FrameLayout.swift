@@ -25,22 +25,24 @@ public struct FrameLayout: Sendable, Hashable {
         self.channelCount = channelCount
     }
 
+    // Computed and inlinable rather than stored: a stored static the compiler does not fold (the marker's -∞) is
+    // read through a lazy-initialisation check on every access, inside the consumer's per-frame loops.
     /// Lane of the producer sequence number.
-    public static let sequenceLane = 0
+    @inlinable public static var sequenceLane: Int { 0 }
     /// Lane of the host arrival time.
-    public static let arrivalLane = 1
+    @inlinable public static var arrivalLane: Int { 1 }
     /// Lane of the device timestamp (NaN if absent).
-    public static let deviceTimeLane = 2
+    @inlinable public static var deviceTimeLane: Int { 2 }
     /// Lane of the device counter (NaN if absent).
-    public static let counterLane = 3
+    @inlinable public static var counterLane: Int { 3 }
     /// Lane of the dejittered timestamp.
-    public static let timestampLane = 4
+    @inlinable public static var timestampLane: Int { 4 }
     /// What a producer puts in the timestamp lane of the first frame after a link outage
     /// (``FrameWriter/noteLinkLoss()``): the timeline reports the gap before that frame as `.linkLoss` and then
     /// overwrites the lane with the frame's timestamp.
-    public static let linkLossMarker = -Double.infinity
+    @inlinable public static var linkLossMarker: Double { -.infinity }
     /// Lanes before the first channel value.
-    public static let headerLanes = 5
+    @inlinable public static var headerLanes: Int { 5 }
 
     /// Doubles per frame.
     public var width: Int { Self.headerLanes + channelCount }

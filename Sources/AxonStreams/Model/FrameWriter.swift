@@ -55,6 +55,40 @@ public final class FrameWriter: @unchecked Sendable {
         }
     }
 
+    /// Pushes `count` frames whose values lie frame-major in `values` (`stride` doubles per frame, channel 0 at
+    /// `valueOffset`), publishing them to the consumer at once: what a file replay or a packet of many samples
+    /// writes. Frame `i` is stamped with `deviceTime(i)`, `counter(i)` and `arrivalTime(i)`.
+    ///
+    /// Every frame takes a sequence number whether or not it is stored, exactly as `count` calls of
+    /// ``write(_:deviceTime:counter:arrivalTime:)`` would; a lossless producer writes at most ``freeCapacity``
+    /// frames.
+    /// - Precondition: `count` ≤ the ring's capacity, `values` holds `count` frames.
+    /// - Returns: frames stored (the first that many).
+    /// - Complexity: O(count × channels); never blocks, locks or allocates.
+    @inlinable
+    @discardableResult
+    public func write(
+        frames values: UnsafeBufferPointer<Double>, count: Int, stride: Int, valueOffset: Int = 0,
+        deviceTime: (Int) -> Double?, counter: (Int) -> UInt64?, arrivalTime: (Int) -> Double
+    ) -> Int {
+        let channels = layout.channelCount
+        precondition(valueOffset + channels <= stride && values.count >= count * stride, "frames out of bounds")
+        let first = nextSequence
+        nextSequence += Double(count)
+        let lossMark = linkLossPending ? FrameLayout.linkLossMarker : .nan
+        linkLossPending = false
+        let source = values.baseAddress! + valueOffset
+        return ring.pushSlots(count) { i, slot in
+            slot[FrameLayout.sequenceLane] = first + Double(i)
+            slot[FrameLayout.arrivalLane] = arrivalTime(i)
+            slot[FrameLayout.deviceTimeLane] = deviceTime(i) ?? .nan
+            slot[FrameLayout.counterLane] = counter(i).map { Double($0) } ?? .nan
+            slot[FrameLayout.timestampLane] = i == 0 ? lossMark : .nan
+            let frame = source + i * stride
+            for channel in 0..<channels { slot[FrameLayout.headerLanes + channel] = frame[channel] }
+        }
+    }
+
     /// Pushes one frame from an array (no copy: the array's storage is read in place).
     @inlinable
     @discardableResult
@@ -79,6 +113,10 @@ public final class FrameWriter: @unchecked Sendable {
     /// sequence number, so each rejection shows up downstream as an overflow gap even if the retry succeeds.
     /// Producer thread only; O(1), never blocks.
     public var freeCapacity: Int { ring.producerFreeSlots }
+
+    /// Slots in the stream's ring: the most frames one ``write(frames:count:stride:valueOffset:deviceTime:counter:arrivalTime:)``
+    /// may offer.
+    public var ringCapacity: Int { ring.capacity }
 
     /// Whether the consumer side asked the producer to stop (a source checks this between frames).
     public var isStopRequested: Bool { ring.isStopRequested }

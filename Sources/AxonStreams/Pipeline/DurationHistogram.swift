@@ -21,14 +21,17 @@ final class DurationHistogram {
     deinit { bins.deallocate() }
 
     /// Records a duration in seconds.
-    func record(_ seconds: Double) {
+    func record(_ seconds: Double) { record(seconds, times: 1) }
+
+    /// Records a duration in seconds `times` times (one binning for a batch whose frames share a bound).
+    func record(_ seconds: Double, times: UInt64) {
         // Octave from the binary exponent, 64th of the octave from the top six significand bits: no log2 call on
         // the per-frame path.
         let nanoseconds = max(seconds * 1e9, 1)
         let sixtyFourth = Int(truncatingIfNeeded: (nanoseconds.significandBitPattern >> 46) & 63)
         let bin = min(Self.binCount - 1, Int(nanoseconds.exponent) * Self.binsPerOctave + sixtyFourth)
-        bins[bin] += 1
-        count += 1
+        bins[bin] += times
+        count += times
         if seconds > maximum { maximum = seconds }
     }
 

@@ -37,7 +37,8 @@ public struct PipelineStatistics: Sendable, Hashable {
     public var peakOccupancy: Int
     /// Ring capacity in frames.
     public var capacity: Int
-    /// Push → sinks latency per frame.
+    /// Push → sinks latency per frame, as an upper bound: each frame counts with the wait of the oldest frame of
+    /// the batch it was delivered in.
     public var latency: StageTiming
     /// Processing time per batch of each stage, in pipeline order.
     public var stages: [StageTiming]

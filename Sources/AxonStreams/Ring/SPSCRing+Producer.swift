@@ -150,4 +150,31 @@ extension SPSCRing where Element: BitwiseCopyable {
         wakeConsumerIfAsleep()
         return true
     }
+
+    /// Writes up to `count` slots in place and publishes them at once: one index load, one release store and one
+    /// wake-up check for the whole batch instead of one per slot. Producer thread only.
+    ///
+    /// `fill(i, slot)` receives the `i`-th slot's ``width`` elements (in order, `i` from 0) and must assign every
+    /// one of them. Slots that do not fit are handled by the overflow policy as in ``push(contentsOf:)``: under
+    /// `.rejectNewest` the last ones are rejected (counted, and `fill` is not called for them).
+    /// - Precondition: `count <= capacity`.
+    /// - Returns: the number of slots stored (the first that many of the batch).
+    /// - Complexity: O(count × width); no allocation.
+    @inlinable
+    @discardableResult
+    public func pushSlots(_ count: Int, _ fill: (Int, UnsafeMutablePointer<Element>) -> Void) -> Int {
+        precondition(count >= 0 && count <= capacity, "a batch of slots must fit in the ring")
+        guard count > 0 else { return 0 }
+        let t = tail.load(ordering: .relaxed)  // relaxed: only this thread writes `tail`
+        let accepted = reserve(count, tail: t)
+        for i in 0..<accepted {
+            fill(i, storage + ((t &+ i) & mask) * width)
+        }
+        tail.store(t &+ accepted, ordering: .releasing)  // releasing: publishes the slots' contents
+        wakeConsumerIfAsleep()
+        if accepted < count {
+            discarded.add(count - accepted)  // relaxed: statistics
+        }
+        return accepted
+    }
 }
