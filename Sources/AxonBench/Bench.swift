@@ -15,8 +15,8 @@ import AxonStreams
 public enum Bench {
     /// Shares of the time budget per measurement.
     static let shares = (
-        fft: 0.06, hop: 0.14, replay: 0.25, ringSingle: 0.10, ringBatch: 0.10, latency: 0.17, napping: 0.08,
-        polling: 0.10
+        fft: 0.05, hop: 0.10, spectralHop: 0.06, replay: 0.25, ringSingle: 0.09, ringBatch: 0.09, latency: 0.17,
+        napping: 0.07, polling: 0.10
     )
     /// Frames per batch in the batched ring measurement.
     public static let ringBatch = 256
@@ -39,6 +39,9 @@ public enum Bench {
 
         progress("engine hop, \(workload.channels) channels at \(workload.sampleRate) Hz")
         let hop = try HopMeasurement(workload).run(timing: timing(shares.hop))
+
+        progress("engine hop, spectral work only (signal quality off)")
+        let spectralHop = try HopMeasurement(workload, measuresSignalQuality: false).run(timing: timing(shares.spectralHop))
 
         progress("replay of \(options.replaySeconds) s through ring and engine")
         let replayer = try ReplayMeasurement(workload)
@@ -73,15 +76,19 @@ public enum Bench {
         progress("consumer thread CPU, one device in real time")
         let consumerCPU = try ConsumerCPUMeasurement.run(workload, seconds: max(2, min(4, budget * 0.1)))
 
+        let engineRate: Double = 1e9 / hop.nanoseconds
+        let keptOfEngine: Double = replay.deviceSecondsPerSecond * hop.nanoseconds / 1e9
+        let unmatched: Int = latency.mismatchedSpectra + nappingLatency.mismatchedSpectra + pollingLatency.mismatchedSpectra
         return BenchReport(
             channels: workload.channels, sampleRate: workload.sampleRate, windowSize: workload.windowSize,
             hop: workload.hop,
             fftSize: fft.size, fftNanoseconds: fft.nanoseconds, allocationsPerFFT: fft.allocations,
-            hopNanoseconds: hop.nanoseconds, engineDeviceSecondsPerSecond: 1e9 / hop.nanoseconds,
+            hopNanoseconds: hop.nanoseconds, engineDeviceSecondsPerSecond: engineRate,
             allocationsPerHop: hop.allocations, tenthHopDominantFrequencies: hop.tenthHopDominantFrequencies,
+            spectralHopNanoseconds: spectralHop.nanoseconds, allocationsPerSpectralHop: spectralHop.allocations,
             replayDeviceSeconds: replay.deviceSeconds, replayMilliseconds: replay.milliseconds,
             deviceSecondsPerSecond: replay.deviceSecondsPerSecond, devicesPerCore: replay.deviceSecondsPerSecond,
-            ringEngineOverEngine: replay.deviceSecondsPerSecond * hop.nanoseconds / 1e9,
+            ringEngineOverEngine: keptOfEngine,
             allocationsPerReplayHop: replay.allocationsPerHop,
             ringItemsPerSecond: batched.itemsPerSecond, ringBatch: ringBatch,
             ringSingleItemsPerSecond: single.itemsPerSecond, allocationsPerRingBatch: batched.allocationsPerBatch,
@@ -93,8 +100,7 @@ public enum Bench {
             pollingLatencyP50Microseconds: pollingLatency.p50Microseconds,
             pollingLatencyP99Microseconds: pollingLatency.p99Microseconds,
             pollingLatencyMaxMicroseconds: pollingLatency.maxMicroseconds,
-            latencyUnmatchedSpectra: latency.mismatchedSpectra + nappingLatency.mismatchedSpectra
-                + pollingLatency.mismatchedSpectra,
+            latencyUnmatchedSpectra: unmatched,
             consumerCPUPercent: consumerCPU,
             allocationCounting: AllocationCounter.isEnabled, elapsedSeconds: HostClock.now() - started)
     }

@@ -17,6 +17,10 @@ extension BenchReport {
                 "10⁹ ÷ hop ns, one core"
             ),
             (
+                "  spectral work only", Self.number(spectralHopNanoseconds / 1000, 2) + " µs",
+                "the same hop, signal quality off (C + FFTW's work)"
+            ),
+            (
                 "replay \(Self.duration(replayDeviceSeconds)), ring + engine",
                 Self.number(replayMilliseconds, 2) + " ms", "median, baseline and indicators on"
             ),
@@ -62,9 +66,11 @@ extension BenchReport {
             rows.append(
                 (
                     "allocations, steady state",
-                    [allocationsPerHop, allocationsPerReplayHop, allocationsPerRingBatch, allocationsPerFFT]
-                        .map { Self.number($0 ?? .nan, 2) }.joined(separator: " / "),
-                    "per hop / replay hop / ring batch / FFT"
+                    [
+                        allocationsPerHop, allocationsPerSpectralHop, allocationsPerReplayHop, allocationsPerRingBatch,
+                        allocationsPerFFT,
+                    ].map { Self.number($0 ?? .nan, 2) }.joined(separator: " / "),
+                    "per hop / spectral hop / replay hop / ring batch / FFT"
                 ))
         } else {
             rows.append(("allocations", "not counted", "this build has no allocation counter"))

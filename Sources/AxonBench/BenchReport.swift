@@ -33,6 +33,11 @@ public struct BenchReport: Codable, Sendable, Hashable {
     /// Dominant frequency per band (Hz; 3–7, 7–13, 14–24 Hz) of the last channel at the tenth hop, a check that the
     /// hop did the real work: `make compare`'s peers print the same numbers for the same signal.
     public var tenthHopDominantFrequencies: [Double?]
+    /// Median nanoseconds per engine hop with signal quality off: the spectral work alone (copy, mean, taper, FFT,
+    /// power, band peaks and powers, baseline), what `make compare`'s C + FFTW program does.
+    public var spectralHopNanoseconds: Double
+    /// Allocations per spectral-only hop in the steady state.
+    public var allocationsPerSpectralHop: Double?
 
     /// Seconds of device data per replay (3600 = one hour).
     public var replayDeviceSeconds: Int

@@ -31,10 +31,13 @@ public final class HopMeasurement {
     private var sample = 0
 
     /// Builds the engine (FFTW plans included) and fills its first window up to one hop before its end, so every
-    /// hop from then on ends with exactly one spectrum.
-    public init(_ workload: BenchWorkload) throws(BenchError) {
+    /// hop from then on ends with exactly one spectrum. `measuresSignalQuality: false` times the spectral work
+    /// alone (``AxonEEG/EEGEngine/Configuration/measuresSignalQuality``), the work a plain C + FFTW hop does.
+    public init(_ workload: BenchWorkload, measuresSignalQuality: Bool = true) throws(BenchError) {
         self.workload = workload
-        do { engine = try EEGEngine(workload.engineConfiguration(baselineDuration: 1e7)) } catch {
+        var configuration = workload.engineConfiguration(baselineDuration: 1e7)
+        configuration.measuresSignalQuality = measuresSignalQuality
+        do { engine = try EEGEngine(configuration) } catch {
             throw .setupFailed("EEG engine: \(error)")
         }
         signal = BenchSignal(workload)

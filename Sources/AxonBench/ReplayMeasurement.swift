@@ -8,7 +8,7 @@ import AxonStreams
 /// thread, as `axon replay` runs a file at full speed.
 ///
 /// The calling thread is the producer: it writes frames through the pipeline's `FrameWriter` into free ring
-/// slots only (a file replay loses nothing) and, at the end, waits for the spectrum of the last full hop to come
+/// slots only (a file replay loses nothing), up to 256 frames per push as `axon replay` does, and, at the end, waits for the spectrum of the last full hop to come
 /// out of the processor's spectra ring. The consumer thread is the one core doing the engine's work, so
 /// device-seconds per wall-second (`seconds` ÷ wall time) is what one core serves; the producer runs on another.
 ///
@@ -37,6 +37,8 @@ public final class ReplayMeasurement {
     private var row: UnsafeMutableBufferPointer<Double> { rig.row }
     private var sample = 0
     private var spectraSeen = 0
+    /// Frames per push at most: a replay's read-ahead.
+    static let writeBatch = 256
     /// Free ring slots known to the producer (only the producer fills them, so the count can only be too low).
     private var free = 0
 
@@ -47,7 +49,7 @@ public final class ReplayMeasurement {
         // As a file replay at full speed is configured: virtual arrival times, so no clock estimator; a consumer
         // that polls rather than parks, since the ring is never empty for long.
         rig = try EngineRig(workload, configuration: .init(
-                ringCapacity: 8192, overflow: .rejectNewest, batchSize: 1024, timeline: .init(clock: nil),
+                ringCapacity: 8192, overflow: .rejectNewest, batchSize: 256, timeline: .init(clock: nil),
                 idle: IdleStrategy(spins: 1_000_000, park: 0)))
     }
 
@@ -56,8 +58,8 @@ public final class ReplayMeasurement {
     /// Writes `seconds` of frames and waits for the spectrum of the last full hop.
     public func replay(seconds: Int) {
         let rate = Double(workload.sampleRate)
-        for _ in 0..<(seconds * workload.sampleRate) {
-            let time = Double(sample) / rate
+        var remaining = seconds * workload.sampleRate
+        while remaining > 0 {
             if free == 0 {
                 // Look at the consumer's index only when the room seen last time is used up; while the ring is
                 // full, step aside so the consumer has the core, as a device thread waiting on a packet would.
@@ -69,9 +71,17 @@ public final class ReplayMeasurement {
                     free = writer.freeCapacity
                 }
             }
-            writer.write(signal.frame(sample), deviceTime: time, arrivalTime: time)
-            sample += 1
-            free -= 1
+            // As `axon replay` writes a file at full speed: as many frames as there is room for, in one push
+            // (up to `writeBatch`, and not across the end of the signal's loop).
+            let first = sample
+            let count = min(remaining, free, Self.writeBatch, signal.frames - first % signal.frames)
+            writer.write(
+                frames: signal.rows(from: first, count: count), count: count, stride: workload.channels,
+                deviceTime: { Double(first + $0) / rate }, counter: { _ in nil },
+                arrivalTime: { Double(first + $0) / rate })
+            sample += count
+            free -= count
+            remaining -= count
         }
         // Spectra end at samples windowSize − 1, + hop, …: after `sample` frames there are this many.
         let target = sample < workload.windowSize ? 0 : (sample - workload.windowSize) / workload.hop + 1

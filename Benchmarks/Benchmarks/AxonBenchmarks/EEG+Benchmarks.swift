@@ -50,14 +50,15 @@ final class EngineFixture {
     let hopLength: Int
     var sample = 0
 
-    init(channels: Int = 4, rate: Int = 250) throws {
+    init(channels: Int = 4, rate: Int = 250, measuresSignalQuality: Bool = true) throws {
         signal = EEGSignal(channels: channels, rate: rate)
         let labels = channels == 4 ? ["T3", "O1", "T4", "O2"] : (1...channels).map { "ch\($0)" }
         let window = rate == 250 ? 256 : SPSCRing<Double>.powerOfTwo(atLeast: rate)
         hopLength = rate
-        engine = try EEGEngine(
-            .init(
-                sampleRate: Double(rate), channelLabels: labels, windowSize: window, hop: rate, baselineDuration: 1e7))
+        var configuration = EEGEngine.Configuration(
+            sampleRate: Double(rate), channelLabels: labels, windowSize: window, hop: rate, baselineDuration: 1e7)
+        configuration.measuresSignalQuality = measuresSignalQuality
+        engine = try EEGEngine(configuration)
         engine.startBaseline()
         // Fill the first window up to one hop before its end, so every measured hop ends with one spectrum.
         for _ in 0..<(engine.configuration.windowSize - engine.configuration.hop) {
@@ -126,13 +127,12 @@ final class ReplayFixture {
 
     deinit { row.deallocate() }
 
-    /// Writes one hour of frames and waits for the spectrum of its last full hop. It writes only into free slots (a rejected
-    /// write would count as a lost frame), draining spectra while the ring is full.
+    /// Writes one hour of frames and waits for the spectrum of its last full hop. It writes only into free slots (a
+    /// rejected write would count as a lost frame), up to 256 frames per push as `axon replay` does, draining spectra
+    /// while the ring is full.
     func replayHour() {
-        for _ in 0..<Self.framesPerHour {
-            let frame = signal.frame(sample)
-            let time = Double(sample) / 250
-            sample += 1
+        var remaining = Self.framesPerHour
+        while remaining > 0 {
             if free == 0 {
                 // Look at the consumer's index only when the room seen last time is used up. Ring full: step aside
                 // (spin briefly, then park) so the consumer has the core to itself, as a device thread waiting on
@@ -145,8 +145,17 @@ final class ReplayFixture {
                     free = writer.freeCapacity
                 }
             }
-            writer.write(frame, deviceTime: time, arrivalTime: time)
-            free -= 1
+            let first = sample
+            let offset = first % signal.frames
+            let count = min(remaining, free, 256, signal.frames - offset)
+            let rows = UnsafeBufferPointer(
+                rebasing: signal.values[(offset * signal.channels)..<((offset + count) * signal.channels)])
+            writer.write(
+                frames: rows, count: count, stride: signal.channels, deviceTime: { Double(first + $0) / 250 },
+                counter: { _ in nil }, arrivalTime: { Double(first + $0) / 250 })
+            sample += count
+            free -= count
+            remaining -= count
         }
         // Spectra end at samples 255, 505, …: after `sample` frames there are (sample − 256) / 250 + 1 of them.
         let target = (sample - 256) / 250 + 1
@@ -185,6 +194,19 @@ func registerEEGBenchmarks() {
         blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
     } setup: {
         try EngineFixture()
+    }
+
+    // The same hop with signal quality off: the spectral work alone, as `make compare`'s C + FFTW program does it.
+    Benchmark(
+        "EEG.window4ch.spectralOnly",
+        configuration: .init(scalingFactor: .kilo)
+    ) { (benchmark: Benchmark, fixture: EngineFixture) in
+        var spectra = 0
+        for _ in benchmark.scaledIterations { spectra += fixture.hop() }
+        blackHole(spectra)
+        blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
+    } setup: {
+        try EngineFixture(measuresSignalQuality: false)
     }
 
     // How the hop's cost grows with the work: 8, 32 and 64 channels at 250 Hz, and 4 channels at 500 Hz (512-point
