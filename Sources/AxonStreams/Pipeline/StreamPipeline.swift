@@ -1,3 +1,4 @@
+import Dispatch
 
 /// Runs one regular numeric stream: a producer pushes frames into a lock-free ring, one consumer thread pulls
 /// them in batches, stamps them (``StreamTimeline``: gaps and dejittered times), runs the processors and fans
@@ -34,6 +35,8 @@ public final class StreamPipeline: @unchecked Sendable {
         public var idle: IdleStrategy
         /// Seconds between statistics snapshots.
         public var statisticsInterval: Double
+        /// CPU affinity, `SCHED_FIFO` priority and locked memory for the consumer thread; off by default.
+        public var realTime = RealTimeOptions.off
 
         /// Creates a configuration.
         public init(
@@ -50,6 +53,11 @@ public final class StreamPipeline: @unchecked Sendable {
             self.statisticsInterval = statisticsInterval
         }
     }
+
+    /// The real-time options (``Configuration/realTime``) the system refused, one message each; empty when all
+    /// were applied or none was asked for. Known once ``start()`` returns. Any thread.
+    public var realTimeRefusals: [String] { realTimeRefusalList.withLock { $0 } }
+    private let realTimeRefusalList = ThreadLocked<[String]>([])
 
     /// The stream.
     public let descriptor: StreamDescriptor
@@ -148,7 +156,14 @@ public final class StreamPipeline: @unchecked Sendable {
             }
         }
         startTime = HostClock.now()
-        consumerThread = try WorkerThread(name: "axon-consume") { [self] in consumeLoop() }
+        let realTimeApplied = DispatchSemaphore(value: 0)
+        consumerThread = try WorkerThread(name: "axon-consume") { [self] in
+            let refusals = configuration.realTime.applyToCurrentThread()
+            realTimeRefusalList.withLock { $0 = refusals }
+            realTimeApplied.signal()
+            consumeLoop()
+        }
+        realTimeApplied.wait()
         if let source {
             let writer = FrameWriter(ring: ring, layout: layout)
             sourceThread = try WorkerThread(name: "axon-source") { [self] in
