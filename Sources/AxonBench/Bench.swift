@@ -2,6 +2,10 @@
 
 import AxonStreams
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The core measurements of Axon on the machine it runs on: FFT, engine hop, replay through ring and engine,
 /// ring throughput, end-to-end latency and steady-state allocations, for one simulated device.
 ///
@@ -15,8 +19,8 @@ import AxonStreams
 public enum Bench {
     /// Shares of the time budget per measurement.
     static let shares = (
-        fft: 0.05, hop: 0.10, spectralHop: 0.06, replay: 0.25, ringSingle: 0.09, ringBatch: 0.09, latency: 0.17,
-        napping: 0.07, polling: 0.10
+        fft: 0.05, hop: 0.10, spectralHop: 0.06, replay: 0.23, ringSingle: 0.08, ringBatch: 0.08, latency: 0.15,
+        pinned: 0.08, napping: 0.05, polling: 0.10
     )
     /// Frames per batch in the batched ring measurement.
     public static let ringBatch = 256
@@ -63,6 +67,9 @@ public enum Bench {
         let latency = blocking.run(budget: budget * shares.latency)
         blocking.stop()
 
+        progress("latency, the same with producer and consumer pinned to one CPU (a wake-up without an interrupt to another core)")
+        let pinned = try pinnedLatency(workload, budget: budget * shares.pinned)
+
         progress("latency, consumer napping 0.5 ms at a time (the strategy before wake-ups)")
         let napping = try LatencyMeasurement(workload, idle: .napping, settle: 0.001)
         let nappingLatency = napping.run(budget: budget * shares.napping)
@@ -95,6 +102,8 @@ public enum Bench {
             allocationsPerRingItem: single.allocationsPerBatch,
             latencyP50Microseconds: latency.p50Microseconds, latencyP99Microseconds: latency.p99Microseconds,
             latencyMaxMicroseconds: latency.maxMicroseconds, latencyHops: latency.hops,
+            pinnedLatencyP50Microseconds: pinned?.p50Microseconds, pinnedLatencyP99Microseconds: pinned?.p99Microseconds,
+            pinnedLatencyMaxMicroseconds: pinned?.maxMicroseconds,
             nappingLatencyP99Microseconds: nappingLatency.p99Microseconds,
             nappingLatencyMaxMicroseconds: nappingLatency.maxMicroseconds,
             pollingLatencyP50Microseconds: pollingLatency.p50Microseconds,
@@ -103,5 +112,20 @@ public enum Bench {
             latencyUnmatchedSpectra: unmatched,
             consumerCPUPercent: consumerCPU,
             allocationCounting: AllocationCounter.isEnabled, elapsedSeconds: HostClock.now() - started)
+    }
+
+    /// The session default's latency with the calling thread (the producer) and the consumer pinned to the last
+    /// online CPU, the caller's affinity restored to every online CPU afterwards; `nil` when the system refuses.
+    static func pinnedLatency(_ workload: BenchWorkload, budget: Double) throws(BenchError) -> LatencyMeasurement.Result? {
+        let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        let cpu = online - 1
+        let everywhere = RealTimeOptions(cpus: Array(0..<online))
+        guard RealTimeOptions(cpus: [cpu]).applyToCurrentThread().isEmpty else { return nil }
+        defer { _ = everywhere.applyToCurrentThread() }
+        let measurement = try LatencyMeasurement(
+            workload, idle: IdleStrategy(), settle: 0.001, realTime: RealTimeOptions(cpus: [cpu]))
+        defer { measurement.stop() }
+        guard measurement.rig.pipeline.realTimeRefusals.isEmpty else { return nil }
+        return measurement.run(budget: budget)
     }
 }

@@ -47,6 +47,14 @@ extension BenchReport {
                 "ring entry → spectrum out, consumer woken by the producer, \(latencyHops) hops"
             ),
             (
+                "  pinned to one CPU p50 / p99 / max",
+                pinnedLatencyP99Microseconds == nil ? "refused"
+                    : "\(Self.number(pinnedLatencyP50Microseconds ?? .nan, 0)) / "
+                        + "\(Self.number(pinnedLatencyP99Microseconds ?? .nan, 0)) / "
+                        + "\(Self.number(pinnedLatencyMaxMicroseconds ?? .nan, 0)) µs",
+                "producer and consumer on the same CPU: no cross-core wake-up"
+            ),
+            (
                 "  napping consumer p99 / max",
                 "\(Self.number(nappingLatencyP99Microseconds, 0)) / \(Self.number(nappingLatencyMaxMicroseconds, 0)) µs",
                 "0.5 ms naps, the strategy before wake-ups"

@@ -73,6 +73,13 @@ public struct BenchReport: Codable, Sendable, Hashable {
     public var latencyMaxMicroseconds: Double
     /// Hops the latency percentiles are taken over.
     public var latencyHops: Int
+    /// The session default's latency with the producer and the consumer pinned to one CPU, median, µs: a wake-up
+    /// without an inter-processor interrupt (``AxonStreams/RealTimeOptions/cpus``); `nil` when pinning is refused.
+    public var pinnedLatencyP50Microseconds: Double?
+    /// The pinned run's 99th percentile, µs.
+    public var pinnedLatencyP99Microseconds: Double?
+    /// The pinned run's maximum, µs.
+    public var pinnedLatencyMaxMicroseconds: Double?
     /// The same latency with a consumer that naps 0.5 ms at a time (``AxonStreams/IdleStrategy/napping``, the
     /// default before wake-ups), 99th percentile, µs.
     public var nappingLatencyP99Microseconds: Double

@@ -46,12 +46,17 @@ public final class LatencyMeasurement {
     /// - Parameters:
     ///   - idle: how the pipeline's consumer waits (`IdleStrategy()` is what sessions use).
     ///   - settle: seconds to wait after the consumer has taken a hop's earlier frames.
-    public init(_ workload: BenchWorkload, idle: IdleStrategy, settle: Double) throws(BenchError) {
+    ///   - realTime: the consumer thread's real-time options (``AxonStreams/RealTimeOptions``).
+    public init(
+        _ workload: BenchWorkload, idle: IdleStrategy, settle: Double, realTime: RealTimeOptions = .off
+    ) throws(BenchError) {
         self.workload = workload
         self.settle = settle
         signal = BenchSignal(workload)
         ringCapacity = SPSCRing<Double>.powerOfTwo(atLeast: max(4096, 2 * workload.windowSize))
-        rig = try EngineRig(workload, configuration: .init(ringCapacity: ringCapacity, idle: idle))
+        var configuration = StreamPipeline.Configuration(ringCapacity: ringCapacity, idle: idle)
+        configuration.realTime = realTime
+        rig = try EngineRig(workload, configuration: configuration)
     }
 
     deinit { stop() }
