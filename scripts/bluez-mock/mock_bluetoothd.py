@@ -115,6 +115,16 @@ def device_path(address):
     return ADAPTER_PATH + "/dev_" + address.upper().replace(":", "_")
 
 
+def is_resolvable_private(address):
+    """Whether a random LE address is resolvable private: its two most significant bits are 0b01 (Core spec Vol 6
+    Part B 1.3.2); static random addresses have 0b11 there, non-resolvable private ones 0b00."""
+    try:
+        octets = [int(part, 16) for part in address.split(":")]
+    except ValueError:
+        return False
+    return len(octets) == 6 and octets[0] & 0xC0 == 0x40
+
+
 # ---------------------------------------------------------------------------------------------------
 # Brainiac packets (docs/brainiac-packet.md)
 
@@ -334,6 +344,7 @@ class Adapter(Exported):
         if not isinstance(device, Device):
             raise BluezError("DoesNotExist", "Does Not Exist")
         device.air.disconnect()
+        device.air.bonded = False  # the keys go with the object: its resolvable addresses are not resolved any more
         self.mock.unexport_device(device.air)
 
 
@@ -344,15 +355,15 @@ class Device(Exported):
                 (DEVICE_IFACE, "WakeAllowed"))
 
     def __init__(self, mock, air):
-        super().__init__(mock, device_path(air.address))
+        super().__init__(mock, device_path(air.bluez_address()))
         self.air = air
         props = {
-            "Address": dbus.String(air.address),
+            "Address": dbus.String(air.bluez_address()),
             "AddressType": dbus.String("random"),
             "Name": dbus.String(air.name),
             "Alias": dbus.String(air.name),
-            "Paired": dbus.Boolean(False),
-            "Bonded": dbus.Boolean(False),
+            "Paired": dbus.Boolean(air.bonded),
+            "Bonded": dbus.Boolean(air.bonded),
             "Trusted": dbus.Boolean(False),
             "Blocked": dbus.Boolean(False),
             "LegacyPairing": dbus.Boolean(False),
@@ -388,7 +399,11 @@ class Device(Exported):
             raise BluezError("ConnectionAttemptFailed", "Page Timeout")
         if self.air.pairing == "reject":
             raise BluezError("AuthenticationRejected", "Authentication Rejected")
-        self.set_props(DEVICE_IFACE, Paired=dbus.Boolean(True), Bonded=dbus.Boolean(True))
+        self.air.bonded = True
+        # Bonding hands over the device's identity address and its IRK: BlueZ (device_update_addr) changes
+        # Address to the identity address and keeps the object path, which still names the address it was found at.
+        self.set_props(DEVICE_IFACE, Address=dbus.String(self.air.address), Paired=dbus.Boolean(True),
+                       Bonded=dbus.Boolean(True))
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def CancelPairing(self):
@@ -554,7 +569,7 @@ class AirDevice:
     """A BLE peripheral in the simulated air: range, link state, GATT database and data generator."""
 
     KIND = None
-    OPTIONS = {"rssi", "pairing"}  # option keys this kind understands; subclasses add theirs
+    OPTIONS = {"rssi", "pairing", "rpa"}  # option keys this kind understands; subclasses add theirs
 
     def __init__(self, mock, address, name, options):
         unknown = set(options) - self.OPTIONS
@@ -570,6 +585,14 @@ class AirDevice:
         if self.pairing not in ("accept", "reject"):
             raise invalid_args("pairing is accept or reject, not %s" % self.pairing)
         self.pair_calls = 0
+        # `address` is the device's identity address. With `rpa` it advertises that resolvable private address
+        # instead, and only a bonded central (which holds its IRK) sees the identity address.
+        self.rpa = None
+        if "rpa" in options:
+            self.rpa = str(options["rpa"]).upper()
+            if not is_resolvable_private(self.rpa):
+                raise invalid_args("rpa %s is not a resolvable private address (first octet 0x40-0x7F)" % self.rpa)
+        self.bonded = False
         self.in_range = True
         self.manufacturer_data = {}
         self.advertised_uuids = []
@@ -589,6 +612,24 @@ class AirDevice:
         self.battery_char = None       # Battery Level, for SetBattery and the battery plugin
 
     # -- discovery
+
+    def bluez_address(self):
+        """The address BlueZ shows for the device: its identity address once bonded (BlueZ resolves every
+        resolvable private address with the IRK), else the address it advertises."""
+        return self.address if self.bonded or self.rpa is None else self.rpa
+
+    def rotate_address(self, rpa):
+        """The device advertises a new resolvable private address (its privacy timer fired)."""
+        rpa = str(rpa).upper()
+        if not is_resolvable_private(rpa):
+            raise invalid_args("%s is not a resolvable private address (first octet 0x40-0x7F)" % rpa)
+        if self.connected or self.connecting:
+            raise BluezError("InProgress", "connected: a device changes its address only while advertising")
+        self.rpa = rpa
+        if self.device is not None and not self.bonded:
+            # Unbonded, BlueZ cannot tie the new address to the old one: the old object stays (until BlueZ's
+            # TemporaryTimeout) but nobody answers there, and the next discovery finds a new object.
+            self.mock.vacate(self)
 
     def passes_filter(self, flt):
         uuids = [str(u).lower() for u in flt.get("UUIDs", [])]
@@ -769,6 +810,8 @@ class AirDevice:
             "startNotifyCalls": dbus.UInt32(self.start_notify_calls),
             "pairCalls": dbus.UInt32(self.pair_calls),
             "paired": dbus.Boolean(bool(self.device is not None and self.device.props[DEVICE_IFACE]["Paired"])),
+            "bonded": dbus.Boolean(self.bonded),
+            "advertisingAddress": dbus.String(self.rpa or self.address),
         }
 
     def shutdown(self):
@@ -1033,6 +1076,20 @@ class HeartRate(AirDevice):
         self.pacer.stop()
 
 
+class Vacated(AirDevice):
+    """What an unbonded device's old object stands for after the device moved to a new resolvable private address:
+    nobody advertises there any more, so Connect fails as an LE connection attempt to an absent device does."""
+
+    KIND = "vacated"
+
+    def __init__(self, mock, address, name):
+        super().__init__(mock, address, name, {})
+        self.in_range = False
+
+    def build_gatt(self):
+        """Never connected, so never asked for GATT objects."""
+
+
 KINDS = {cls.KIND: cls for cls in (Brainiac, HeartRate)}
 
 
@@ -1114,11 +1171,15 @@ class Control(dbus.service.Object):
     def AddDevice(self, kind, address, name, options):
         air = self.mock.add_device(str(kind), str(address), str(name),
                                    {str(k): v for k, v in options.items()})
-        return dbus.ObjectPath(device_path(air.address))
+        return dbus.ObjectPath(device_path(air.bluez_address()))
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
     def SetInRange(self, address, in_range):
         self.mock.air_device(address).set_in_range(bool(in_range))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="ss", out_signature="")
+    def RotateAddress(self, address, rpa):
+        self.mock.air_device(address).rotate_address(str(rpa))
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sd", out_signature="")
     def LinkLoss(self, address, seconds):
@@ -1174,7 +1235,8 @@ class Mock:
         self.conn = conn
         self.battery_plugin = battery_plugin  # hide the Battery service, offer Battery1 (BlueZ's default)
         self.exported = {}   # path -> Exported, in export order (what GetManagedObjects lists)
-        self.air = {}        # address -> AirDevice
+        self.air = {}        # identity address -> AirDevice
+        self.vacated = []    # Device objects left behind by unbonded devices that changed their address
         self.watched = set()
         self.root = Root(self)
         self.scanner = Scanner(self)
@@ -1261,6 +1323,23 @@ class Mock:
             self._unexport(air.device)
             air.device = None
 
+    def vacate(self, air):
+        """Leave the device's object behind at its old address (see AirDevice.rotate_address); its GATT objects
+        go, and the device gets a new object when a discovery finds it at its new address."""
+        old = air.device
+        for service in reversed(air.services):
+            for char in reversed(service.characteristics):
+                self._unexport(char)
+            self._unexport(service)
+        air.forget_gatt()
+        ghost = Vacated(self, str(old.props[DEVICE_IFACE]["Address"]), air.name)
+        ghost.device = old
+        old.air = ghost
+        air.device = None
+        self.vacated.append(ghost)
+        if self.adapter.discovering:
+            self.scanner.scan_soon()
+
     # -- the air
 
     def add_device(self, kind, address, name, options):
@@ -1287,6 +1366,9 @@ class Mock:
             air.shutdown()
             self.unexport_device(air)
         self.air.clear()
+        for ghost in self.vacated:
+            self.unexport_device(ghost)
+        self.vacated.clear()
 
     # -- clients
 
