@@ -26,6 +26,7 @@ import ctypes
 import math
 import os
 import signal
+import socket
 import struct
 import sys
 import time
@@ -50,6 +51,8 @@ CHAR_IFACE = "org.bluez.GattCharacteristic1"
 PROPS_IFACE = "org.freedesktop.DBus.Properties"
 OM_IFACE = "org.freedesktop.DBus.ObjectManager"
 INTROSPECT_IFACE = "org.freedesktop.DBus.Introspectable"
+PROFILE_MANAGER_IFACE = "org.bluez.ProfileManager1"
+PROFILE_IFACE = "org.bluez.Profile1"
 CONTROL_PATH = "/org/axon/mock"
 CONTROL_IFACE = "org.axon.MockBluez1"
 
@@ -242,6 +245,48 @@ class Exported(dbus.service.Object):
         self.set_props(iface, **{name: type(values[name])(value)})
 
 
+class ProfileManager(dbus.service.Object):
+    """org.bluez.ProfileManager1 on /org/bluez: external profiles, one per UUID, owned by the registering client."""
+
+    def __init__(self, mock):
+        self.mock = mock
+        self.profiles = {}  # uuid -> (client unique name, object path, options)
+        super().__init__(mock.conn, "/org/bluez")
+
+    @dbus.service.method(PROFILE_MANAGER_IFACE, in_signature="osa{sv}", out_signature="", sender_keyword="sender")
+    def RegisterProfile(self, path, uuid, options, sender=None):
+        uuid = str(uuid).lower()
+        if uuid in self.profiles:
+            raise BluezError("AlreadyExists", "Already Exists")
+        self.profiles[uuid] = (str(sender), str(path), {str(k): v for k, v in options.items()})
+        self.mock.watch_client(sender)
+
+    @dbus.service.method(PROFILE_MANAGER_IFACE, in_signature="o", out_signature="", sender_keyword="sender")
+    def UnregisterProfile(self, path, sender=None):
+        for uuid, (owner, owned_path, _) in list(self.profiles.items()):
+            if owner == str(sender) and owned_path == str(path):
+                del self.profiles[uuid]
+                return
+        raise BluezError("DoesNotExist", "Does Not Exist")
+
+    def call(self, uuid, member, signature, args, ok, err):
+        owner, path, _ = self.profiles[uuid]
+        self.mock.conn.call_async(owner, path, PROFILE_IFACE, member, signature, args,
+                                  reply_handler=lambda *_: ok(), error_handler=err, timeout=10)
+
+    def release_all(self):
+        """What bluetoothd does when it stops: Release() to every profile, which is then registered no more."""
+        for uuid, (owner, path, _) in list(self.profiles.items()):
+            self.mock.conn.call_async(owner, path, PROFILE_IFACE, "Release", "", (),
+                                      reply_handler=lambda *_: None, error_handler=lambda *_: None, timeout=10)
+        self.profiles.clear()
+
+    def forget_client(self, client):
+        for uuid, (owner, _, _) in list(self.profiles.items()):
+            if owner == client:
+                del self.profiles[uuid]
+
+
 class Root(dbus.service.Object):
     """The ObjectManager at /, as bluetoothd has it."""
 
@@ -359,7 +404,7 @@ class Device(Exported):
         self.air = air
         props = {
             "Address": dbus.String(air.bluez_address()),
-            "AddressType": dbus.String("random"),
+            "AddressType": dbus.String(air.address_type),
             "Name": dbus.String(air.name),
             "Alias": dbus.String(air.name),
             "Paired": dbus.Boolean(air.bonded),
@@ -409,13 +454,13 @@ class Device(Exported):
     def CancelPairing(self):
         raise BluezError("DoesNotExist", "Does Not Exist")
 
-    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
-    def ConnectProfile(self, uuid):
-        raise BluezError("NotSupported", "Operation is not supported")
+    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="", async_callbacks=("ok", "err"))
+    def ConnectProfile(self, uuid, ok, err):
+        self.air.connect_profile(str(uuid).lower(), ok, err)
 
-    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
-    def DisconnectProfile(self, uuid):
-        raise BluezError("NotSupported", "Operation is not supported")
+    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="", async_callbacks=("ok", "err"))
+    def DisconnectProfile(self, uuid, ok, err):
+        self.air.disconnect_profile(str(uuid).lower(), ok, err)
 
 
 class GattService(Exported):
@@ -593,6 +638,11 @@ class AirDevice:
             if not is_resolvable_private(self.rpa):
                 raise invalid_args("rpa %s is not a resolvable private address (first octet 0x40-0x7F)" % self.rpa)
         self.bonded = False
+        self.address_type = "random"   # LE devices here use random addresses; a Classic device's is public
+        self.profile_uuids = ()        # Classic profiles the device offers through Device1.ConnectProfile
+        self.serial = None             # the mock's end of a profile connection's socket pair
+        self.serial_profile = None
+        self.serial_bytes = 0
         self.in_range = True
         self.manufacturer_data = {}
         self.advertised_uuids = []
@@ -610,6 +660,73 @@ class AirDevice:
         self.back_in_range_timer = None
         self.battery = 100
         self.battery_char = None       # Battery Level, for SetBattery and the battery plugin
+
+    # -- Classic profiles (ProfileManager1 / Profile1)
+
+    def connect_profile(self, uuid, ok, err):
+        """Device1.ConnectProfile: as BlueZ with an external profile registered for `uuid`, connect the channel
+        and hand one end of it to the profile's owner in Profile1.NewConnection; answer when it has replied."""
+        if uuid not in self.profile_uuids:
+            err(BluezError("NotSupported", "Operation is not supported"))
+            return
+        if not self.in_range:
+            err(BluezError("Failed", "Host is down"))
+            return
+        if self.serial is not None:
+            err(BluezError("AlreadyConnected", "Already Connected"))
+            return
+        if uuid not in self.mock.profile_manager.profiles:
+            err(BluezError("NotAvailable", "Operation currently not available"))
+            return
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        handed = dbus.types.UnixFd(theirs)
+        theirs.close()  # UnixFd holds its own duplicate until the message is sent
+
+        def accepted():
+            self.serial = mine
+            self.serial_profile = uuid
+            self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(True))
+            ok()
+
+        def refused(error):
+            mine.close()
+            err(BluezError("Failed", "NewConnection: %s" % error.get_dbus_message()))
+
+        self.mock.profile_manager.call(
+            uuid, "NewConnection", "oha{sv}",
+            (dbus.ObjectPath(self.device.path), handed,
+             dbus.Dictionary({"Version": dbus.UInt16(0x0102)}, signature="sv")), accepted, refused)
+
+    def disconnect_profile(self, uuid, ok, err):
+        """Device1.DisconnectProfile: RequestDisconnection to the profile, then the channel closes."""
+        if self.serial is None or uuid != self.serial_profile:
+            err(BluezError("NotConnected", "Not Connected"))
+            return
+
+        def closed(*_):
+            self.close_serial()
+            ok()
+        if uuid in self.mock.profile_manager.profiles:
+            self.mock.profile_manager.call(uuid, "RequestDisconnection", "o", (dbus.ObjectPath(self.device.path),),
+                                           closed, closed)
+        else:
+            closed()
+
+    def close_serial(self):
+        if self.serial is not None:
+            self.serial.close()
+            self.serial = None
+            self.serial_profile = None
+            if self.device is not None:
+                self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(False))
+
+    def send_serial(self, data):
+        """Bytes from the device down its profile connection; whether there was one."""
+        if self.serial is None:
+            return False
+        self.serial.sendall(bytes(data))
+        self.serial_bytes += len(data)
+        return True
 
     # -- discovery
 
@@ -812,10 +929,13 @@ class AirDevice:
             "paired": dbus.Boolean(bool(self.device is not None and self.device.props[DEVICE_IFACE]["Paired"])),
             "bonded": dbus.Boolean(self.bonded),
             "advertisingAddress": dbus.String(self.rpa or self.address),
+            "serialConnected": dbus.Boolean(self.serial is not None),
+            "serialBytes": dbus.UInt64(self.serial_bytes),
         }
 
     def shutdown(self):
         """Stop every timer of this device (it is being removed)."""
+        self.close_serial()
         self.epoch += 1
         if self.back_in_range_timer is not None:
             GLib.source_remove(self.back_in_range_timer)
@@ -1211,6 +1331,18 @@ class Control(dbus.service.Object):
             return dbus.Boolean(False)
         return dbus.Boolean(char.notify(bytes(value)))
 
+    @dbus.service.method(CONTROL_IFACE, in_signature="say", out_signature="b")
+    def SendSerial(self, address, value):
+        return dbus.Boolean(self.mock.air_device(address).send_serial(bytes(value)))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="as")
+    def GetProfiles(self):
+        return string_array(sorted(self.mock.profile_manager.profiles))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="")
+    def ReleaseProfiles(self):
+        self.mock.profile_manager.release_all()
+
     @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="a{sv}")
     def GetStats(self, address):
         return dbus.Dictionary(self.mock.air_device(address).stats(), signature="sv")
@@ -1243,6 +1375,7 @@ class Mock:
         self.adapter = Adapter(self)
         self.exported[self.adapter.path] = self.adapter
         self.control = Control(self)
+        self.profile_manager = ProfileManager(self)
         conn.add_signal_receiver(self._name_owner_changed, signal_name="NameOwnerChanged",
                                  dbus_interface="org.freedesktop.DBus", bus_name="org.freedesktop.DBus",
                                  path="/org/freedesktop/DBus")
@@ -1349,6 +1482,9 @@ class Mock:
             raise invalid_args("a device with address %s exists" % address)
         air = KINDS[kind](self, address, name, options)
         self.air[air.address] = air
+        if air.bonded:
+            # Paired before (a Classic device's PIN pairing): BlueZ knows it from its storage, no discovery needed.
+            self.export_device(air)
         if self.adapter.discovering:
             self.scanner.scan_soon()
         return air
@@ -1381,6 +1517,7 @@ class Mock:
             return
         self.watched.discard(name)
         self.adapter.forget_client(name)
+        self.profile_manager.forget_client(name)
         for air in self.air.values():
             for char in air.characteristics():
                 char.drop_client(name)
