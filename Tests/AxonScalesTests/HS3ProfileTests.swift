@@ -47,19 +47,9 @@ struct HS3ProfileTests {
         #expect(from == device.path && properties["Version"]?.integerValue == 0x0102)
         #expect(try await bed.stats(Self.address)["serialConnected"]?.boolValue == true)
 
-        let session = ScaleSession(
-            transport: ByteStreamTransport.descriptor(descriptor, name: "profile:\(Self.address)"), model: .hs3,
-            wire: .hs3SerialPort, device: "HS3-0013", recordStore: records)
-        try await session.connect()
-        try await session.validate(ScaleUserCredentials(userID: "ana@example.org"))
-        let stored = Task {
-            var kilograms: [Double] = []
-            for await event in session.events {
-                if case .stored(let record, .inserted) = event { kilograms.append(record.weightKg) }
-                if kilograms.count == 2 { break }
-            }
-            return kilograms
-        }
+        let (session, stored) = try await HS3SerialTests.validatedSession(
+            ByteStreamTransport.descriptor(descriptor, name: "profile:\(Self.address)"), device: "HS3-0013",
+            records: records, weights: 2)
         // From the published facts: A0 09 A6, kind 28 (weight), five unknown bytes, BCD tenths of a kg; 33 is time.
         let weight815: [UInt8] = [0xA0, 0x09, 0xA6, 0x28, 0x01, 0x02, 0x03, 0x04, 0x05, 0x08, 0x15]
         let weight723: [UInt8] = [0xA0, 0x09, 0xA6, 0x28, 0x00, 0x00, 0x00, 0x00, 0x00, 0x07, 0x23]
