@@ -64,7 +64,8 @@ public final class ResearchBITStore: Sendable {
     }
 
     /// A remembered device by address, store key or name (addresses case-insensitive), with its last sync time,
-    /// or `nil`.
+    /// or `nil`. Several devices with that name (one sensor remembered again at a new private address): the one
+    /// remembered most recently.
     public func knownDevice(_ selector: String) throws(EventStoreError) -> ResearchBITDevice? {
         guard
             var device = try knownDevices().last(where: {
