@@ -4,6 +4,7 @@ import AxonRecording
 import AxonStreams
 import BlueZTestSupport
 import Foundation
+import StreamTestSupport
 import Testing
 
 @testable import AxonScales
@@ -96,5 +97,28 @@ struct HS3ProfileTests {
         await #expect(
             throws: BluetoothError.bluez(name: "org.bluez.Error.NotAvailable", message: "Operation currently not available")
         ) { try await again.connect(devicePath: device.path, timeout: 5) }
+    }
+
+    /// `axon scale measure profile:ADDRESS`: the command registers the profile, BlueZ hands it the channel, the
+    /// scale (the mock's `send` option) writes garbage, a split weight packet, a time packet and the weight again;
+    /// the weight is stored once, and the command unregisters the profile when it ends.
+    @Test func theCommandMeasuresThroughTheProfile() async throws {
+        guard let axon = AxonExecutable.path else {
+            Issue.record("the axon executable is not built")
+            return
+        }
+        let stream = ["00FFA00913A009A6280102", "0304050815A009A633", "A009A62801020304050815"].joined(separator: "+")
+        let bed = try BlueZTestBed(devices: ["hs3spp,\(Self.address),iHealth HS3 0013,send=\(stream)"])
+        defer { bed.stop() }
+        let store = bed.directory.appendingPathComponent("hs3.sqlite").path
+        let device = "profile:\(Self.address)"
+        let run = try await AxonExecutable.runOffPool(
+            axon, ["scale", "measure", device, "--bus", bed.address, "--out", store, "--timeout", "20"])
+        #expect(run.status == 0, "\(run.output)")
+        #expect(run.output.contains("stable    81.5 kg"), "\(run.output)")
+        #expect(run.output.contains("stored    81.5 kg (inserted)"), "\(run.output)")
+        let records = try ScaleRecordStore(store: try EventStore(path: store), device: device, model: .hs3)
+        #expect(try records.records().map(\.weightKg) == [81.5])
+        #expect(try await bed.control("GetProfiles").first?.stringArrayValue == [], "unregistered on exit")
     }
 }

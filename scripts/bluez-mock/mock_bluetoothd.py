@@ -687,6 +687,7 @@ class AirDevice:
             self.serial_profile = uuid
             self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(True))
             ok()
+            self.profile_connected()
 
         def refused(error):
             mine.close()
@@ -711,6 +712,9 @@ class AirDevice:
                                            closed, closed)
         else:
             closed()
+
+    def profile_connected(self):
+        """A profile connection was accepted; kinds that speak first override this."""
 
     def close_serial(self):
         if self.serial is not None:
