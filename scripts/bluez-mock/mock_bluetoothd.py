@@ -700,6 +700,9 @@ class AirDevice:
 
     def disconnect_profile(self, uuid, ok, err):
         """Device1.DisconnectProfile: RequestDisconnection to the profile, then the channel closes."""
+        if uuid not in self.profile_uuids:
+            err(BluezError("NotSupported", "Operation is not supported"))
+            return
         if self.serial is None or uuid != self.serial_profile:
             err(BluezError("NotConnected", "Not Connected"))
             return
