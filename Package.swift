@@ -190,6 +190,7 @@ let package = Package(
             name: "AxonResearchBITTests",
             dependencies: [
                 "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "StreamTestSupport",
             ]),
     ]
 )

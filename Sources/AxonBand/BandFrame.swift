@@ -8,6 +8,11 @@ public struct BandFrame: Sendable, Hashable {
     /// At most 255 bytes.
     public var payload: [UInt8]
 
+    /// The framing's version label, kept in every band stream's descriptor (`protocol`). `axon-band-2`: today's
+    /// totals (`0x20`) carry the sport and the count, the supported-sports list (`0x25`) comes one entry per record
+    /// with the band's names and units; `axon-band-1` had neither (docs/band-protocol.md, "Versions").
+    public static let protocolLabel = "axon-band-2"
+
     /// Creates a value from its fields.
     public init(type: UInt8, payload: [UInt8]) {
         precondition(payload.count <= 255, "a band frame's payload is at most 255 bytes")

@@ -67,11 +67,13 @@ extension BandNotification {
         }
         switch content {
         case .today(let t):
-            w.u8(t.sport.code)
+            // Totals read back from an axon-band-1 row have no sport: 0x00 is no sport code, so such a frame is
+            // refused by every decoder rather than passed off as some sport's.
+            w.u8(t.sport?.code ?? 0)
             w.u32(t.steps)
             w.u32(t.calories)
             w.u32(t.distance)
-            w.u16(t.count)
+            w.u16(t.count ?? 0)
             // The band's own date fields: the seed says they are not to be trusted; Axon writes zeros.
             w.bytes += [0, 0, 0, 0, 0]
         case .day(let d):

@@ -10,7 +10,11 @@ extension BandRecordContent {
     public func identity(today: BandDate) -> String {
         switch self {
         case .today(let t):
-            "today/\(today)/\(t.sport.code)/steps=\(t.steps),kcal=\(t.calories),m=\(t.distance),count=\(t.count)"
+            if let sport = t.sport {
+                "today/\(today)/\(sport.code)/steps=\(t.steps),kcal=\(t.calories),m=\(t.distance),count=\(t.count ?? 0)"
+            } else {
+                "today/\(today)/steps=\(t.steps)"  // the axon-band-1 identity
+            }
         case .day(let d): "day/\(d.date)/\(d.sport.code)"
         case .sport(let s): "sport/\(s.date) \(BandDate.clock(s.startMinute))/\(s.sport.code)"
         case .sleep(let s): "sleep/\(s.date) \(BandDate.clock(s.startMinute))"

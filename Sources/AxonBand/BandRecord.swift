@@ -1,23 +1,40 @@
 /// Today's totals of one sport (the SDK's `CurrentWholeDaySportDataNotification`, whose `raw_data` keeps
 /// `sport_type` and `count`). The band's date fields are ignored: these are always today's, as the host sees today.
+///
+/// Totals stored under the earlier framing `axon-band-1` (docs/band-protocol.md, "Versions") had neither: their
+/// frame carried no sport and their store row no count. They decode with ``sport`` and ``count`` `nil` — unknown,
+/// not zero. Every frame of `axon-band-2` carries both.
+///
+/// Threading: a value type; share freely.
 public struct BandTodayTotals: Sendable, Hashable, Codable {
-    /// The sport these totals are of (`sport_type`).
-    public var sport: BandSport
+    /// The sport these totals are of (`sport_type`); `nil` in totals stored under `axon-band-1`.
+    public var sport: BandSport?
     /// Steps.
     public var steps: Int
     /// Calories as the band counts them (kcal).
     public var calories: Int
     /// Distance in metres.
     public var distance: Int
-    /// The amount some sports count (sit-ups, skips: the SDK's `count`); 0 otherwise.
-    public var count: Int
-    /// Creates a value from its fields.
+    /// The amount some sports count (sit-ups, skips: the SDK's `count`), 0 for the others; `nil` in totals stored
+    /// under `axon-band-1`.
+    public var count: Int?
+    /// Creates a value from its fields (what an `axon-band-2` frame carries).
     public init(sport: BandSport, steps: Int, calories: Int, distance: Int, count: Int) {
         self.sport = sport
         self.steps = steps
         self.calories = calories
         self.distance = distance
         self.count = count
+    }
+
+    /// Decodes a stored row of either framing: `axon-band-1` rows have only steps, calories and distance.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        sport = try c.decodeIfPresent(BandSport.self, forKey: .sport)
+        steps = try c.decode(Int.self, forKey: .steps)
+        calories = try c.decode(Int.self, forKey: .calories)
+        distance = try c.decode(Int.self, forKey: .distance)
+        count = try c.decodeIfPresent(Int.self, forKey: .count)
     }
 }
 

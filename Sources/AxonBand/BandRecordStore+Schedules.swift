@@ -7,7 +7,7 @@ extension BandRecordStore {
     public static func schedulesDescriptor(sourceID: String) -> StreamDescriptor {
         StreamDescriptor(
             name: "Band schedules", contentType: .status, channels: [], nominalRate: 0, format: .event,
-            sourceID: sourceID, metadata: ["protocol": "axon-band-1"])
+            sourceID: sourceID, metadata: ["protocol": BandFrame.protocolLabel])
     }
 
     /// The schedules the band accepted in earlier sessions: the newest book stored, or an empty one.
@@ -15,7 +15,7 @@ extension BandRecordStore {
     /// Threading: any thread; reads a snapshot.
     /// - Throws: ``AxonRecording/EventStoreError``.
     public func schedules() throws(EventStoreError) -> BandScheduleBook {
-        let handle = try store.register(Self.schedulesDescriptor(sourceID: sourceID))
+        let handle = try store.register(Self.schedulesDescriptor(sourceID: sourceID), ifChanged: .replace)
         guard let newest = try store.events(in: handle, as: ScheduleBookRevision.self).last else { return .init() }
         return newest.payload.book
     }
@@ -25,7 +25,7 @@ extension BandRecordStore {
     /// Threading: any thread; one write transaction.
     /// - Throws: ``AxonRecording/EventStoreError``.
     public func saveSchedules(_ book: BandScheduleBook) throws(EventStoreError) {
-        let handle = try store.register(Self.schedulesDescriptor(sourceID: sourceID))
+        let handle = try store.register(Self.schedulesDescriptor(sourceID: sourceID), ifChanged: .replace)
         let revision = try store.count(in: handle) + 1
         _ = try store.insert(
             handle, deviceRecordID: "schedules/\(revision)", deviceTime: Double(revision),

@@ -28,7 +28,8 @@ public final class BandRecordStore: Sendable {
         self.timeZone = timeZone
         var handles: [BandRecordKind: StreamHandle] = [:]
         for kind in BandRecordKind.allCases {
-            handles[kind] = try store.register(Self.descriptor(kind, sourceID: sourceID))
+            // Streams registered under axon-band-1 take the new descriptor; their rows stay and still decode.
+            handles[kind] = try store.register(Self.descriptor(kind, sourceID: sourceID), ifChanged: .replace)
         }
         self.handles = handles
     }
@@ -50,9 +51,12 @@ public final class BandRecordStore: Sendable {
     ///
     /// Threading: any thread; reads a snapshot.
     /// - Throws: ``AxonRecording/EventStoreError``.
+    ///
+    /// A list stored under `axon-band-1` (one row of sport codes, without the band's names and units) is left out:
+    /// it is not an entry of this kind, and the next sync stores the list again.
     public func supportedSports() throws(EventStoreError) -> BandSupportedSports? {
-        let entries = try store.events(in: handle(.supportedSports), as: BandSupportedSport.self).map(\.payload)
-        return BandSupportedSports(assembling: entries)
+        let rows = try store.events(in: handle(.supportedSports), as: SupportedSportRow.self)
+        return BandSupportedSports(assembling: rows.compactMap(\.payload.entry))
     }
 
     /// Today's totals as stored for `today` (the host's date), the newest per sport, in the order they arrived.
@@ -114,6 +118,23 @@ public final class BandRecordStore: Sendable {
             }
         return StreamDescriptor(
             name: kind.streamName, contentType: contentType, channels: channels, nominalRate: 0, format: .event,
-            sourceID: sourceID, metadata: ["protocol": "axon-band-1"])
+            sourceID: sourceID, metadata: ["protocol": BandFrame.protocolLabel])
     }
+}
+
+/// A stored supported-sports row of either framing: an `axon-band-2` entry, or an `axon-band-1` list (codes only),
+/// which has no entry.
+struct SupportedSportRow: Codable, Sendable {
+    var entry: BandSupportedSport?
+
+    init(from decoder: any Decoder) throws {
+        entry = try? BandSupportedSport(from: decoder)
+        if entry == nil {
+            // Not an entry: it must be the earlier layout, or the row is damaged and says so.
+            struct EarlierList: Decodable { var sports: [BandSport], maximumActive: Int }
+            _ = try EarlierList(from: decoder)
+        }
+    }
+
+    func encode(to encoder: any Encoder) throws { try entry.encode(to: encoder) }
 }

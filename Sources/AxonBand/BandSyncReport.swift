@@ -63,7 +63,8 @@ public struct BandSyncReport: Sendable, Hashable, CustomStringConvertible {
 extension BandTodayTotals: CustomStringConvertible {
     /// A sentence for people: the sport and every total.
     public var description: String {
-        "\(sport.name): \(steps) steps, \(calories) kcal, \(distance) m, count \(count)"
+        "\(sport?.name ?? "sport not recorded (axon-band-1)"): \(steps) steps, \(calories) kcal, \(distance) m, count "
+            + (count.map(String.init) ?? "not recorded")
     }
 }
 

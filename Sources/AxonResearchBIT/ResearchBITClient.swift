@@ -36,7 +36,7 @@ public actor ResearchBITClient {
     public nonisolated let transport: any DeviceTransport
     /// The event store.
     public nonisolated let store: ResearchBITStore
-    /// The Bluetooth address.
+    /// Where its data is kept: the device's ``ResearchBITDevice/storeKey`` (its address unless that changed).
     public nonisolated let address: String
     /// Where its characteristics are.
     public nonisolated let profile: ResearchBITProfile

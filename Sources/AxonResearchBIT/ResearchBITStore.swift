@@ -3,9 +3,9 @@ import AxonStreams
 import Foundation
 
 /// ResearchBIT data in the durable ``AxonRecording/EventStore``: each device's summary events in a stream
-/// `Summary events` of source `researchbit-<address>`, keyed by the event's own identifier (so an event sent again
-/// is stored once), and the identities of devices found by scans in `Known devices` (source `researchbit`), so a
-/// later fetch needs no scan.
+/// `Summary events` of source `researchbit-<store key>` (``ResearchBITDevice/storeKey``: the address the device was
+/// first remembered at), keyed by the event's own identifier (so an event sent again is stored once), and the
+/// identities of devices found by scans in `Known devices` (source `researchbit`), so a later fetch needs no scan.
 ///
 /// Threading: `Sendable`; any thread. Each insert is one write transaction and one `fsync`.
 public final class ResearchBITStore: Sendable {
@@ -22,7 +22,7 @@ public final class ResearchBITStore: Sendable {
                 sourceID: "researchbit"))
     }
 
-    /// The summary-event stream of a device (registered on first use).
+    /// The summary-event stream of the device whose store key is `address` (registered on first use).
     public func events(of address: String) throws(EventStoreError) -> StreamHandle {
         try store.register(
             StreamDescriptor(
@@ -39,29 +39,41 @@ public final class ResearchBITStore: Sendable {
             payload: event)
     }
 
-    /// Every stored event of a device, by wake-up time.
+    /// Every stored event of the device whose store key is `address`, by wake-up time.
     public func storedEvents(of address: String) throws(EventStoreError) -> [SummaryEvent] {
         try store.events(in: events(of: address), from: nil, to: nil, limit: nil, as: SummaryEvent.self).map(\.payload)
     }
 
-    /// Remembers a device found by a scan (its name, address and kind; battery and data flag are not identity).
+    /// Remembers a device found by a scan: its name, address, kind, address kind and bond under its
+    /// ``ResearchBITDevice/storeKey`` (battery and data flag are not identity). Nothing is written when that is
+    /// what is remembered already; a change (a new name, the identity address after bonding) is a new revision,
+    /// and the newest revision is the device.
     public func remember(_ device: ResearchBITDevice) throws(EventStoreError) {
         var identity = device
         identity.batteryPercentage = nil
         identity.dataIsAvailable = false
         identity.rssi = nil
         identity.lastSyncTime = nil
-        try store.insert(known, deviceRecordID: device.address.uppercased(), payload: identity)
+        let key = device.storeKey.uppercased()
+        let revisions = try store.events(in: known, as: ResearchBITDevice.self).filter {
+            $0.payload.storeKey.uppercased() == key
+        }
+        if revisions.last?.payload == identity { return }
+        try store.insert(
+            known, deviceRecordID: revisions.isEmpty ? key : "\(key)/\(revisions.count + 1)", payload: identity)
     }
 
-    /// A remembered device by address or name (case-insensitive), with its last sync time, or `nil`.
+    /// A remembered device by address, store key or name (addresses case-insensitive), with its last sync time,
+    /// or `nil`. Several devices with that name (one sensor remembered again at a new private address): the one
+    /// remembered most recently.
     public func knownDevice(_ selector: String) throws(EventStoreError) -> ResearchBITDevice? {
         guard
-            var device = try knownDevices().first(where: {
-                $0.address.caseInsensitiveCompare(selector) == .orderedSame || $0.name == selector
+            var device = try knownDevices().last(where: {
+                $0.address.caseInsensitiveCompare(selector) == .orderedSame
+                    || $0.storeKey.caseInsensitiveCompare(selector) == .orderedSame || $0.name == selector
             })
         else { return nil }
-        device.lastSyncTime = try lastSyncTime(of: device.address)
+        device.lastSyncTime = try lastSyncTime(of: device.storeKey)
         return device
     }
 
@@ -73,7 +85,8 @@ public final class ResearchBITStore: Sendable {
                 sourceID: "researchbit-\(address)"))
     }
 
-    /// Records that every event of the device is in the store as of `time` (a fetch completed).
+    /// Records that every event of the device (store key `address`) is in the store as of `time` (a fetch
+    /// completed).
     public func recordSync(of address: String, at time: Date) throws(EventStoreError) {
         let seconds = time.timeIntervalSince1970
         try store.insert(
@@ -81,16 +94,24 @@ public final class ResearchBITStore: Sendable {
             payload: SyncRecord(time: seconds))
     }
 
-    /// When the device's data was last fetched completely (the SDK's `lastSyncTime`), `nil` if never.
+    /// When the data of the device with store key `address` was last fetched completely (the SDK's `lastSyncTime`),
+    /// `nil` if never.
     public func lastSyncTime(of address: String) throws(EventStoreError) -> Date? {
         try store.events(in: syncs(of: address), as: SyncRecord.self).last.map {
             Date(timeIntervalSince1970: $0.payload.time)
         }
     }
 
-    /// Every remembered device.
+    /// Every remembered device (the newest revision of each), in the order first remembered.
     public func knownDevices() throws(EventStoreError) -> [ResearchBITDevice] {
-        try store.events(in: known, from: nil, to: nil, limit: nil, as: ResearchBITDevice.self).map(\.payload)
+        var order: [String] = []
+        var newest: [String: ResearchBITDevice] = [:]
+        for row in try store.events(in: known, as: ResearchBITDevice.self) {
+            let key = row.payload.storeKey.uppercased()
+            if newest[key] == nil { order.append(key) }
+            newest[key] = row.payload
+        }
+        return order.compactMap { newest[$0] }
     }
 }
 

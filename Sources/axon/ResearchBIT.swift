@@ -12,7 +12,7 @@ extension Axon {
             commandName: "researchbit", abstract: "P&G ResearchBIT sensors: scan, fetch summary data.",
             discussion:
                 "Try them on the simulator: axon researchbit scan --sim; axon researchbit fetch sim:researchbit.",
-            subcommands: [ResearchBITScan.self, ResearchBITFetch.self])
+            subcommands: [ResearchBITScan.self, ResearchBITFetch.self, ResearchBITPair.self])
     }
 
     /// `axon researchbit scan`.
@@ -54,20 +54,42 @@ extension Axon {
         }
     }
 
-    /// BlueZ's discovery as the scanner's source: every device in range (the scanner filters by service UUID).
+    /// BlueZ's discovery as the scanner's source: every device heard during the scan (the scanner filters by
+    /// service UUID). BlueZ keeps objects of devices no longer advertising — an unbonded device's old private
+    /// address among them — so only devices that appeared or reported a signal strength while discovering count.
     struct BlueZAdvertisements: AdvertisementSource {
         let central: BluetoothCentral
 
         func advertisements(seconds: Double) async throws(TransportError) -> [ResearchBITAdvertisement] {
-            do {
-                return try await central.scan(DiscoveryFilter(), seconds: seconds).map {
-                    ResearchBITAdvertisement(
-                        name: $0.name, address: $0.address, serviceUUIDs: $0.serviceUUIDs,
-                        manufacturerData: $0.manufacturerData, rssi: $0.rssi)
+            let events = central.deviceEvents()
+            let heard = Task {
+                var paths = Set<String>()
+                for await event in events {
+                    switch event {
+                    case .appeared(let device): paths.insert(device.path)
+                    case .changed(let device) where device.rssi != nil: paths.insert(device.path)
+                    default: break
+                    }
                 }
-            } catch {
+                return paths
+            }
+            let found: [BluetoothDeviceInfo]
+            do { found = try await central.scan(DiscoveryFilter(), seconds: seconds) } catch {
+                heard.cancel()
                 throw .operationFailed("scan: \(error)")
             }
+            heard.cancel()
+            let paths = await heard.value
+            return found.filter { paths.contains($0.path) }.map(Self.advertisement)
+        }
+
+        /// What BlueZ knows of a device, as the scanner sees it: the address BlueZ reports (the identity address of
+        /// a bonded device), its kind, the bond, and the address the object was created for.
+        static func advertisement(_ info: BluetoothDeviceInfo) -> ResearchBITAdvertisement {
+            ResearchBITAdvertisement(
+                name: info.name, address: info.address, serviceUUIDs: info.serviceUUIDs,
+                manufacturerData: info.manufacturerData, rssi: info.rssi, addressKind: info.addressKind,
+                isBonded: info.isBonded, firstAddress: info.pathAddress)
         }
     }
 
@@ -84,6 +106,10 @@ extension Axon {
         var device: String
         @Option(help: "The event store (SQLite).") var out = "axon-events.sqlite"
         @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).") var bus: String?
+        @Option(
+            help:
+                "Seconds to look for a remembered device whose address may have changed (unbonded, private address) before connecting."
+        ) var scanTimeout: Double = 5
 
         func run() async throws {
             let store = try ResearchBITStore(store: EventStore(path: out))
@@ -96,10 +122,21 @@ extension Axon {
                 transport = sim
                 address = sim.configuration.address
             } else {
-                guard let known = try store.knownDevice(device) else { throw ResearchBITError.unknownDevice(device) }
+                guard var known = try store.knownDevice(device) else { throw ResearchBITError.unknownDevice(device) }
                 let opened = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
                 central = opened
-                address = known.address
+                if !known.isBonded, known.addressKind.map({ !$0.isStable }) == true {
+                    // Its address may have moved on, leaving BlueZ's object for the old one unanswered: make sure
+                    // it is heard where it was remembered, or say why it cannot be found.
+                    do {
+                        known = try await ResearchBITScanner(store: store).locate(
+                            known, in: BlueZAdvertisements(central: opened), seconds: scanTimeout)
+                    } catch {
+                        opened.close()
+                        throw error
+                    }
+                }
+                address = known.storeKey
                 profile = known.profile
                 transport = BlueZTransport(
                     central: opened,
@@ -127,6 +164,47 @@ extension Axon {
             print(
                 "\(result.sessions.count) sessions"
                     + (result.unpaired.isEmpty ? "" : ", \(result.unpaired.count) events still without a partner"))
+        }
+    }
+}
+
+extension Axon {
+    /// `axon researchbit pair DEVICE`.
+    struct ResearchBITPair: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "pair",
+            abstract:
+                "Bond with a remembered device through BlueZ, so it is found again when its private address changes.",
+            discussion:
+                "BlueZ then reports the device's identity address whatever address it advertises; the device stays remembered under the same store key.")
+
+        @Argument(help: "The name or address of a device an earlier scan remembered.") var device: String
+        @Option(help: "The event store where the device is remembered.") var out = "axon-events.sqlite"
+        @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).") var bus: String?
+        @Option(help: "Seconds to scan for the device when BlueZ does not know it.") var timeout: Double = 5
+
+        func run() async throws {
+            let store = try ResearchBITStore(store: EventStore(path: out))
+            guard let known = try store.knownDevice(device) else { throw ResearchBITError.unknownDevice(device) }
+            let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
+            defer { central.close() }
+            if await central.isPaired(known.address) == nil {
+                _ = try await central.scan(
+                    DiscoveryFilter(serviceUUIDs: ResearchBITProfile.serviceUUIDs), seconds: timeout)
+            }
+            try await central.pair(known.address)
+            // BlueZ keeps the object and reports the identity address now: find it by the address it was created for.
+            guard
+                let info = await central.knownDevices().first(where: {
+                    $0.pathAddress.caseInsensitiveCompare(known.address) == .orderedSame
+                        || $0.address.caseInsensitiveCompare(known.address) == .orderedSame
+                })
+            else { throw ResearchBITError.notHeard(name: known.name, address: known.address, seconds: timeout, addressChanges: false) }
+            let paired = try ResearchBITScanner(store: store).devices(in: [BlueZAdvertisements.advertisement(info)])
+            guard let remembered = paired.first else { throw ResearchBITError.unknownDevice(device) }
+            print(
+                "axon researchbit pair: \(remembered.name) bonded; identity address \(remembered.address)"
+                    + (remembered.addressKind.map { " (\($0))" } ?? "") + ", data kept under \(remembered.storeKey)")
         }
     }
 }

@@ -9,8 +9,9 @@ struct ScaleDeviceOptions: ParsableArguments {
     @Argument(
         help: """
             sim:hs3, sim:hs4, sim:hs5 or sim:wss (simulated in-process), ble:NAME / ble:ADDRESS, or an iHealth HS3 \
-            over Bluetooth Classic: spp:ADDRESS[@CHANNEL] (RFCOMM, channel 1 by default) or a serial path \
-            (/dev/rfcomm0 bound with rfcomm, a pty).
+            over Bluetooth Classic: spp:ADDRESS[@CHANNEL] (RFCOMM, channel 1 by default), profile:ADDRESS (the \
+            serial port from BlueZ through a registered Profile1) or a serial path (/dev/rfcomm0 bound with \
+            rfcomm, a pty).
             """)
     var device: String
 
@@ -34,15 +35,24 @@ struct ScaleDeviceOptions: ParsableArguments {
 
     func validate() throws {
         guard device.hasPrefix("sim:") || device.hasPrefix("ble:") || isSerialHS3, device.count > 4 else {
-            throw ValidationError("DEVICE is sim:hs3|hs4|hs5|wss, ble:NAME|ADDRESS, spp:ADDRESS or a path, not \(device)")
+            throw ValidationError(
+                "DEVICE is sim:hs3|hs4|hs5|wss, ble:NAME|ADDRESS, spp:ADDRESS, profile:ADDRESS or a path, not \(device)")
         }
         if device.hasPrefix("spp:") { _ = try sppEndpoint() }
+        if device.hasPrefix("profile:") { _ = try profileAddress() }
         guard (0...ScaleModel.memoryCapacity).contains(records) else { throw ValidationError("--records takes 0…200") }
         guard (0...19).contains(existingUsers) else { throw ValidationError("--existing-users takes 0…19") }
     }
 
-    /// Whether DEVICE is an HS3 read over its serial port (an RFCOMM address or a serial device path).
-    var isSerialHS3: Bool { device.hasPrefix("spp:") || device.hasPrefix("/") }
+    /// Whether DEVICE is an HS3 read over its serial port (an RFCOMM address, BlueZ's profile, a serial path).
+    var isSerialHS3: Bool { device.hasPrefix("spp:") || device.hasPrefix("profile:") || device.hasPrefix("/") }
+
+    /// The address of `profile:ADDRESS`.
+    func profileAddress() throws -> BluetoothAddress {
+        do { return try BluetoothAddress(String(device.dropFirst("profile:".count))) } catch {
+            throw ValidationError(error.description)
+        }
+    }
 
     /// The address and channel of `spp:ADDRESS[@CHANNEL]`.
     func sppEndpoint() throws -> (BluetoothAddress, UInt8) {
@@ -100,6 +110,7 @@ struct ScaleDeviceOptions: ParsableArguments {
             return OpenScale(session: session, simulated: scale, central: nil)
         }
         guard linkLossAfterRecords == nil else { throw ValidationError("--link-loss-after is for sim: devices") }
+        if device.hasPrefix("profile:") { return try await openThroughProfile(recordStore: recordStore) }
         if isSerialHS3 {
             let transport: ByteStreamTransport
             if device.hasPrefix("spp:") {
@@ -123,6 +134,35 @@ struct ScaleDeviceOptions: ParsableArguments {
         return OpenScale(session: session, simulated: nil, central: central)
     }
 
+    /// An HS3's serial port from BlueZ: registers a Serial Port `Profile1`, asks BlueZ to connect it to the paired
+    /// scale (`Device1.ConnectProfile`) and runs the session over the descriptor `NewConnection` hands over.
+    private func openThroughProfile(recordStore: ScaleRecordStore?) async throws -> OpenScale {
+        let address = try profileAddress().description
+        let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
+        var profile: BlueZProfile?
+        do {
+            guard let scale = await central.knownDevices().first(where: { $0.address.uppercased() == address }) else {
+                throw BluetoothError.unknownDevice("\(address) (pair the HS3 first: bluetoothctl pair \(address))")
+            }
+            let registered = try await BlueZProfile.register(
+                on: central.bus, options: ["Name": .string("Axon HS3"), "Role": .string("client")])
+            profile = registered
+            var events = registered.events.makeAsyncIterator()
+            try await registered.connect(devicePath: scale.path)
+            guard case .connection(_, let descriptor, _)? = await events.next() else {
+                throw BluetoothError.bluez(name: "org.bluez.Error.Failed", message: "the profile was released before it connected")
+            }
+            let session = ScaleSession(
+                transport: ByteStreamTransport.descriptor(descriptor, name: device), model: .hs3, wire: .hs3SerialPort,
+                device: device, recordStore: recordStore)
+            return OpenScale(session: session, simulated: nil, central: central, profile: registered)
+        } catch {
+            try? await profile?.unregister()
+            central.close()
+            throw error
+        }
+    }
+
     func user(_ serial: UInt32, height: Int) -> HS5User {
         HS5User(
             serialNumber: serial, birthYear: 1990, birthMonth: 1, birthDay: 1, heightCM: height, isAthlete: false,
@@ -135,6 +175,7 @@ struct OpenScale {
     let session: ScaleSession
     let simulated: SimulatedScale?
     let central: BluetoothCentral?
+    var profile: BlueZProfile? = nil
 
     /// Connects and, for an iHealth model, validates the user.
     func start(_ credentials: ScaleUserCredentials) async throws {
@@ -147,6 +188,7 @@ struct OpenScale {
 
     func close() async {
         await session.close()
+        try? await profile?.unregister()
         central?.close()
     }
 }
@@ -159,7 +201,8 @@ extension Axon {
             discussion: """
                 DEVICE is sim:hs3, sim:hs4, sim:hs5 or sim:wss for a simulated scale in this process, ble:NAME / \
                 ble:ADDRESS for a scale through BlueZ (--model standard for any Weight Scale service scale), or a \
-                paired iHealth HS3 over its serial port: spp:ADDRESS[@CHANNEL] or /dev/rfcommN (docs/hs3-serial.md). \
+                paired iHealth HS3 over its serial port: spp:ADDRESS[@CHANNEL], profile:ADDRESS or /dev/rfcommN \
+                (docs/hs3-serial.md). \
                 Without a radio: scripts/bluez-mock/run.sh .build/debug/axon scale measure ble:Scale-0010
                 """,
             subcommands: [ScaleMeasure.self, ScaleMemory.self, ScaleUsers.self])

@@ -20,6 +20,26 @@ struct HS3SerialTests {
     static let garbage: [UInt8] = [0x00, 0xFF, 0xA0, 0x09, 0x13, 0xA0, 0x42]  // 7 bytes, two false leader starts
     static let time: [UInt8] = [0xA0, 0x09, 0xA6, 0x33]
 
+    /// An HS3 serial-port session over `transport`, connected and validated, and a task that ends with the first
+    /// `weights` weights it stores as new.
+    static func validatedSession(
+        _ transport: ByteStreamTransport, device: String, records: ScaleRecordStore, weights: Int
+    ) async throws -> (ScaleSession, Task<[Double], Never>) {
+        let session = ScaleSession(
+            transport: transport, model: .hs3, wire: .hs3SerialPort, device: device, recordStore: records)
+        try await session.connect()
+        try await session.validate(ScaleUserCredentials(userID: "ana@example.org"))
+        let stored = Task {
+            var kilograms: [Double] = []
+            for await event in session.events {
+                if case .stored(let record, .inserted) = event { kilograms.append(record.weightKg) }
+                if kilograms.count == weights { break }
+            }
+            return kilograms
+        }
+        return (session, stored)
+    }
+
     @Test func packetFactsByteForByte() {
         #expect(Self.weight815 == [0xA0, 0x09, 0xA6, 0x28, 0x11, 0x22, 0x33, 0x44, 0x55, 0x08, 0x15])
         #expect(HS3SerialPacket.tenths(bcd: 0x08, 0x15) == 815)
@@ -88,19 +108,8 @@ struct HS3SerialTests {
 
         let (device, host) = try socketPair()
         defer { _ = Glibc.close(device) }
-        let session = ScaleSession(
-            transport: ByteStreamTransport.descriptor(host, name: "socketpair"), model: .hs3, wire: .hs3SerialPort,
-            device: "HS3-SPP", recordStore: records)
-        try await session.connect()
-        try await session.validate(ScaleUserCredentials(userID: "ana@example.org"))
-        let stored = Task {
-            var kilograms: [Double] = []
-            for await event in session.events {
-                if case .stored(let record, .inserted) = event { kilograms.append(record.weightKg) }
-                if kilograms.count == 2 { break }
-            }
-            return kilograms
-        }
+        let (session, stored) = try await Self.validatedSession(
+            ByteStreamTransport.descriptor(host, name: "socketpair"), device: "HS3-SPP", records: records, weights: 2)
         let chunks: [[UInt8]] = [
             Self.garbage + Array(Self.weight815[..<6]), Array(Self.weight815[6...]) + Self.garbage + Self.time,
             Self.weight815 + [0x5A, 0x5A], Self.weight723,

@@ -26,6 +26,7 @@ import ctypes
 import math
 import os
 import signal
+import socket
 import struct
 import sys
 import time
@@ -50,6 +51,8 @@ CHAR_IFACE = "org.bluez.GattCharacteristic1"
 PROPS_IFACE = "org.freedesktop.DBus.Properties"
 OM_IFACE = "org.freedesktop.DBus.ObjectManager"
 INTROSPECT_IFACE = "org.freedesktop.DBus.Introspectable"
+PROFILE_MANAGER_IFACE = "org.bluez.ProfileManager1"
+PROFILE_IFACE = "org.bluez.Profile1"
 CONTROL_PATH = "/org/axon/mock"
 CONTROL_IFACE = "org.axon.MockBluez1"
 
@@ -113,6 +116,16 @@ def byte_array(data):
 
 def device_path(address):
     return ADAPTER_PATH + "/dev_" + address.upper().replace(":", "_")
+
+
+def is_resolvable_private(address):
+    """Whether a random LE address is resolvable private: its two most significant bits are 0b01 (Core spec Vol 6
+    Part B 1.3.2); static random addresses have 0b11 there, non-resolvable private ones 0b00."""
+    try:
+        octets = [int(part, 16) for part in address.split(":")]
+    except ValueError:
+        return False
+    return len(octets) == 6 and octets[0] & 0xC0 == 0x40
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -232,6 +245,48 @@ class Exported(dbus.service.Object):
         self.set_props(iface, **{name: type(values[name])(value)})
 
 
+class ProfileManager(dbus.service.Object):
+    """org.bluez.ProfileManager1 on /org/bluez: external profiles, one per UUID, owned by the registering client."""
+
+    def __init__(self, mock):
+        self.mock = mock
+        self.profiles = {}  # uuid -> (client unique name, object path, options)
+        super().__init__(mock.conn, "/org/bluez")
+
+    @dbus.service.method(PROFILE_MANAGER_IFACE, in_signature="osa{sv}", out_signature="", sender_keyword="sender")
+    def RegisterProfile(self, path, uuid, options, sender=None):
+        uuid = str(uuid).lower()
+        if uuid in self.profiles:
+            raise BluezError("AlreadyExists", "Already Exists")
+        self.profiles[uuid] = (str(sender), str(path), {str(k): v for k, v in options.items()})
+        self.mock.watch_client(sender)
+
+    @dbus.service.method(PROFILE_MANAGER_IFACE, in_signature="o", out_signature="", sender_keyword="sender")
+    def UnregisterProfile(self, path, sender=None):
+        for uuid, (owner, owned_path, _) in list(self.profiles.items()):
+            if owner == str(sender) and owned_path == str(path):
+                del self.profiles[uuid]
+                return
+        raise BluezError("DoesNotExist", "Does Not Exist")
+
+    def call(self, uuid, member, signature, args, ok, err):
+        owner, path, _ = self.profiles[uuid]
+        self.mock.conn.call_async(owner, path, PROFILE_IFACE, member, signature, args,
+                                  reply_handler=lambda *_: ok(), error_handler=err, timeout=10)
+
+    def release_all(self):
+        """What bluetoothd does when it stops: Release() to every profile, which is then registered no more."""
+        for uuid, (owner, path, _) in list(self.profiles.items()):
+            self.mock.conn.call_async(owner, path, PROFILE_IFACE, "Release", "", (),
+                                      reply_handler=lambda *_: None, error_handler=lambda *_: None, timeout=10)
+        self.profiles.clear()
+
+    def forget_client(self, client):
+        for uuid, (owner, _, _) in list(self.profiles.items()):
+            if owner == client:
+                del self.profiles[uuid]
+
+
 class Root(dbus.service.Object):
     """The ObjectManager at /, as bluetoothd has it."""
 
@@ -334,6 +389,7 @@ class Adapter(Exported):
         if not isinstance(device, Device):
             raise BluezError("DoesNotExist", "Does Not Exist")
         device.air.disconnect()
+        device.air.bonded = False  # the keys go with the object: its resolvable addresses are not resolved any more
         self.mock.unexport_device(device.air)
 
 
@@ -344,15 +400,15 @@ class Device(Exported):
                 (DEVICE_IFACE, "WakeAllowed"))
 
     def __init__(self, mock, air):
-        super().__init__(mock, device_path(air.address))
+        super().__init__(mock, device_path(air.bluez_address()))
         self.air = air
         props = {
-            "Address": dbus.String(air.address),
-            "AddressType": dbus.String("random"),
+            "Address": dbus.String(air.bluez_address()),
+            "AddressType": dbus.String(air.address_type),
             "Name": dbus.String(air.name),
             "Alias": dbus.String(air.name),
-            "Paired": dbus.Boolean(False),
-            "Bonded": dbus.Boolean(False),
+            "Paired": dbus.Boolean(air.bonded),
+            "Bonded": dbus.Boolean(air.bonded),
             "Trusted": dbus.Boolean(False),
             "Blocked": dbus.Boolean(False),
             "LegacyPairing": dbus.Boolean(False),
@@ -388,19 +444,23 @@ class Device(Exported):
             raise BluezError("ConnectionAttemptFailed", "Page Timeout")
         if self.air.pairing == "reject":
             raise BluezError("AuthenticationRejected", "Authentication Rejected")
-        self.set_props(DEVICE_IFACE, Paired=dbus.Boolean(True), Bonded=dbus.Boolean(True))
+        self.air.bonded = True
+        # Bonding hands over the device's identity address and its IRK: BlueZ (device_update_addr) changes
+        # Address to the identity address and keeps the object path, which still names the address it was found at.
+        self.set_props(DEVICE_IFACE, Address=dbus.String(self.air.address), Paired=dbus.Boolean(True),
+                       Bonded=dbus.Boolean(True))
 
     @dbus.service.method(DEVICE_IFACE, in_signature="", out_signature="")
     def CancelPairing(self):
         raise BluezError("DoesNotExist", "Does Not Exist")
 
-    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
-    def ConnectProfile(self, uuid):
-        raise BluezError("NotSupported", "Operation is not supported")
+    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="", async_callbacks=("ok", "err"))
+    def ConnectProfile(self, uuid, ok, err):
+        self.air.connect_profile(str(uuid).lower(), ok, err)
 
-    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="")
-    def DisconnectProfile(self, uuid):
-        raise BluezError("NotSupported", "Operation is not supported")
+    @dbus.service.method(DEVICE_IFACE, in_signature="s", out_signature="", async_callbacks=("ok", "err"))
+    def DisconnectProfile(self, uuid, ok, err):
+        self.air.disconnect_profile(str(uuid).lower(), ok, err)
 
 
 class GattService(Exported):
@@ -554,7 +614,7 @@ class AirDevice:
     """A BLE peripheral in the simulated air: range, link state, GATT database and data generator."""
 
     KIND = None
-    OPTIONS = {"rssi", "pairing"}  # option keys this kind understands; subclasses add theirs
+    OPTIONS = {"rssi", "pairing", "rpa"}  # option keys this kind understands; subclasses add theirs
 
     def __init__(self, mock, address, name, options):
         unknown = set(options) - self.OPTIONS
@@ -570,6 +630,19 @@ class AirDevice:
         if self.pairing not in ("accept", "reject"):
             raise invalid_args("pairing is accept or reject, not %s" % self.pairing)
         self.pair_calls = 0
+        # `address` is the device's identity address. With `rpa` it advertises that resolvable private address
+        # instead, and only a bonded central (which holds its IRK) sees the identity address.
+        self.rpa = None
+        if "rpa" in options:
+            self.rpa = str(options["rpa"]).upper()
+            if not is_resolvable_private(self.rpa):
+                raise invalid_args("rpa %s is not a resolvable private address (first octet 0x40-0x7F)" % self.rpa)
+        self.bonded = False
+        self.address_type = "random"   # LE devices here use random addresses; a Classic device's is public
+        self.profile_uuids = ()        # Classic profiles the device offers through Device1.ConnectProfile
+        self.serial = None             # the mock's end of a profile connection's socket pair
+        self.serial_profile = None
+        self.serial_bytes = 0
         self.in_range = True
         self.manufacturer_data = {}
         self.advertised_uuids = []
@@ -588,7 +661,99 @@ class AirDevice:
         self.battery = 100
         self.battery_char = None       # Battery Level, for SetBattery and the battery plugin
 
+    # -- Classic profiles (ProfileManager1 / Profile1)
+
+    def connect_profile(self, uuid, ok, err):
+        """Device1.ConnectProfile: as BlueZ with an external profile registered for `uuid`, connect the channel
+        and hand one end of it to the profile's owner in Profile1.NewConnection; answer when it has replied."""
+        if uuid not in self.profile_uuids:
+            err(BluezError("NotSupported", "Operation is not supported"))
+            return
+        if not self.in_range:
+            err(BluezError("Failed", "Host is down"))
+            return
+        if self.serial is not None:
+            err(BluezError("AlreadyConnected", "Already Connected"))
+            return
+        if uuid not in self.mock.profile_manager.profiles:
+            err(BluezError("NotAvailable", "Operation currently not available"))
+            return
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        handed = dbus.types.UnixFd(theirs)
+        theirs.close()  # UnixFd holds its own duplicate until the message is sent
+
+        def accepted():
+            self.serial = mine
+            self.serial_profile = uuid
+            self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(True))
+            ok()
+            self.profile_connected()
+
+        def refused(error):
+            mine.close()
+            err(BluezError("Failed", "NewConnection: %s" % error.get_dbus_message()))
+
+        self.mock.profile_manager.call(
+            uuid, "NewConnection", "oha{sv}",
+            (dbus.ObjectPath(self.device.path), handed,
+             dbus.Dictionary({"Version": dbus.UInt16(0x0102)}, signature="sv")), accepted, refused)
+
+    def disconnect_profile(self, uuid, ok, err):
+        """Device1.DisconnectProfile: RequestDisconnection to the profile, then the channel closes."""
+        if uuid not in self.profile_uuids:
+            err(BluezError("NotSupported", "Operation is not supported"))
+            return
+        if self.serial is None or uuid != self.serial_profile:
+            err(BluezError("NotConnected", "Not Connected"))
+            return
+
+        def closed(*_):
+            self.close_serial()
+            ok()
+        if uuid in self.mock.profile_manager.profiles:
+            self.mock.profile_manager.call(uuid, "RequestDisconnection", "o", (dbus.ObjectPath(self.device.path),),
+                                           closed, closed)
+        else:
+            closed()
+
+    def profile_connected(self):
+        """A profile connection was accepted; kinds that speak first override this."""
+
+    def close_serial(self):
+        if self.serial is not None:
+            self.serial.close()
+            self.serial = None
+            self.serial_profile = None
+            if self.device is not None:
+                self.device.set_props(DEVICE_IFACE, Connected=dbus.Boolean(False))
+
+    def send_serial(self, data):
+        """Bytes from the device down its profile connection; whether there was one."""
+        if self.serial is None:
+            return False
+        self.serial.sendall(bytes(data))
+        self.serial_bytes += len(data)
+        return True
+
     # -- discovery
+
+    def bluez_address(self):
+        """The address BlueZ shows for the device: its identity address once bonded (BlueZ resolves every
+        resolvable private address with the IRK), else the address it advertises."""
+        return self.address if self.bonded or self.rpa is None else self.rpa
+
+    def rotate_address(self, rpa):
+        """The device advertises a new resolvable private address (its privacy timer fired)."""
+        rpa = str(rpa).upper()
+        if not is_resolvable_private(rpa):
+            raise invalid_args("%s is not a resolvable private address (first octet 0x40-0x7F)" % rpa)
+        if self.connected or self.connecting:
+            raise BluezError("InProgress", "connected: a device changes its address only while advertising")
+        self.rpa = rpa
+        if self.device is not None and not self.bonded:
+            # Unbonded, BlueZ cannot tie the new address to the old one: the old object stays (until BlueZ's
+            # TemporaryTimeout) but nobody answers there, and the next discovery finds a new object.
+            self.mock.vacate(self)
 
     def passes_filter(self, flt):
         uuids = [str(u).lower() for u in flt.get("UUIDs", [])]
@@ -769,10 +934,15 @@ class AirDevice:
             "startNotifyCalls": dbus.UInt32(self.start_notify_calls),
             "pairCalls": dbus.UInt32(self.pair_calls),
             "paired": dbus.Boolean(bool(self.device is not None and self.device.props[DEVICE_IFACE]["Paired"])),
+            "bonded": dbus.Boolean(self.bonded),
+            "advertisingAddress": dbus.String(self.rpa or self.address),
+            "serialConnected": dbus.Boolean(self.serial is not None),
+            "serialBytes": dbus.UInt64(self.serial_bytes),
         }
 
     def shutdown(self):
         """Stop every timer of this device (it is being removed)."""
+        self.close_serial()
         self.epoch += 1
         if self.back_in_range_timer is not None:
             GLib.source_remove(self.back_in_range_timer)
@@ -1033,6 +1203,20 @@ class HeartRate(AirDevice):
         self.pacer.stop()
 
 
+class Vacated(AirDevice):
+    """What an unbonded device's old object stands for after the device moved to a new resolvable private address:
+    nobody advertises there any more, so Connect fails as an LE connection attempt to an absent device does."""
+
+    KIND = "vacated"
+
+    def __init__(self, mock, address, name):
+        super().__init__(mock, address, name, {})
+        self.in_range = False
+
+    def build_gatt(self):
+        """Never connected, so never asked for GATT objects."""
+
+
 KINDS = {cls.KIND: cls for cls in (Brainiac, HeartRate)}
 
 
@@ -1114,11 +1298,15 @@ class Control(dbus.service.Object):
     def AddDevice(self, kind, address, name, options):
         air = self.mock.add_device(str(kind), str(address), str(name),
                                    {str(k): v for k, v in options.items()})
-        return dbus.ObjectPath(device_path(air.address))
+        return dbus.ObjectPath(device_path(air.bluez_address()))
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sb", out_signature="")
     def SetInRange(self, address, in_range):
         self.mock.air_device(address).set_in_range(bool(in_range))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="ss", out_signature="")
+    def RotateAddress(self, address, rpa):
+        self.mock.air_device(address).rotate_address(str(rpa))
 
     @dbus.service.method(CONTROL_IFACE, in_signature="sd", out_signature="")
     def LinkLoss(self, address, seconds):
@@ -1150,6 +1338,18 @@ class Control(dbus.service.Object):
             return dbus.Boolean(False)
         return dbus.Boolean(char.notify(bytes(value)))
 
+    @dbus.service.method(CONTROL_IFACE, in_signature="say", out_signature="b")
+    def SendSerial(self, address, value):
+        return dbus.Boolean(self.mock.air_device(address).send_serial(bytes(value)))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="as")
+    def GetProfiles(self):
+        return string_array(sorted(self.mock.profile_manager.profiles))
+
+    @dbus.service.method(CONTROL_IFACE, in_signature="", out_signature="")
+    def ReleaseProfiles(self):
+        self.mock.profile_manager.release_all()
+
     @dbus.service.method(CONTROL_IFACE, in_signature="s", out_signature="a{sv}")
     def GetStats(self, address):
         return dbus.Dictionary(self.mock.air_device(address).stats(), signature="sv")
@@ -1174,13 +1374,15 @@ class Mock:
         self.conn = conn
         self.battery_plugin = battery_plugin  # hide the Battery service, offer Battery1 (BlueZ's default)
         self.exported = {}   # path -> Exported, in export order (what GetManagedObjects lists)
-        self.air = {}        # address -> AirDevice
+        self.air = {}        # identity address -> AirDevice
+        self.vacated = []    # Device objects left behind by unbonded devices that changed their address
         self.watched = set()
         self.root = Root(self)
         self.scanner = Scanner(self)
         self.adapter = Adapter(self)
         self.exported[self.adapter.path] = self.adapter
         self.control = Control(self)
+        self.profile_manager = ProfileManager(self)
         conn.add_signal_receiver(self._name_owner_changed, signal_name="NameOwnerChanged",
                                  dbus_interface="org.freedesktop.DBus", bus_name="org.freedesktop.DBus",
                                  path="/org/freedesktop/DBus")
@@ -1261,6 +1463,23 @@ class Mock:
             self._unexport(air.device)
             air.device = None
 
+    def vacate(self, air):
+        """Leave the device's object behind at its old address (see AirDevice.rotate_address); its GATT objects
+        go, and the device gets a new object when a discovery finds it at its new address."""
+        old = air.device
+        for service in reversed(air.services):
+            for char in reversed(service.characteristics):
+                self._unexport(char)
+            self._unexport(service)
+        air.forget_gatt()
+        ghost = Vacated(self, str(old.props[DEVICE_IFACE]["Address"]), air.name)
+        ghost.device = old
+        old.air = ghost
+        air.device = None
+        self.vacated.append(ghost)
+        if self.adapter.discovering:
+            self.scanner.scan_soon()
+
     # -- the air
 
     def add_device(self, kind, address, name, options):
@@ -1270,6 +1489,9 @@ class Mock:
             raise invalid_args("a device with address %s exists" % address)
         air = KINDS[kind](self, address, name, options)
         self.air[air.address] = air
+        if air.bonded:
+            # Paired before (a Classic device's PIN pairing): BlueZ knows it from its storage, no discovery needed.
+            self.export_device(air)
         if self.adapter.discovering:
             self.scanner.scan_soon()
         return air
@@ -1287,6 +1509,9 @@ class Mock:
             air.shutdown()
             self.unexport_device(air)
         self.air.clear()
+        for ghost in self.vacated:
+            self.unexport_device(ghost)
+        self.vacated.clear()
 
     # -- clients
 
@@ -1299,6 +1524,7 @@ class Mock:
             return
         self.watched.discard(name)
         self.adapter.forget_client(name)
+        self.profile_manager.forget_client(name)
         for air in self.air.values():
             for char in air.characteristics():
                 char.drop_client(name)

@@ -6,8 +6,12 @@ import AxonDevices
 public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
     /// The D-Bus object path (`/org/bluez/hci0/dev_C0_FF_EE_00_00_01`).
     public var path: String
-    /// `C0:FF:EE:00:00:01`.
+    /// `C0:FF:EE:00:00:01`: the address BlueZ reports (`Address`). For a bonded LE device that uses resolvable
+    /// private addresses it is the device's identity address: BlueZ resolves every new private address with the
+    /// bond's key and keeps one object for the device.
     public var address: String
+    /// BlueZ's `AddressType`: `public` or `random`; `nil` when not reported.
+    public var addressType: String?
     /// The advertised name, when the device sent one.
     public var name: String?
     /// BlueZ's alias (the name, or the address with dashes when there is none).
@@ -24,6 +28,13 @@ public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
     public var isBonded: Bool
     /// Manufacturer data by company id.
     public var manufacturerData: [UInt16: [UInt8]]
+
+    /// The kind of ``address`` (whether it lasts), when BlueZ reported its type.
+    public var addressKind: BluetoothAddressKind? { BluetoothAddressKind(address: address, type: addressType) }
+
+    /// The address the object was created for: BlueZ names a device's object after the address it was first seen
+    /// at and keeps that path when bonding reveals the identity address (``address`` changes, the path does not).
+    public var pathAddress: String { Self.address(fromPath: path) }
 
     /// The name to show: the advertised name, else the alias, else the address.
     public var displayName: String { name ?? alias ?? address }
@@ -55,6 +66,7 @@ public struct BluetoothDeviceInfo: Sendable, Hashable, CustomStringConvertible {
         for (key, value) in properties {
             switch key {
             case "Address": if let v = value.stringValue { address = v }
+            case "AddressType": addressType = value.stringValue
             case "Name": name = value.stringValue
             case "Alias": alias = value.stringValue
             case "RSSI": rssi = value.integerValue

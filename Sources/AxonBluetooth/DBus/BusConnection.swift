@@ -232,6 +232,20 @@ public final class BusConnection: @unchecked Sendable {
         owner.signalHandlers.removeAll { $0.0 == id }
     }
 
+    /// Exports an object at `path`: every method call to that path goes to `handler`, whose result is the reply
+    /// (arguments, or a ``DBusFailure/remote(name:message:)`` error reply; other failures answer
+    /// `org.freedesktop.DBus.Error.Failed`). Calls to paths nothing is exported at answer
+    /// `org.freedesktop.DBus.Error.UnknownObject`. A `unixFD` argument is the handler's to close. Replaces an
+    /// object exported at the same path. Owner thread only; the handler runs there and must not block.
+    public func exportObject(path: String, _ handler: @escaping (DBusIncomingCall) -> Result<[DBusValue], DBusFailure>) {
+        owner.objects[path] = handler
+    }
+
+    /// Stops exporting the object at `path`. Owner thread only.
+    public func removeObject(path: String) {
+        owner.objects[path] = nil
+    }
+
     /// Adds a handler that runs once, on the owner thread, when the bus connection is lost or shut down.
     public func onDisconnect(_ handler: @escaping () -> Void) {
         owner.disconnectHandlers.append(handler)
@@ -308,6 +322,7 @@ public final class BusConnection: @unchecked Sendable {
         for handler in owner.disconnectHandlers { handler() }
         owner.disconnectHandlers.removeAll()
         owner.signalHandlers.removeAll()
+        owner.objects.removeAll()
         owner.timers.removeAll()
     }
 
@@ -329,10 +344,36 @@ public final class BusConnection: @unchecked Sendable {
                 arguments: DBusMessageReader.arguments(of: message), arrivalTime: HostClock.now())
             for (_, handler) in owner.signalHandlers { handler(signal) }
         case CDBUS_MESSAGE_TYPE_METHOD_CALL:
-            // Axon exports no objects: say so, as a well-behaved peer does.
-            if dbus_message_get_no_reply(message) == 0,
-                let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.UnknownMethod", "no objects here")
-            {
+            let path = dbus_message_get_path(message).map { String(cString: $0) } ?? ""
+            guard let object = owner.objects[path] else {
+                // Nothing exported at that path: say so, as a well-behaved peer does.
+                if dbus_message_get_no_reply(message) == 0,
+                    let reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.UnknownObject", "no object at \(path)")
+                {
+                    dbus_connection_send(connection, reply, nil)
+                    dbus_message_unref(reply)
+                }
+                return
+            }
+            let call = DBusIncomingCall(
+                sender: dbus_message_get_sender(message).map { String(cString: $0) } ?? "", path: path,
+                interface: dbus_message_get_interface(message).map { String(cString: $0) } ?? "",
+                member: dbus_message_get_member(message).map { String(cString: $0) } ?? "",
+                arguments: DBusMessageReader.arguments(of: message))
+            let result = object(call)
+            guard dbus_message_get_no_reply(message) == 0 else { return }
+            let reply: OpaquePointer?
+            switch result {
+            case .success(let values):
+                reply = dbus_message_new_method_return(message)
+                if let reply, !DBusMessageWriter.append(values, to: reply) {
+                    dbus_message_unref(reply)
+                    return
+                }
+            case .failure(.remote(let name, let text)): reply = dbus_message_new_error(message, name, text)
+            case .failure(let failure): reply = dbus_message_new_error(message, "org.freedesktop.DBus.Error.Failed", "\(failure)")
+            }
+            if let reply {
                 dbus_connection_send(connection, reply, nil)
                 dbus_message_unref(reply)
             }
@@ -364,6 +405,7 @@ private final class OwnerState: @unchecked Sendable {
     var signalHandlers: [(Int, (DBusSignal) -> Void)] = []
     var nextHandlerID = 0
     var disconnectHandlers: [() -> Void] = []
+    var objects: [String: (DBusIncomingCall) -> Result<[DBusValue], DBusFailure>] = [:]
     var isClosed = false
 
     init(connection: OpaquePointer) { self.connection = connection }

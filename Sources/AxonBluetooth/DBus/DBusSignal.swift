@@ -12,6 +12,19 @@ public struct DBusSignal: Sendable {
     public var arrivalTime: Double
 }
 
+/// A method call to an object this connection exports (``BusConnection/exportObject(path:_:)``), with its
+/// arguments read.
+///
+/// Threading: a value type; delivered on the connection's owner thread.
+public struct DBusIncomingCall: Sendable {
+    /// The caller's unique name (`:1.3`).
+    public var sender: String
+    public var path: String
+    public var interface: String
+    public var member: String
+    public var arguments: [DBusValue]
+}
+
 /// A method call to send.
 public struct DBusMethodCall: Sendable, Hashable {
     public var destination: String
