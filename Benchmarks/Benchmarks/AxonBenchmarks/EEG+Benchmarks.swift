@@ -181,49 +181,35 @@ final class ReplayFixtureBox {
 }
 
 func registerEEGBenchmarks() {
-    // One iteration = one hop of one 4-channel device: 250 frames copied into the history, then the window of
-    // each channel copied out, detrended, windowed and transformed, 3 band peaks and band powers per channel, and
-    // the baseline accumulation. Throughput (hops per second) is device-seconds per wall-second.
-    Benchmark(
-        "EEG.window4ch",
-        configuration: .init(scalingFactor: .kilo)
-    ) { (benchmark: Benchmark, fixture: EngineFixture) in
-        var spectra = 0
-        for _ in benchmark.scaledIterations { spectra += fixture.hop() }
-        blackHole(spectra)
-        blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
-    } setup: {
-        try EngineFixture()
-    }
-
-    // The same hop with signal quality off: the spectral work alone, as `make compare`'s C + FFTW program does it.
-    Benchmark(
-        "EEG.window4ch.spectralOnly",
-        configuration: .init(scalingFactor: .kilo)
-    ) { (benchmark: Benchmark, fixture: EngineFixture) in
-        var spectra = 0
-        for _ in benchmark.scaledIterations { spectra += fixture.hop() }
-        blackHole(spectra)
-        blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
-    } setup: {
-        try EngineFixture(measuresSignalQuality: false)
-    }
-
-    // How the hop's cost grows with the work: 8, 32 and 64 channels at 250 Hz, and 4 channels at 500 Hz (512-point
-    // windows, 500 samples per hop). One iteration = one device-second, as for `EEG.window4ch`.
-    for (name, channels, rate) in [
-        ("EEG.window8ch", 8, 250), ("EEG.window32ch", 32, 250), ("EEG.window64ch", 64, 250),
-        ("EEG.window4ch.500Hz", 4, 500),
-    ] {
+    /// One iteration = one device-second through the engine (`EngineFixture.hop`); throughput (hops per second) is
+    /// device-seconds per wall-second.
+    func hopBenchmark(_ name: String, scalingFactor: BenchmarkScalingFactor, fixture: @escaping () throws -> EngineFixture) {
         Benchmark(
             name,
-            configuration: .init(scalingFactor: channels >= 32 ? .one : .kilo)
+            configuration: .init(scalingFactor: scalingFactor)
         ) { (benchmark: Benchmark, fixture: EngineFixture) in
             var spectra = 0
             for _ in benchmark.scaledIterations { spectra += fixture.hop() }
             blackHole(spectra)
             blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
         } setup: {
+            try fixture()
+        }
+    }
+
+    // One hop of one 4-channel device: 250 frames copied into the history, then the window of each channel
+    // detrended, windowed and transformed, 3 band peaks and band powers per channel, signal quality, and the
+    // baseline accumulation.
+    hopBenchmark("EEG.window4ch", scalingFactor: .kilo) { try EngineFixture() }
+    // The same hop with signal quality off: the spectral work alone, as `make compare`'s C + FFTW program does it.
+    hopBenchmark("EEG.window4ch.spectralOnly", scalingFactor: .kilo) { try EngineFixture(measuresSignalQuality: false) }
+    // How the hop's cost grows with the work: 8, 32 and 64 channels at 250 Hz, and 4 channels at 500 Hz (512-point
+    // windows, 500 samples per hop).
+    for (name, channels, rate) in [
+        ("EEG.window8ch", 8, 250), ("EEG.window32ch", 32, 250), ("EEG.window64ch", 64, 250),
+        ("EEG.window4ch.500Hz", 4, 500),
+    ] {
+        hopBenchmark(name, scalingFactor: channels >= 32 ? .one : .kilo) {
             try EngineFixture(channels: channels, rate: rate)
         }
     }
