@@ -40,13 +40,27 @@ public final class RingMeasurement {
         staging = .allocate(capacity: batch * ring.width)
         for index in staging.indices { staging.initializeElement(at: index, to: Double(index)) }
         do {
-            consumer = try WorkerThread(name: "axon-bench-ring-consumer") { Self.consume(ring, batch: batch) }
+            consumer = try WorkerThread(name: "axon-bench-ring-consumer") {
+                _ = Self.placement?.consumer.applyToCurrentThread()
+                Self.consume(ring, batch: batch)
+            }
         } catch {
             staging.deallocate()
             throw .setupFailed("ring consumer thread: \(error)")
         }
+        if let placement = Self.placement { _ = placement.producer.applyToCurrentThread() }
         // One batch through before timing: the consumer thread has started and made its pop buffer.
         pushBatches(1)
+    }
+
+    /// With two CPUs or more: the producer (the calling thread) on CPU 0, the consumer on CPU 1, and every CPU for
+    /// the caller again afterwards. Left to the scheduler both threads sometimes share one CPU, the ring then fills
+    /// and drains without crossing cores, and one run is several times faster than the next; `make compare`'s C++
+    /// queues are placed the same way.
+    static var placement: (producer: RealTimeOptions, consumer: RealTimeOptions, restore: RealTimeOptions)? {
+        let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        guard online >= 2 else { return nil }
+        return (RealTimeOptions(cpus: [0]), RealTimeOptions(cpus: [1]), RealTimeOptions(cpus: Array(0..<online)))
     }
 
     deinit {
@@ -77,8 +91,9 @@ public final class RingMeasurement {
         for _ in 0..<count {
             if batch == 1 {
                 var spin = SpinWait()
+                // The frame copied lane by lane, as a C++ queue copies its frame struct.
                 while !ring.pushSlot({ slot in
-                    _ = slot.update(fromContentsOf: UnsafeBufferPointer(rebasing: staging[0..<width]))
+                    for lane in 0..<width { slot[lane] = staging[lane] }
                 }) { spin.wait() }
             } else {
                 var done = 0
@@ -110,6 +125,7 @@ public final class RingMeasurement {
         stopped = true
         ring.requestStop()
         consumer.join()
+        if let placement = Self.placement { _ = placement.restore.applyToCurrentThread() }
     }
 }
 

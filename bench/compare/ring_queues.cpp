@@ -5,7 +5,9 @@
 // queues hold 8192 frames. A run pushes N frames from the main thread and ends when the consumer thread has
 // popped them all. Modes: one frame per push/pop (both queues), and 256 frames per push/pop (boost's array
 // push/pop; moodycamel's queue has no bulk operations). Busy-waiting on both sides, yielding after 4096
-// fruitless rounds, as axon bench does.
+// fruitless rounds, as axon bench does. With two CPUs or more the producer runs on CPU 0 and the consumer on
+// CPU 1, as axon bench places them: left to the scheduler, both threads sometimes share one CPU and the queue
+// fills and drains without crossing cores, which makes one run several times faster than the next.
 //
 // Usage: ring_queues CHANNELS FRAMES REPETITIONS   → one JSON object per queue and mode on stdout.
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <readerwriterqueue/readerwriterqueue.h>
+#include <pthread.h>
 #include <sched.h>
 #include <thread>
 #include <vector>
@@ -48,12 +51,23 @@ double median(std::vector<double> values) {
     return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
+// Restricts the calling thread to `cpu` when the machine has more than one (nothing otherwise).
+void pin(int cpu) {
+    if (std::thread::hardware_concurrency() < 2) return;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+}
+
 // Pushes `frames` frames from this thread; a consumer thread pops until it has them all. Returns seconds.
 template <typename Push, typename Pop>
 double run(long frames, Push push, Pop pop) {
     std::atomic<bool> done{false};
     double sum = 0;
+    pin(0);
     std::thread consumer([&] {
+        pin(1);
         SpinWait spin;
         long count = 0;
         while (count < frames) {

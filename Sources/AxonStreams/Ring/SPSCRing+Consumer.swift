@@ -33,14 +33,25 @@ extension SPSCRing {
             let available = claimedCount
             let position = start & mask
             let first = min(available, capacity - position)
-            (target + total * width).moveUpdate(from: storage + position * width, count: first * width)
+            Self.move(from: storage + position * width, to: target + total * width, count: first * width)
             if first < available {
-                (target + (total + first) * width).moveUpdate(from: storage, count: (available - first) * width)
+                Self.move(from: storage, to: target + (total + first) * width, count: (available - first) * width)
             }
             release(from: start, count: available)
             total += available
         }
         return total
+    }
+
+    /// Moves `count` elements out of the ring. A frame or two (the single-frame hand-off) is copied inline: a
+    /// `memmove` call costs more than the copy itself at that size.
+    @inlinable
+    static func move(from source: UnsafeMutablePointer<Element>, to target: UnsafeMutablePointer<Element>, count: Int) {
+        if _isPOD(Element.self), count <= 32 {
+            for i in 0..<count { (target + i).pointee = (source + i).pointee }
+        } else {
+            target.moveUpdate(from: source, count: count)
+        }
     }
 
     /// Whether the ring looks empty to the consumer right now. Consumer thread only.
