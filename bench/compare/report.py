@@ -306,7 +306,9 @@ def main():
                                                                   r["ranges"]["itemsPerSecond"], 1e6, 1)))
     w("")
     w("moodycamel's `ReaderWriterQueue` has no bulk operations, so it appears only one frame at a time. All queues "
-      "hold 8192 frames; both sides busy-wait and yield after 4096 empty rounds.")
+      "hold 8192 frames; both sides busy-wait and yield after 4096 empty rounds; the producer runs on CPU 0 and the "
+      "consumer on CPU 1 in every program (left to the scheduler, the two threads sometimes share one CPU and a run "
+      "never crosses cores).")
     w("")
 
     # --- Latency and allocations -------------------------------------------------------------------------------------
