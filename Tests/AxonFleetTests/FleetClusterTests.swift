@@ -202,7 +202,7 @@ final class FleetClusterTests {
             return Double(line[line.index(after: line.startIndex)..<end])
         }.filter { $0 > killed }
         let failover = (takeovers.min() ?? .infinity) - killed
-        // Measured 2.7 s with the cluster healthy; 4–18 s here, where the kill follows a server's loss (docs/fleet.md).
+        // Measured 2.6–3.6 s here, where the kill follows a server's loss (docs/fleet.md).
         #expect(failover < 60, "failover \(failover) s")
         print("fleet faults: failover \(String(format: "%.2f", failover)) s, worst lag \(String(format: "%.2f", report.maxLag)) s, "
             + "\(summary.devices.reduce(0) { $0 + $1.spooledBatches }) messages spooled and replayed; worst lag per device "
