@@ -105,12 +105,8 @@ public enum FleetEvents {
                 }
                 events.append(event)
             }
-        } catch let error as FleetError {
-            throw error
-        } catch let error as NATSError {
-            throw .nats(error)
         } catch {
-            throw .invalidOption("\(error)")
+            throw FleetError.wrapping(error) { .invalidOption($0) }
         }
         return events
     }
