@@ -11,8 +11,10 @@ set -euo pipefail
 # chromium, fonts-dejavu-core: the live view's tests drive headless Chromium (scripts/view-browser.py) and read its
 # screenshots; the font gives the page's text the same metrics on every machine.
 # libnats-dev: the NATS C client under AxonFleet (CNATS). nats-server: the 3-node JetStream cluster the fleet tests start.
+# openssl: the Ed25519 key pairs of the fleet's NKey authentication test.
 packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev python3 python3-venv
-          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients chromium fonts-dejavu-core libnats-dev nats-server)
+          dbus-daemon python3-dbus python3-gi gpsd gpsd-clients chromium fonts-dejavu-core libnats-dev nats-server
+          openssl)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -13,6 +13,14 @@ public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// An option that cannot work.
     case invalidOption(String)
 
+    /// `error` as a fleet error: a ``FleetError`` as it is, a ``NATSError`` as ``nats(_:)``, anything else through
+    /// `other` with its description.
+    static func wrapping(_ error: any Error, other: (String) -> FleetError) -> FleetError {
+        if let error = error as? FleetError { return error }
+        if let error = error as? NATSError { return .nats(error) }
+        return other("\(error)")
+    }
+
     /// A sentence a person can act on.
     public var description: String {
         switch self {

@@ -55,6 +55,8 @@ public enum FleetSubjects {
     public static func zones(_ device: String) -> String { "axon.zones.\(device)" }
     /// `axon.status.<device>`.
     public static func status(_ device: String) -> String { "axon.status.\(device)" }
+    /// `axon.events.<sensor>`.
+    public static func events(_ sensor: String) -> String { "axon.events.\(sensor)" }
 
     /// The device token of a raw, spectra, zones or status subject (its last token).
     public static func device(ofSubject subject: String) -> String {

@@ -259,13 +259,10 @@ public final class FleetWorker: @unchecked Sendable {
         }
     }
 
-    /// One round: announce, renew, then take or give partitions towards the fair share.
+    /// One round: renew, announce, then take or give partitions towards the fair share. A request that times out
+    /// ends the round (the bucket's leader is gone or being elected, and every further request would wait as long):
+    /// the next round comes `renewInterval` later, and renewals, which keep partitions running, go first.
     private func balance() {
-        if let presence = try? JSONEncoder().encode(statistics()) {
-            do { try leases.put("worker.\(options.id)", value: Array(presence)) } catch {
-                options.log("worker \(options.id): presence not renewed: \(error)")
-            }
-        }
         for partition in lock.withLock({ Array(partitions.values) }) {
             do {
                 let revision = try leases.update(
@@ -280,6 +277,13 @@ public final class FleetWorker: @unchecked Sendable {
                 release(partition.index, checkpointFirst: false)
             } catch {
                 options.log("worker \(options.id): lease of partition \(partition.index) not renewed: \(error)")
+                if error.isTimeout || error.isNoResponders { return }
+            }
+        }
+        if let presence = try? JSONEncoder().encode(statistics()) {
+            do { try leases.put("worker.\(options.id)", value: Array(presence)) } catch {
+                options.log("worker \(options.id): presence not renewed: \(error)")
+                if error.isTimeout || error.isNoResponders { return }
             }
         }
         for partition in lock.withLock({ Array(partitions.values) }) {
@@ -295,13 +299,22 @@ public final class FleetWorker: @unchecked Sendable {
         let now = Date().timeIntervalSince1970
         var revisions: [String: UInt64] = [:]
         var free: Set<String> = []
+        var unread: Set<String> = []
         for key in keys {
-            guard let entry = try? leases.get(key) else { continue }
+            let entry: NATSKeyValue.Entry?
+            do { entry = try leases.get(key) } catch {
+                if error.isTimeout { return }
+                unread.insert(key)
+                continue
+            }
+            guard let entry else { continue }
             revisions[key] = entry.revision
             if entry.value.isEmpty { free.insert(key) }
         }
-        observed = observed.filter { revisions[$0.key] != nil }
-        for (key, revision) in revisions where observed[key]?.revision != revision { observed[key] = (revision, now) }
+        // Deleted or expired keys leave; a key that could not be read this round keeps what was seen of it (forgetting
+        // it would restart its clock, and a dead worker's lease would wait for the bucket's TTL). Revisions only grow.
+        observed = observed.filter { revisions[$0.key] != nil || unread.contains($0.key) }
+        for (key, revision) in revisions where revision > (observed[key]?.revision ?? 0) { observed[key] = (revision, now) }
         func stale(_ key: String) -> Bool { now - (observed[key]?.since ?? now) > Options.leaseSeconds }
         let me = "worker.\(options.id)"
         let workers = max(1, revisions.keys.filter { $0.hasPrefix("worker.") && ($0 == me || !stale($0)) }.count)
@@ -447,7 +460,9 @@ public final class FleetWorker: @unchecked Sendable {
         guard message.streamSequence > partition.lastSequence else { return }
         process(message, in: partition)
         partition.lastSequence = max(partition.lastSequence, message.streamSequence)
-        if Date().timeIntervalSince1970 >= partition.nextCheckpoint { checkpoint(partition) }
+        // A partition stopped while its results were being published may have left some unpublished: its state must
+        // not be checkpointed past them (the next owner re-makes them from the last checkpoint).
+        if Date().timeIntervalSince1970 >= partition.nextCheckpoint, isActive(partition) { checkpoint(partition) }
     }
 
     private func reject(_ reason: String, _ detail: String, message: NATSMessage) {

@@ -58,12 +58,8 @@ public struct JetStreamSampleSource: SampleSource {
                 throw FleetError.badMessage("no raw batch of \(device) is stored")
             }
             descriptor = try FrameBatch.decode(first).descriptor
-        } catch let error as FleetError {
-            throw error
-        } catch let error as NATSError {
-            throw .nats(error)
         } catch {
-            throw .badMessage("\(error)")
+            throw FleetError.wrapping(error) { .badMessage($0) }
         }
     }
 

@@ -29,6 +29,11 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The operation timed out (no answer in time: a broker down or paused).
     public var isTimeout: Bool { status == Int(NATS_TIMEOUT.rawValue) }
+    /// Nobody answered the request at once: a stream without a leader (one being elected) or without a server.
+    public var isNoResponders: Bool { status == Int(NATS_NO_RESPONDERS.rawValue) }
+    /// The server refused the client's credentials (missing, wrong, or an NKey whose signature does not verify):
+    /// libnats' `NATS_CONNECTION_AUTH_FAILED` after the server's "Authorization Violation".
+    public var isAuthenticationFailure: Bool { status == Int(NATS_CONNECTION_AUTH_FAILED.rawValue) }
     /// The key, message, stream or consumer does not exist.
     public var isNotFound: Bool { status == Int(NATS_NOT_FOUND.rawValue) }
     /// A key-value create or update lost its race: the key exists or moved on (JetStream "wrong last sequence").

@@ -27,18 +27,29 @@ public final class NATSKeyValue: @unchecked Sendable {
     }
 
     /// The current value of `key`, or `nil` when it does not exist (never written, deleted or expired).
+    ///
+    /// Read from the bucket stream's leader (`$JS.API.STREAM.MSG.GET`), not with libnats' `kvStore_Get`: the buckets
+    /// allow direct gets, which any replica answers, and a replica that is catching up (a server just restarted, or
+    /// resumed after a pause) answers with an older revision. Leases judged by their revisions and checkpoints
+    /// written by compare-and-set need the leader's.
     public func get(_ key: String) throws(NATSError) -> Entry? {
-        var entry: OpaquePointer?
-        let status = kvStore_Get(&entry, kv, key)
+        var message: OpaquePointer?
+        var code = jsErrCode(rawValue: 0)
+        let status = js_GetLastMsg(&message, owner.jetStream, "KV_\(bucket)", "$KV.\(bucket).\(key)", nil, &code)
         if status == NATS_NOT_FOUND { return nil }
-        try natsCheck(status, "get \(bucket)/\(key)")
-        defer { kvEntry_Destroy(entry) }
-        let length = Int(kvEntry_ValueLen(entry))
+        try natsCheck(status, "get \(bucket)/\(key)", code)
+        defer { natsMsg_Destroy(message) }
+        var operation: UnsafePointer<CChar>?
+        if natsMsgHeader_Get(message, "KV-Operation", &operation) == NATS_OK, let operation {
+            let text = String(cString: operation)
+            if text == "DEL" || text == "PURGE" { return nil }
+        }
+        let length = Int(natsMsg_GetDataLength(message))
         var value = [UInt8](repeating: 0, count: length)
-        if length > 0, let bytes = kvEntry_Value(entry) {
+        if length > 0, let bytes = natsMsg_GetData(message) {
             value.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(start: bytes, count: length)) }
         }
-        return Entry(value: value, revision: kvEntry_Revision(entry))
+        return Entry(value: value, revision: natsMsg_GetSequence(message))
     }
 
     /// Writes `key` unconditionally; returns the new revision.

@@ -10,7 +10,7 @@ extension Axon {
             abstract: "A fleet of headsets on a NATS JetStream cluster: ingest gateways, engine workers, results.",
             discussion: "Subjects, streams, ownership and deployment: docs/fleet.md.",
             subcommands: [FleetIngest.self, FleetSimulate.self, FleetWorkerCommand.self, FleetResultsCommand.self,
-                          FleetStatusCommand.self])
+                          FleetStatusCommand.self, FleetEventCommand.self, FleetEventsCommand.self])
     }
 }
 

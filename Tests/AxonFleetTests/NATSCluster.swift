@@ -6,7 +6,8 @@ import Foundation
 #endif
 
 /// A real JetStream cluster of three `nats-server` processes (Debian's nats-server, installed by
-/// scripts/install-deps.sh) on free loopback ports, with its data in a temporary folder.
+/// scripts/install-deps.sh) on free loopback ports, with its data in a temporary folder — or one server
+/// (`count: 1`), optionally with an `authorization { … }` block that its clients answer with `credentials`.
 ///
 /// Each server runs as a ``KeptProcess``, so no server outlives the tests.
 final class NATSCluster {
@@ -18,24 +19,34 @@ final class NATSCluster {
     let directory: URL
     let clientPorts: [UInt16]
     private let routePorts: [UInt16]
+    private let credentials: NATSCredentials
     private var nodes: [KeptProcess?]
 
-    /// Starts `count` servers and waits until JetStream answers with a quorum.
-    init(count: Int = 3) throws {
+    /// Starts `count` servers and waits until JetStream answers with a quorum (`count` replicas).
+    ///
+    /// - Parameters:
+    ///   - authorization: the body of the servers' `authorization { … }` block; none when `nil`.
+    ///   - credentials: what the readiness check connects with.
+    init(count: Int = 3, authorization: String? = nil, credentials: NATSCredentials = .none) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("axon-nats-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let ports = try Self.freePorts(2 * count)
         clientPorts = Array(ports.prefix(count))
         routePorts = Array(ports.suffix(count))
+        self.credentials = credentials
         nodes = Array(repeating: nil, count: count)
         let routes = routePorts.map { "nats-route://127.0.0.1:\($0)" }.joined(separator: ", ")
         for index in 0..<count {
-            let config = """
+            var config = """
                 server_name: n\(index)
                 listen: 127.0.0.1:\(clientPorts[index])
                 jetstream { store_dir: "\(directory.path)/n\(index)", max_memory_store: 64MB }
-                cluster { name: axon-test, listen: 127.0.0.1:\(routePorts[index]), routes: [\(routes)] }
+
                 """
+            if count > 1 {
+                config += "cluster { name: axon-test, listen: 127.0.0.1:\(routePorts[index]), routes: [\(routes)] }\n"
+            }
+            if let authorization { config += "authorization { \(authorization) }\n" }
             try config.write(to: configURL(index), atomically: true, encoding: .utf8)
             try start(index)
         }
@@ -99,8 +110,9 @@ final class NATSCluster {
         var lastError: (any Error)?
         while Date() < deadline {
             do {
-                let nats = try NATSConnection(.init(urls: urls, timeout: 2, reconnectForever: false))
-                try FleetSubjects.ensure(on: nats, replicas: 3)
+                let nats = try NATSConnection(
+                    .init(urls: urls, credentials: credentials, timeout: 2, reconnectForever: false))
+                try FleetSubjects.ensure(on: nats, replicas: nodes.count)
                 return
             } catch {
                 lastError = error

@@ -156,6 +156,45 @@ def ratios_section(w, data, head):
     w("")
 
 
+def fleet_section(results, axon, w):
+    """## Fleet: one `axon fleet worker` on a 3-node JetStream cluster (fleet.sh) beside the in-process engine."""
+    path = results / "fleet.json"
+    if not path.exists():
+        return
+    fleet = json.loads(path.read_text())
+    fast, paced = fleet["fast"], fleet["paced"]
+    per_core = fast["devicesPerWorkerCore"]
+    w("## Fleet: a worker on NATS JetStream")
+    w("")
+    w(f"`bench/compare/fleet.sh`: one `axon fleet worker` against {fleet['cluster']}, fed by `axon fleet simulate` "
+      "(4-channel 250 Hz headsets). The simulator, the three servers and the worker share the machine's "
+      f"{fleet['cores']} cores. Devices per worker core = device-seconds the worker processed ÷ its CPU-seconds "
+      "(utime + stime of the process: NATS I/O, decoding, engine, result publishing with acknowledgements, "
+      "checkpoints). The in-process figures are `axon bench`'s of the same run.")
+    w("")
+    w("| | devices per core | fleet worker ÷ this |")
+    w("|---|---:|---:|")
+    w(f"| fleet worker ({fast['devices']} devices × {fast['seconds']:g} s, `--fast`: "
+      f"{fmt(fast['deviceSeconds'])} device-seconds in {fast['workerCPUSeconds']:.2f} CPU-s) | **{fmt(per_core)}** "
+      "| 1.00× |")
+    if axon:
+        w(f"| in-process ring + engine (`axon bench`) | {fmt(axon['devicesPerCore'])} "
+          f"| {per_core / axon['devicesPerCore']:.3f} |")
+        w(f"| in-process engine alone | {fmt(axon['engineDeviceSecondsPerSecond'])} "
+          f"| {per_core / axon['engineDeviceSecondsPerSecond']:.3f} |")
+    w("")
+    lag = paced["maxLagSeconds"]
+    kept = "kept pace" if paced["simulatorKeptPace"] else "could not keep pace on this machine"
+    w(f"Real time: {paced['devices']} devices × {paced['seconds']:g} s paced; the simulator took "
+      f"{paced['simulatorWallSeconds']:.1f} s ({kept}); worst lag (a result stored after its raw batch) "
+      f"**{fmt(lag, 2)} s**, median {fmt(paced['medianLagSeconds'], 3)} s "
+      f"({'under' if paced['lagUnder2s'] else 'not under'} 2 s); {paced['devicesWithResults']} devices with results, "
+      f"{paced['missing']} missing and {paced['duplicated']} duplicated results; the worker used "
+      f"{paced['workerCPUSeconds']:.2f} CPU-s for {fmt(paced['deviceSeconds'])} device-seconds "
+      f"({fmt(paced['devicesPerWorkerCore'])} per core at this load).")
+    w("")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--results", type=pathlib.Path, required=True)
@@ -392,6 +431,7 @@ def main():
         names = " and ".join(PEER_NAMES.get(peer, peer) for peer, _ in members)
         w(f"- **{label} vs {names}**: {text}")
     w("")
+    fleet_section(results, axon, w)
     args.markdown.write_text("\n".join(out) + "\n")
 
     # --- Chart -------------------------------------------------------------------------------------------------------

@@ -112,6 +112,11 @@ for workload in "8 250" "32 250" "64 250" "4 500"; do
 done
 echo "load_after=$(cut -d' ' -f1-3 /proc/loadavg)" >> "$results/machine.txt"
 
+# --- Fleet ---------------------------------------------------------------------------------------------------------
+# One `axon fleet worker` on a 3-node JetStream cluster of its own (about 2 minutes): BENCHMARKS.md's Fleet section.
+say "fleet: a worker on a 3-node JetStream cluster (bench/compare/fleet.sh)"
+"$here/fleet.sh" "$axon" "$results" || say "fleet.sh failed (exit $?): BENCHMARKS.md will have no Fleet section"
+
 # --- Report --------------------------------------------------------------------------------------------------------
 "$python" "$here/report.py" --results "$results" --markdown "$root/BENCHMARKS.md" --chart "$here/device-seconds.png"
 say "wrote BENCHMARKS.md and bench/compare/device-seconds.png"
