@@ -107,6 +107,46 @@ def ratio(axon, peer):
     return f"{axon / peer:.2f}×" if axon and peer else "–"
 
 
+def PIPELINE_MISSES(axon, data):
+    """Why each pipeline target the run missed was missed, in words that match the code."""
+    texts = []
+    for tag, label, target in [("4ch-250hz", "4 ch 250 Hz", 0.8), ("4ch-500hz", "4 ch 500 Hz", 0.8),
+                               ("64ch-250hz", "64 ch 250 Hz", 0.7)]:
+        a = data[tag]["axon"]
+        if a and a["ringEngineOverEngine"] < target:
+            per_second = 1e9 / a["deviceSecondsPerSecond"] - a["hopNanoseconds"]
+            frames = a["sampleRate"]
+            texts.append(
+                f"**ring + engine ÷ engine, {label}: {a['ringEngineOverEngine']:.2f}** (target {target}). Besides the "
+                f"engine the consumer does {per_second / 1000:.2f} µs of per-frame work per device-second "
+                f"({per_second / frames:.1f} ns a frame): each frame is copied out of the ring into the pipeline's "
+                "block (72 bytes, written by the other core), the timeline checks its sequence number, counter or "
+                "device time and writes its timestamp, and the engine copies its values from the block's rows into "
+                "the per-channel history. The engine's own work per frame is small at 4 channels, so that copying "
+                "weighs a third; at 64 channels the same per-frame work is under a tenth (see the scaling table). "
+                "Closing it would take the engine reading the ring's slots in place (no block copy) and a timeline "
+                "pass fused into the pop.")
+    if axon["latencyP99Microseconds"] > 50 or axon["latencyMaxMicroseconds"] > 1000:
+        pinned = axon.get("pinnedLatencyP99Microseconds")
+        texts.append(
+            f"**Latency with the session default: p99 {axon['latencyP99Microseconds']:.0f} µs, max "
+            f"{axon['latencyMaxMicroseconds']:.0f} µs** (targets 50 and 1000). The consumer sleeps on an eventfd and the "
+            "producer writes it only then; the median "
+            f"({axon['latencyP50Microseconds']:.0f} µs) is almost all the wake-up of a thread on another, idle vCPU: the "
+            "hypervisor has to run a halted virtual CPU again. "
+            + (f"With producer and consumer pinned to one CPU the same path gives p99 {pinned:.0f} µs "
+               "(`RealTimeOptions.cpus`; off by default, because a consumer that shares a busy producer's core "
+               "waits for it). " if pinned is not None else "")
+            + "The maximum is a scheduling delay on a shared two-vCPU machine.")
+    if axon["pollingLatencyP99Microseconds"] > 10:
+        texts.append(
+            f"**Latency with a polling consumer: p99 {axon['pollingLatencyP99Microseconds']:.1f} µs** (target 10). The "
+            f"path includes the engine's analysis of the window that the sample completes ({axon['hopNanoseconds'] / 1000:.1f} "
+            f"µs for a whole hop at 4 channels, signal quality included) and two cross-core hand-offs; the median is "
+            f"{axon['pollingLatencyP50Microseconds']:.1f} µs, and the tail is the machine's scheduling.")
+    return texts
+
+
 def ratios_section(w, data, head):
     """The ratios the pipeline is held to, each from this run, with its target."""
     def axon(tag):
@@ -360,6 +400,10 @@ def main():
     w("|---|---:|---:|---:|---:|")
     w(f"| session default (16 yields, then blocks until the producer wakes it) | {axon['latencyP50Microseconds']:.0f} "
       f"| {axon['latencyP99Microseconds']:.0f} | {axon['latencyMaxMicroseconds']:.0f} | {axon['latencyHops']:.0f} |")
+    if axon.get("pinnedLatencyP99Microseconds") is not None:
+        w(f"| session default, producer and consumer pinned to one CPU (no cross-core wake-up) "
+          f"| {axon['pinnedLatencyP50Microseconds']:.0f} | {axon['pinnedLatencyP99Microseconds']:.0f} "
+          f"| {axon['pinnedLatencyMaxMicroseconds']:.0f} | – |")
     w(f"| napping (64 yields, then 0.5 ms naps: the default before wake-ups) | – "
       f"| {axon['nappingLatencyP99Microseconds']:.0f} | {axon['nappingLatencyMaxMicroseconds']:.0f} | – |")
     w(f"| polling | {axon['pollingLatencyP50Microseconds']:.1f} | {axon['pollingLatencyP99Microseconds']:.1f} "
@@ -409,6 +453,18 @@ def main():
     w("")
     if not slower:
         w("In this run Axon is at least as fast as every peer on every measurement above.")
+    quality = axon["hopNanoseconds"] - axon["spectralHopNanoseconds"]
+    c = head["c"]
+    if c:
+        w("")
+        w(f"- **The engine as sessions run it vs C + FFTW**: {axon['engineDeviceSecondsPerSecond'] / c['deviceSecondsPerSecond']:.2f}×. "
+          f"Signal quality costs {quality / 1000:.2f} µs of the {axon['hopNanoseconds'] / 1000:.2f} µs hop at 4 channels: "
+          "per channel and window a pass counting railed samples, run sums for the 100 ms moving average and its "
+          "detrended swing (the eyes), and four band sums of the spectrum (flat, mains, muscle). The C program judges "
+          "nothing; `measuresSignalQuality = false` gives the same work, compared above.")
+    missed = PIPELINE_MISSES(axon, data)
+    for text in missed:
+        w(f"- {text}")
     groups = {}  # (what, note key) -> [(peer, ranges)], one bullet per note
     for what, peer, ranges in slower:
         key = peer if what in ("hop", "fft") else what
