@@ -261,7 +261,7 @@ def main():
     w("Axon against C + FFTW (the floor), BrainFlow's DataFilter, NumPy and SciPy for the EEG hop, and against "
       "boost::lockfree::spsc_queue and moodycamel::ReaderWriterQueue for the ring. Every figure below was measured "
       f"in one run of `make compare` ({machine.get('date', '?')}) on the machine described here, and every ratio is "
-      "computed from that run. Regenerate with `make compare` (about three minutes once axon is built; an otherwise idle machine gives "
+      "computed from that run. Regenerate with `make compare` (about five minutes once axon is built; an otherwise idle machine gives "
       "steadier figures).")
     w("")
     w("Ratios are **Axon ÷ peer on a rate** (device-seconds, transforms or frames per wall-second): above 1 Axon "

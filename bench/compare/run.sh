@@ -9,7 +9,7 @@
 # Everyone uses axon bench's signal (same formula and seed) and the same workloads: the Brainiac headset
 # (4 channels, 250 Hz), then 8, 32 and 64 channels and 500 Hz. Installs what it needs, idempotently: Debian
 # packages (apt-get, as root or through sudo) and a virtual environment in bench/compare/.venv (brainflow, numpy,
-# scipy, matplotlib from PyPI). Takes about three minutes once axon is built; run it on an otherwise idle machine.
+# scipy, matplotlib from PyPI). Takes about five minutes once axon is built; run it on an otherwise idle machine.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -76,7 +76,7 @@ axon="$root/.build/release/axon"
 
 # --- Measure -------------------------------------------------------------------------------------------------------
 # Workloads as "channels rate"; the first is the headline, the others show how cost grows with the work. The
-# headline is measured in three rounds, every system once per round in turn, so that a burst of load from other
+# headline is measured in five rounds, every system once per round in turn, so that a burst of load from other
 # processes hits them alike; the report takes each system's median over the rounds and shows their range.
 measure() {  # channels rate round axon-seconds
     local channels=$1 rate=$2 round=$3 budget=$4
@@ -105,7 +105,7 @@ measure() {  # channels rate round axon-seconds
     fi
 }
 
-for round in 1 2 3; do measure 4 250 "$round" 10; done
+for round in 1 2 3 4 5; do measure 4 250 "$round" 10; done
 for workload in "8 250" "32 250" "64 250" "4 500"; do
     read -r channels rate <<< "$workload"
     measure "$channels" "$rate" 1 12
