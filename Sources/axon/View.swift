@@ -110,6 +110,8 @@ extension Axon {
             events.attach(hub)
             try hub.start()
 
+            // Before the URL is printed: a SIGTERM sent as soon as someone has read it must find the handler.
+            let stop = StopRequest()
             let listening = ListeningSignal()
             let serverTask = Task { try await server.run { url in listening.listening(url) } }
             let watcher = Task {
@@ -121,7 +123,6 @@ extension Axon {
                 + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s; Ctrl-C stops")
             flushStandardOutput()
 
-            let stop = StopRequest()
             session.startBaseline()
             try session.start()
             let printer = EEGPrinter(configuration: configuration, timeOffset: made.timeOffset)

@@ -42,6 +42,7 @@ final class ViewProcess {
     private let output = Lines()
     private let newLine = DispatchSemaphore(value: 0)
     private let readerDone = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
     private let reader: Thread
 
     init(_ arguments: [String]) throws {
@@ -72,6 +73,8 @@ final class ViewProcess {
             newLine.signal()
             readerDone.signal()
         }
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         reader.start()
     }
@@ -102,10 +105,20 @@ final class ViewProcess {
         return try #require(components.port)
     }
 
-    /// SIGTERM, then the exit status.
+    /// SIGTERM, then the exit status. A view that has not exited 20 s after it is recorded as a failure and killed,
+    /// so a stop that does not work fails its test instead of hanging the run.
     @discardableResult
     func stop() -> Int32 {
-        if process.isRunning { process.terminate() }
+        if process.isRunning {
+            process.terminate()
+        } else {
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        if exited.wait(timeout: .now() + 20) == .timedOut, process.isRunning {
+            Issue.record("axon view did not exit within 20 s of SIGTERM; killed. Output: \(lines.suffix(5))")
+            kill(process.processIdentifier, SIGKILL)
+        }
         process.waitUntilExit()
         return process.terminationStatus
     }
