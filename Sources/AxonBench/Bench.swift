@@ -115,13 +115,13 @@ public enum Bench {
     }
 
     /// The session default's latency with the calling thread (the producer) and the consumer pinned to the last
-    /// online CPU, the caller's affinity restored to every online CPU afterwards; `nil` when the system refuses.
+    /// online CPU, the caller's own CPU set restored afterwards; `nil` when the system refuses.
     static func pinnedLatency(_ workload: BenchWorkload, budget: Double) throws(BenchError) -> LatencyMeasurement.Result? {
         let online = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
         let cpu = online - 1
-        let everywhere = RealTimeOptions(cpus: Array(0..<online))
+        let previous = RealTimeOptions.currentThreadCPUs()
         guard RealTimeOptions(cpus: [cpu]).applyToCurrentThread().isEmpty else { return nil }
-        defer { _ = everywhere.applyToCurrentThread() }
+        defer { _ = previous.applyToCurrentThread() }
         let measurement = try LatencyMeasurement(
             workload, idle: IdleStrategy(), settle: 0.001, realTime: RealTimeOptions(cpus: [cpu]))
         defer { measurement.stop() }

@@ -30,6 +30,8 @@ public final class RingMeasurement {
     private let consumer: WorkerThread
     private var pushed = 0
     private var stopped = false
+    /// The calling thread's CPU set before the measurement pinned it.
+    private var previousCPUs: RealTimeOptions?
 
     /// Creates an 8192-slot ring of the workload's frames and starts its consumer thread.
     public init(_ workload: BenchWorkload, batch: Int) throws(BenchError) {
@@ -48,19 +50,21 @@ public final class RingMeasurement {
             staging.deallocate()
             throw .setupFailed("ring consumer thread: \(error)")
         }
-        if let placement = Self.placement { _ = placement.producer.applyToCurrentThread() }
+        if let placement = Self.placement {
+            previousCPUs = .currentThreadCPUs()
+            _ = placement.producer.applyToCurrentThread()
+        }
         // One batch through before timing: the consumer thread has started and made its pop buffer.
         pushBatches(1)
     }
 
-    /// With two CPUs or more: the producer (the calling thread) on CPU 0, the consumer on CPU 1, and every CPU for
-    /// the caller again afterwards. Left to the scheduler both threads sometimes share one CPU, the ring then fills
+    /// With two CPUs or more: the producer (the calling thread) on CPU 0, the consumer on CPU 1, and the caller's
+    /// own CPU set again afterwards (``stop()``). Left to the scheduler both threads sometimes share one CPU, the ring then fills
     /// and drains without crossing cores, and one run is several times faster than the next; `make compare`'s C++
     /// queues are placed the same way.
-    static var placement: (producer: RealTimeOptions, consumer: RealTimeOptions, restore: RealTimeOptions)? {
-        let online = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        guard online >= 2 else { return nil }
-        return (RealTimeOptions(cpus: [0]), RealTimeOptions(cpus: [1]), RealTimeOptions(cpus: Array(0..<online)))
+    static var placement: (producer: RealTimeOptions, consumer: RealTimeOptions)? {
+        guard sysconf(Int32(_SC_NPROCESSORS_ONLN)) >= 2 else { return nil }
+        return (RealTimeOptions(cpus: [0]), RealTimeOptions(cpus: [1]))
     }
 
     deinit {
@@ -125,7 +129,7 @@ public final class RingMeasurement {
         stopped = true
         ring.requestStop()
         consumer.join()
-        if let placement = Self.placement { _ = placement.restore.applyToCurrentThread() }
+        _ = previousCPUs?.applyToCurrentThread()
     }
 }
 

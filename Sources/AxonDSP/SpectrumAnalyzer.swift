@@ -241,15 +241,17 @@ public final class SpectrumAnalyzer {
             let (re, im) = bins[k]
             destination[k] = (re * re + im * im) * scale
         }
+        if mean != 0 {
+            for correction in meanCorrection {
+                let k = correction.bin
+                let re = bins[k].0 - mean * correction.re
+                let im = bins[k].1 - mean * correction.im
+                destination[k] = (re * re + im * im) * scale
+            }
+        }
+        // DC and Nyquist stand for one frequency each, not a positive and a negative one.
         destination[0] *= 0.5
         if size % 2 == 0 { destination[grid.binCount - 1] *= 0.5 }
-        guard mean != 0 else { return }
-        for correction in meanCorrection {
-            let k = correction.bin
-            let re = bins[k].0 - mean * correction.re
-            let im = bins[k].1 - mean * correction.im
-            destination[k] = (re * re + im * im) * (k == 0 || 2 * k == size ? 0.5 * scale : scale)
-        }
     }
 
     /// The dominant frequency of the last analysed window inside `band`; see ``FrequencyGrid/peak(of:in:)``.

@@ -414,7 +414,7 @@ public final class EEGEngine {
                 frameRow[layout.qualityLane(channel: channel, .lineShare)] = .nan
                 frameRow[layout.qualityLane(channel: channel, .muscleShare)] = .nan
                 frameRow[layout.qualityLane(channel: channel, .slowSwing)] = .nan
-                frameRow[layout.qualityLane(channel: channel, .usable)] = reference > 0 && reference.isFinite ? 1 : 0
+                frameRow[layout.qualityLane(channel: channel, .usable)] = SignalQualityMeter.hasPower(reference) ? 1 : 0
                 continue
             }
             let quality = meter.measure(tail, head, spectrum: spectrum)

@@ -191,9 +191,12 @@ final class SignalQualityMeter {
 
     /// Whether a channel's window can be used: not railed, not flat, and its analysis gave power.
     func isUsable(_ quality: ChannelQuality, referencePower: Double) -> Bool {
-        quality.railedFraction <= maxRailedFraction && quality.power >= flatPower
-            && referencePower > 0 && referencePower.isFinite
+        quality.railedFraction <= maxRailedFraction && quality.power >= flatPower && Self.hasPower(referencePower)
     }
+
+    /// Whether a window's analysis gave power in the reference band (all a channel needs when quality is not
+    /// measured).
+    static func hasPower(_ referencePower: Double) -> Bool { referencePower > 0 && referencePower.isFinite }
 
     /// Peak-to-peak of the smoothed points (taken every `stride` samples) after their least-squares line is
     /// removed.

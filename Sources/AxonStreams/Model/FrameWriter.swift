@@ -73,11 +73,12 @@ public final class FrameWriter: @unchecked Sendable {
     ) -> Int {
         let channels = layout.channelCount
         precondition(valueOffset + channels <= stride && values.count >= count * stride, "frames out of bounds")
+        guard count > 0, let base = values.baseAddress else { return 0 }
         let first = nextSequence
         nextSequence += Double(count)
         let lossMark = linkLossPending ? FrameLayout.linkLossMarker : .nan
         linkLossPending = false
-        let source = values.baseAddress! + valueOffset
+        let source = base + valueOffset
         return ring.pushSlots(count) { i, slot in
             slot[FrameLayout.sequenceLane] = first + Double(i)
             slot[FrameLayout.arrivalLane] = arrivalTime(i)

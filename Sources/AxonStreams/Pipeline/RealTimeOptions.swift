@@ -34,6 +34,13 @@ public struct RealTimeOptions: Sendable, Hashable {
     /// Nothing changed: the scheduler's defaults.
     public static let off = RealTimeOptions()
 
+    /// The calling thread's CPU set now, as options that put it back (`cpus` nil when the kernel does not say).
+    public static func currentThreadCPUs() -> RealTimeOptions {
+        var cpus = [Int32](repeating: 0, count: 1024)
+        let count = axon_thread_cpus(&cpus, Int32(cpus.count))
+        return RealTimeOptions(cpus: count > 0 ? cpus.prefix(Int(count)).map(Int.init) : nil)
+    }
+
     /// Applies the options to the calling thread (a pipeline does it on its consumer thread; a device thread of
     /// the caller's may do it for itself) and returns one message per option the system refused.
     public func applyToCurrentThread() -> [String] {
