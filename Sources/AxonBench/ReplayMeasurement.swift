@@ -8,7 +8,8 @@ import AxonStreams
 /// thread, as `axon replay` runs a file at full speed.
 ///
 /// The calling thread is the producer: it writes frames through the pipeline's `FrameWriter` into free ring
-/// slots only (a file replay loses nothing), up to 256 frames per push as `axon replay` does, and, at the end, waits for the spectrum of the last full hop to come
+/// slots only (a file replay loses nothing), up to 256 frames per push as `axon replay` does, waits for room as
+/// it does (``AxonStreams/FrameWriter/waitForRoom(atLeast:spins:timeout:)``), and, at the end, waits for the spectrum of the last full hop to come
 /// out of the processor's spectra ring. The consumer thread is the one core doing the engine's work, so
 /// device-seconds per wall-second (`seconds` ÷ wall time) is what one core serves; the producer runs on another.
 ///
@@ -46,10 +47,11 @@ public final class ReplayMeasurement {
     public init(_ workload: BenchWorkload) throws(BenchError) {
         self.workload = workload
         signal = BenchSignal(workload)
-        // As a file replay at full speed is configured: virtual arrival times, so no clock estimator; a consumer
-        // that polls rather than parks, since the ring is never empty for long.
+        // As a file replay at full speed is configured (`RecordingReplaySource.pipelineConfiguration`): a ring of
+        // 4096 frames handed to the stages in place 1024 at a time, virtual arrival times, so no clock estimator;
+        // and a consumer that polls rather than parks, since the ring is never empty for long.
         rig = try EngineRig(workload, configuration: .init(
-                ringCapacity: 8192, overflow: .rejectNewest, batchSize: 256, timeline: .init(clock: nil),
+                ringCapacity: 4096, overflow: .rejectNewest, batchSize: 1024, timeline: .init(clock: nil),
                 idle: IdleStrategy(spins: 1_000_000, park: 0)))
     }
 
@@ -62,12 +64,11 @@ public final class ReplayMeasurement {
         while remaining > 0 {
             if free == 0 {
                 // Look at the consumer's index only when the room seen last time is used up; while the ring is
-                // full, step aside so the consumer has the core, as a device thread waiting on a packet would.
-                var idle = IdleStrategy(spins: 16, park: 0.00005)
+                // full, wait until the consumer has emptied half of it, as `axon replay` does.
                 free = writer.freeCapacity
                 while free == 0 {
                     drainSpectra()
-                    idle.idle()
+                    writer.waitForRoom(atLeast: writer.ringCapacity / 2)
                     free = writer.freeCapacity
                 }
             }

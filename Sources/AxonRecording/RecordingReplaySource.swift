@@ -28,7 +28,8 @@ import AxonStreams
 /// would in real time.
 ///
 /// A full ring: with ``RingFull/wait`` (the default) the replay never loses a frame — it writes only as many
-/// frames as ``FrameWriter/freeCapacity`` says fit and waits (yield, then 0.5 ms naps) while the ring is full, so
+/// frames as ``FrameWriter/freeCapacity`` says fit and, while the ring is full, waits until the consumer has
+/// emptied half of it (``FrameWriter/waitForRoom(atLeast:spins:timeout:)``), so
 /// the ring's overflow policy never engages and the pipeline's `dropped` count stays 0 under any configuration.
 /// (Retrying a rejected `write` would not do: each rejection consumes a sequence number and appears downstream as
 /// an overflow gap.) With ``RingFull/overflow`` it behaves like a live device that cannot wait: the pipeline's
@@ -212,7 +213,6 @@ private struct Pacer {
     let writer: FrameWriter
     let lossless: Bool
     var room = 0
-    var idle = IdleStrategy()
 
     init(writer: FrameWriter, lossless: Bool) {
         self.writer = writer
@@ -236,10 +236,11 @@ private struct Pacer {
             room = writer.freeCapacity
             while room == 0 {
                 if writer.isStopRequested { return false }
-                idle.idle()
+                // Until the consumer has emptied half the ring — yielding, then asleep until it rings — not for a
+                // fixed nap: at full speed the consumer drains a full ring in about a tenth of a millisecond.
+                writer.waitForRoom(atLeast: max(1, writer.ringCapacity / 2))
                 room = writer.freeCapacity
             }
-            idle.reset()
         }
         room -= 1
         return true

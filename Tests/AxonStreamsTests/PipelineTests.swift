@@ -39,6 +39,49 @@ struct PipelineTests {
         #expect(sink.closed)
     }
 
+    /// A lossless producer streaming through a small ring many times over: under `.rejectNewest` the stages work on
+    /// the ring's slots in place, under `.dropOldest` on a copy; either way every frame arrives once, in order,
+    /// with no gap, and what a processor changes in the block is what the sinks receive.
+    @Test(arguments: OverflowPolicy.allCases)
+    func processorChangesReachTheSinksAcrossRingWraps(policy: OverflowPolicy) throws {
+        final class Doubler: SampleProcessor {
+            let name = "doubler"
+            func process(_ block: SampleBlock) {
+                for frame in 0..<block.frameCount {
+                    let values = block.values(ofFrame: frame)
+                    for channel in 0..<values.count { values[channel] *= 2 }
+                }
+            }
+        }
+        let frames = 5_000
+        let sink = RecordingSink()
+        let pipeline = StreamPipeline(
+            descriptor: descriptor(), processors: [Doubler()], sinks: [sink],
+            configuration: .init(ringCapacity: 64, overflow: policy, batchSize: 24))
+        let writer = try pipeline.makeWriter()
+        try pipeline.start()
+        var written = 0
+        while written < frames {
+            // Only into free slots, so neither policy has a reason to lose a frame.
+            let room = min(writer.freeCapacity, frames - written)
+            if room == 0 {
+                sched_yield()
+                continue
+            }
+            for i in written..<(written + room) {
+                #expect(writer.write(frameValues(i), counter: UInt64(i), arrivalTime: Double(i) / 250))
+            }
+            written += room
+        }
+        writer.finish()
+        pipeline.waitUntilFinished()
+
+        #expect(pipeline.statistics().dropped == 0)
+        #expect(sink.gaps.isEmpty)
+        #expect(sink.frames.map { $0.counter } == (0..<frames).map { UInt64($0) })
+        #expect(sink.frames.allSatisfy { frame in frame.values == frameValues(Int(frame.counter!)).map { $0 * 2 } })
+    }
+
     /// A simulated device with lost packets, as fast as the ring takes it: every frame arrives in order with
     /// its exact values, each loss is one device-counter gap, and times increase.
     @Test func simulatedSourceEndToEnd() throws {

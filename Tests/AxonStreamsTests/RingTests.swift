@@ -14,13 +14,20 @@ struct RingModelTests {
         for policy in OverflowPolicy.allCases {
             for offset in 0...(2 * capacity) {
                 for batch in 0...(capacity + 2) {
-                    checkScenario(capacity: capacity, width: width, policy: policy, offset: offset, batch: batch)
+                    for lending in [false, true] {
+                        checkScenario(
+                            capacity: capacity, width: width, policy: policy, offset: offset, batch: batch,
+                            lending: lending)
+                    }
                 }
             }
         }
     }
 
-    private func checkScenario(capacity: Int, width: Int, policy: OverflowPolicy, offset: Int, batch: Int) {
+    /// `lending`: read back with `withOldestSlots` (in place, contiguous runs) instead of `pop(into:)`.
+    private func checkScenario(
+        capacity: Int, width: Int, policy: OverflowPolicy, offset: Int, batch: Int, lending: Bool
+    ) {
         let ring = SPSCRing<Int>(capacity: capacity, width: width, overflow: policy)
         var next = 0
         var model: [Int] = []  // slot ids in the ring, oldest first
@@ -58,7 +65,14 @@ struct RingModelTests {
         var chunk = 1
         while true {
             var out = [Int](repeating: -1, count: chunk * width)
-            let got = out.withUnsafeMutableBufferPointer { ring.pop(into: $0) }
+            let got: Int
+            if lending {
+                got = ring.withOldestSlots(upTo: chunk) { first, count in
+                    for i in 0..<(count * width) { out[i] = first[i] }
+                }
+            } else {
+                got = out.withUnsafeMutableBufferPointer { ring.pop(into: $0) }
+            }
             if got == 0 { break }
             #expect(got <= chunk)
             for s in 0..<got {
@@ -71,6 +85,39 @@ struct RingModelTests {
         #expect(popped == model, "capacity \(capacity) width \(width) offset \(offset) batch \(batch) \(policy)")
         #expect(ring.isEmpty)
         #expect(ring.poppedCount == offset + model.count)
+    }
+
+    /// Lent slots are contiguous (a run stops at the end of the storage), and the producer cannot reuse them while
+    /// they are lent: a full ring rejects the newest slots under either policy, and nothing lent is dropped.
+    @Test(arguments: OverflowPolicy.allCases)
+    func lentSlotsAreContiguousAndKeptFromTheProducer(policy: OverflowPolicy) {
+        let ring = SPSCRing<Double>(capacity: 8, width: 2, overflow: policy)
+        func push(_ ids: Range<Int>) -> Int {
+            let flat = ids.flatMap { [Double($0), Double($0) + 0.5] }
+            return flat.withUnsafeBufferPointer { ring.push(contentsOf: $0) }
+        }
+        #expect(push(0..<6) == 6)
+        #expect(ring.withOldestSlots(upTo: 5) { _, _ in } == 5)  // indices now at 5
+        #expect(push(6..<13) == 7)  // slots 5…12: 5, 6, 7 at the end of the storage, 8…12 wrapped to its start
+        var seen: [Double] = []
+        var rejectedWhileLent = 0
+        let lent = ring.withOldestSlots(upTo: 8) { first, count in
+            for slot in 0..<count {
+                #expect(first[2 * slot + 1] == first[2 * slot] + 0.5)
+                seen.append(first[2 * slot])
+            }
+            // The ring is full and its three oldest slots are lent: the producer finds no room under either policy.
+            rejectedWhileLent = 1 - push(13..<14)
+        }
+        #expect(lent == 3 && seen == [5, 6, 7])
+        #expect(rejectedWhileLent == 1)
+        #expect(ring.droppedCount == 1)
+        var rest: [Double] = []
+        while ring.withOldestSlots(upTo: 8, { first, count in
+            for slot in 0..<count { rest.append(first[2 * slot]) }
+        }) > 0 {}
+        #expect(rest == [8, 9, 10, 11, 12])
+        #expect(ring.isEmpty && ring.poppedCount == 13)
     }
 
     @Test(arguments: OverflowPolicy.allCases)

@@ -45,6 +45,56 @@ struct RingWakeupTests {
         }
     }
 
+    @Test("a producer waiting for room is rung when a hand-back leaves the room it asked for, not before, and by a stop")
+    func producerWaitsForRoom() throws {
+        for lending in [false, true] {
+            let ring = SPSCRing<Double>(capacity: 8, overflow: .rejectNewest, wakeable: true)
+            for value in 0..<8 { #expect(ring.push(Double(value))) }
+            let result = ThreadLocked<Bool?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            let producer = Thread {
+                // A timeout far beyond the test: only a ring ends this wait in time.
+                let room = ring.waitForRoom(atLeast: 4, timeout: 60)
+                result.withLock { $0 = room }
+                done.signal()
+            }
+            producer.start()
+            while ring.producerWaiting.load(ordering: .relaxed) == 0 { sched_yield() }
+            func handBack(_ count: Int) {
+                if lending {
+                    #expect(ring.withOldestSlots(upTo: count) { _, _ in } == count)
+                } else {
+                    var out = [Double](repeating: 0, count: count)
+                    #expect(out.withUnsafeMutableBufferPointer { ring.pop(into: $0) } == count)
+                }
+            }
+            handBack(3)
+            // Three free slots of the four asked for: the consumer did not ring, the producer still waits.
+            #expect(ring.producerWaiting.load(ordering: .relaxed) == 4)
+            #expect(result.withLock { $0 } == nil)
+            handBack(1)
+            done.wait()
+            #expect(result.withLock { $0 } == true)
+            #expect(ring.producerWaiting.load(ordering: .relaxed) == 0)
+        }
+
+        // A stop request ends the wait whatever the room.
+        let ring = SPSCRing<Double>(capacity: 4, overflow: .rejectNewest, wakeable: true)
+        for value in 0..<4 { #expect(ring.push(Double(value))) }
+        let result = ThreadLocked<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let producer = Thread {
+            let room = ring.waitForRoom(atLeast: 2, timeout: 60)
+            result.withLock { $0 = room }
+            done.signal()
+        }
+        producer.start()
+        while ring.producerWaiting.load(ordering: .relaxed) == 0 { sched_yield() }
+        ring.requestStop()
+        done.wait()
+        #expect(result.withLock { $0 } == false)
+    }
+
     @Test("a producer waiting for the stop request is woken by it, and early by an interruption, never by its timeout")
     func producerWaits() {
         let ring = SPSCRing<Double>(capacity: 8, overflow: .rejectNewest)

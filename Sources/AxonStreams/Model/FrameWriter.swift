@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The producer's handle on a regular numeric stream: stamps each frame and pushes it into the stream's ring.
 ///
 ///     let writer = pipeline.makeWriter()
@@ -114,6 +118,24 @@ public final class FrameWriter: @unchecked Sendable {
     /// sequence number, so each rejection shows up downstream as an overflow gap even if the retry succeeds.
     /// Producer thread only; O(1), never blocks.
     public var freeCapacity: Int { ring.producerFreeSlots }
+
+    /// Waits until at least `frames` frames fit (``freeCapacity``), a stop is requested or `timeout` seconds pass:
+    /// how a lossless producer (a file replay) waits on a full ring. It first yields the CPU up to `spins` times,
+    /// looking again after each — at full speed the consumer frees the room within a fraction of a millisecond, and
+    /// a producer that finds it this way costs the consumer nothing — then blocks until the consumer, handing slots
+    /// back, wakes it (``SPSCRing/waitForRoom(atLeast:timeout:)``: a system call on the consumer's side, so once per
+    /// `frames` at most). Producer thread only.
+    ///
+    /// - Returns: `true` when `frames` frames fit now.
+    @discardableResult
+    public func waitForRoom(atLeast frames: Int = 1, spins: Int = 1000, timeout: Double = 0.05) -> Bool {
+        for _ in 0..<spins {
+            if ring.producerFreeSlots >= frames { return true }
+            if ring.isStopRequested { return false }
+            sched_yield()
+        }
+        return ring.waitForRoom(atLeast: frames, timeout: timeout)
+    }
 
     /// Slots in the stream's ring: the most frames one ``write(frames:count:stride:valueOffset:deviceTime:counter:arrivalTime:)``
     /// may offer.

@@ -13,8 +13,11 @@ public final class SampleBlock {
     public let capacity: Int
     /// Frames currently held.
     public internal(set) var frameCount: Int = 0
-    /// Row storage: `capacity × layout.width` doubles, row-major.
-    public let rows: UnsafeMutableBufferPointer<Double>
+    /// Row storage: `frameCount × layout.width` doubles or more, row-major — the block's own `capacity` rows, or,
+    /// while the pipeline hands a batch over in place, the ring's slots.
+    public private(set) var rows: UnsafeMutableBufferPointer<Double>
+    /// The block's own storage, `capacity × layout.width` doubles.
+    @usableFromInline let ownRows: UnsafeMutableBufferPointer<Double>
     @usableFromInline let gapStorage: UnsafeMutableBufferPointer<PositionedGap>
     /// Number of gap records in this block.
     public internal(set) var gapCount: Int = 0
@@ -32,8 +35,9 @@ public final class SampleBlock {
         precondition(capacity >= 1)
         self.layout = layout
         self.capacity = capacity
-        self.rows = .allocate(capacity: capacity * layout.width)
-        rows.initialize(repeating: 0)
+        self.ownRows = .allocate(capacity: capacity * layout.width)
+        ownRows.initialize(repeating: 0)
+        self.rows = ownRows
         // At most two gaps (overflow + device counter) can precede each frame.
         self.gapStorage = .allocate(capacity: 2 * capacity + 2)
         gapStorage.initialize(
@@ -41,7 +45,7 @@ public final class SampleBlock {
     }
 
     deinit {
-        rows.deallocate()
+        ownRows.deallocate()
         gapStorage.deallocate()
     }
 
@@ -60,6 +64,20 @@ public final class SampleBlock {
     func reset(frameCount: Int) {
         self.frameCount = frameCount
         gapCount = 0
+    }
+
+    /// Makes the block's frames `frameCount` rows that live elsewhere (a ring's slots lent in place), with no gaps;
+    /// ``useOwnRows()`` returns to the block's storage.
+    func lend(rows first: UnsafeMutablePointer<Double>, frameCount: Int) {
+        precondition(frameCount <= capacity, "a block holds at most its capacity in frames")
+        rows = UnsafeMutableBufferPointer(start: first, count: frameCount * layout.width)
+        reset(frameCount: frameCount)
+    }
+
+    /// Returns the block to its own storage, holding no frames and no gaps.
+    func useOwnRows() {
+        rows = ownRows
+        reset(frameCount: 0)
     }
 
     /// Lane `lane` of frame `frame`.

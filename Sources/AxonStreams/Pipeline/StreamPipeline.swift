@@ -207,12 +207,26 @@ public final class StreamPipeline: @unchecked Sendable {
         var idle = configuration.idle
         var nextPublish = HostClock.now() + configuration.statisticsInterval
         let ownProducer = source != nil
+        // A producer that waits for room (`.rejectNewest`, a file replay) can wait while the stages work on the
+        // ring's slots in place; one that must always find room (`.dropOldest`) gets its slots back at once.
+        let inPlace = configuration.overflow == .rejectNewest
         while true {
-            let frames = ring.pop(into: block.rows)
+            let frames: Int
+            if inPlace {
+                frames = ring.withOldestSlots(upTo: configuration.batchSize) { first, count in
+                    block.lend(rows: first, frameCount: count)
+                    deliver()
+                    block.useOwnRows()
+                }
+            } else {
+                frames = ring.pop(into: block.ownRows)
+                if frames > 0 {
+                    block.reset(frameCount: frames)
+                    deliver()
+                }
+            }
             if frames > 0 {
                 idle.reset()
-                block.reset(frameCount: frames)
-                deliver()
             } else if ring.isFinished || (!ownProducer && ring.isStopRequested && ring.isEmpty) {
                 break
             } else {

@@ -75,15 +75,19 @@ public final class StreamTimeline {
     /// with nothing lost (next sequence number, and the next counter value or device time one period on), with
     /// the running state in registers. Returns the first frame it did not stamp, which takes the general path.
     private func stampInSequence(from start: Int, in block: SampleBlock) -> Int {
-        let rows = block.rows
+        // Locals, not properties: the stores into `rows` below could alias the object's fields, which would make
+        // the compiler reload them every frame.
+        let rows = block.rows.baseAddress!
         let width = block.layout.width
+        let count = block.frameCount
+        let rate = self.rate
         var sequence = lastSequence
         var counter = lastCounter ?? .nan
         var deviceTime = lastDeviceTime ?? .nan
         var timestamp = lastTimestamp
         var frame = start
-        while frame < block.frameCount {
-            let row = frame * width
+        while frame < count {
+            let row = frame &* width  // within the block: cannot overflow
             let nextSequence = rows[row + FrameLayout.sequenceLane]
             // A frame marked as the first after a link outage takes the general path, which reports the outage.
             guard nextSequence == sequence + 1, rows[row + FrameLayout.timestampLane] != FrameLayout.linkLossMarker

@@ -43,6 +43,26 @@ extension SPSCRing {
         return total
     }
 
+    /// Lends up to `maxSlots` of the oldest published slots to `body` in place — contiguous in memory, so fewer
+    /// than are published when the run reaches the end of the storage — and hands them back to the producer when
+    /// `body` returns. Consumer thread only.
+    ///
+    /// `body(first, count)` receives the first slot's first element and the number of slots (`count × width`
+    /// elements); it may read and modify them but must not keep the pointer. Nothing is copied: this is `pop`
+    /// for a consumer whose work on a batch can run on the ring's memory. While `body` runs the producer cannot
+    /// reuse the lent slots, so keep it short under `.dropOldest`: a full ring then rejects the newest slots
+    /// instead of dropping the lent ones (counted in ``droppedCount`` like any rejection).
+    /// - Returns: the number of slots lent (0 when the ring is empty; `body` is not called).
+    /// - Complexity: O(1) plus `body`.
+    @inlinable
+    public func withOldestSlots(upTo maxSlots: Int, _ body: (UnsafeMutablePointer<Element>, Int) -> Void) -> Int {
+        guard maxSlots >= 1, let start = claim(upTo: maxSlots, contiguous: true) else { return 0 }
+        let count = claimedCount
+        body(storage + (start & mask) * width, count)
+        release(from: start, count: count)
+        return count
+    }
+
     /// Moves `count` elements out of the ring. A frame or two (the single-frame hand-off) is copied inline: a
     /// `memmove` call costs more than the copy itself at that size.
     @inlinable
@@ -66,15 +86,19 @@ extension SPSCRing {
         control.load(fromByteOffset: Self.consumerCachedTailOffset + 8, as: Int.self)
     }
 
-    /// Claims up to `wanted` published slots; returns the index of the first one, or `nil` if the ring is empty.
+    /// Claims up to `wanted` published slots — with `contiguous`, no further than the end of the storage — and
+    /// returns the index of the first one, or `nil` if the ring is empty.
     @inlinable
-    func claim(upTo wanted: Int) -> Int? {
+    func claim(upTo wanted: Int, contiguous: Bool = false) -> Int? {
         while true {
             // rejectNewest: only we write `head`, relaxed is enough. dropOldest: the producer may move it when it
             // drops slots; acquiring pairs with its CAS so we do not read slots it has already reused.
             let h = overflowPolicy == .dropOldest ? head.load(ordering: .acquiring) : head.load(ordering: .relaxed)
             var t = control.load(fromByteOffset: Self.consumerCachedTailOffset, as: Int.self)
-            if t &- h <= 0 {
+            // `pop` claims twice when the cached tail shows less than it wants; a lent run is claimed once, so it
+            // looks at the producer's tail whenever the cached one cannot fill it.
+            let reachable = contiguous ? min(wanted, capacity &- (h & mask)) : 1
+            if t &- h < reachable {
                 // acquiring: pairs with the producer's releasing store of `tail`, making the slots' contents
                 // visible before we read them.
                 t = tail.load(ordering: .acquiring)
@@ -82,7 +106,7 @@ extension SPSCRing {
                 if t == h { return nil }
                 raisePeakIfHigher(t &- h)
             }
-            let count = min(t &- h, wanted)
+            let count = min(t &- h, contiguous ? reachable : wanted)
             control.storeBytes(of: count, toByteOffset: Self.consumerCachedTailOffset + 8, as: Int.self)
             if overflowPolicy == .rejectNewest { return h }
             // Claim protocol for dropOldest: announce which slot we will read, then take the slots with a CAS
@@ -107,6 +131,7 @@ extension SPSCRing {
             reading.store(Self.notReading, ordering: .releasing)
         }
         popped.add(count)  // relaxed: statistics; only we write it
+        wakeProducerIfWaiting()
     }
 
     @inlinable

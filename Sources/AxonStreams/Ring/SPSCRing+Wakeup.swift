@@ -10,7 +10,10 @@ import Atomics
 // algorithm closes it: each side stores its own word (consumer: `consumerAsleep = 1`; producer: `tail`), then a
 // sequentially consistent fence, then loads the other's. At least one of them sees the other's store: either the
 // producer sees the flag and writes the eventfd (whose counter stays set until read, so a write before the poll is
-// not lost), or the consumer sees the new tail and does not sleep.
+// not lost), or the consumer sees the new tail and does not sleep. A lossless producer waiting for room mirrors it:
+// it stores how many free slots it waits for in `producerWaiting`, fences and loads `head`/`reading`; the consumer
+// stores them, fences, loads `producerWaiting` and rings once that many slots are free (a ring per release would
+// make the consumer, the busier side of a full ring, pay a system call for every batch).
 
 extension SPSCRing {
     /// Whether the consumer can block in ``waitForData(timeout:)`` (the ring was made `wakeable` and has its
@@ -36,6 +39,61 @@ extension SPSCRing {
         // keeps its core busy would hold it there for a whole time slice (milliseconds). Yielding once lets it run
         // at once if so, and costs nothing when it was placed on an idle core.
         sched_yield()
+    }
+
+    /// Consumer side (and `requestStop`, with `always`): wakes a producer asleep in
+    /// ``waitForRoom(atLeast:timeout:)`` once the room it waits for is free. One fence and one load when it is not
+    /// waiting; one `write(2)` when it is and the room is there.
+    @inlinable
+    func wakeProducerIfWaiting(always: Bool = false) {
+        guard roomDescriptor >= 0 else { return }
+        // sequentiallyConsistent: orders the `head`/`reading` store (or `stopRequested`) before the flag's load
+        // against the producer's flag store before its index loads (see the file's comment).
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        // relaxed: the fence above orders the load; the exchange makes one waker ring, not two.
+        let wanted = producerWaiting.load(ordering: .relaxed)
+        guard wanted != 0 else { return }
+        if !always {
+            // acquiring, as in `producerFreeSlots`; `tail` does not move while the producer waits.
+            let lowest = min(head.load(ordering: .acquiring), reading.load(ordering: .acquiring))
+            guard capacity &- (tail.load(ordering: .acquiring) &- lowest) >= wanted else { return }
+        }
+        guard producerWaiting.exchange(0, ordering: .relaxed) != 0 else { return }
+        var one: UInt64 = 1
+        _ = write(roomDescriptor, &one, 8)  // EAGAIN: already set, the producer is woken either way
+    }
+
+    /// Producer only: blocks until at least `slots` slots are free (``producerFreeSlots``), a stop is requested, or
+    /// `timeout` seconds pass — for a producer that must not lose a slot (a file replay) facing a full ring. The
+    /// consumer rings it when a hand-back leaves that many slots free, so the producer sleeps without polling and
+    /// wakes when there is room. Waiting for a good share of the ring (half, say) keeps the wake-ups few; a
+    /// wake-up costs the consumer a system call. A ring that is not wakeable naps `timeout` instead.
+    ///
+    /// - Returns: `true` when `slots` slots are free now, `false` on a timeout or a stop request with less room.
+    /// - Complexity: one `poll(2)` and one `read(2)` when it sleeps; allocates nothing.
+    @discardableResult
+    public func waitForRoom(atLeast slots: Int = 1, timeout: Double) -> Bool {
+        guard roomDescriptor >= 0 else {
+            if producerFreeSlots >= slots { return true }
+            var request = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
+            _ = nanosleep(&request, nil)
+            return producerFreeSlots >= slots
+        }
+        precondition(slots >= 1 && slots <= capacity, "wait for 1 to capacity slots")
+        // relaxed + fence: see the file's comment; the fence orders this store before the loads below.
+        producerWaiting.store(slots, ordering: .relaxed)
+        atomicMemoryFence(ordering: .sequentiallyConsistent)
+        if producerFreeSlots >= slots || stopRequested.load(ordering: .acquiring) != 0 {
+            producerWaiting.store(0, ordering: .relaxed)  // relaxed: only this thread sleeps on it
+            return producerFreeSlots >= slots
+        }
+        var descriptor = pollfd(fd: roomDescriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(min(Double(Int32.max), max(1, (timeout * 1000).rounded(.up))))
+        _ = poll(&descriptor, 1, milliseconds)
+        var value: UInt64 = 0
+        _ = read(roomDescriptor, &value, 8)  // resets the counter; EAGAIN after a timeout
+        producerWaiting.store(0, ordering: .relaxed)  // relaxed: a late ring only costs one spare wake-up
+        return producerFreeSlots >= slots
     }
 
     /// Consumer only: blocks until the producer publishes, closes or a stop is requested, or `timeout` seconds

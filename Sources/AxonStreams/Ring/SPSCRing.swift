@@ -39,7 +39,9 @@ public enum OverflowPolicy: String, Sendable, Hashable, CaseIterable {
 /// Wake-ups (``init(capacity:width:overflow:wakeable:)`` with `wakeable`): a consumer with nothing to do can block
 /// in ``waitForData(timeout:)`` instead of polling. It says so in a flag and sleeps on an `eventfd`; the producer,
 /// after publishing, checks the flag and writes the `eventfd` only when it is set. While the consumer is awake
-/// the producer pays one fence and one load per push, never a system call.
+/// the producer pays one fence and one load per push, never a system call. The other way round, a lossless producer
+/// facing a full ring blocks in ``waitForRoom(atLeast:timeout:)`` the same way, and the consumer rings it when a
+/// hand-back leaves the room it waits for (one fence and one load per pop while the producer is not waiting).
 ///
 /// Every atomic access in the project lives in this type; each one says who writes it, who reads it and why its
 /// ordering suffices.
@@ -75,8 +77,13 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     /// 1 while the consumer is (about to be) asleep in ``waitForData(timeout:)``; written by the consumer to
     /// 1 and back to 0, by the producer to 0 when it rings.
     @usableFromInline let consumerAsleep: UnsafeAtomic<Int>
+    /// While the producer is (about to be) asleep in ``waitForRoom(atLeast:timeout:)``, the free slots it waits for,
+    /// else 0; written by the producer, and by the consumer to 0 when it rings.
+    @usableFromInline let producerWaiting: UnsafeAtomic<Int>
     /// The `eventfd` a sleeping consumer waits on, or -1 for a ring without wake-ups.
     @usableFromInline let wakeDescriptor: Int32
+    /// The `eventfd` a producer waiting for room sleeps on, or -1 for a ring without wake-ups.
+    @usableFromInline let roomDescriptor: Int32
     /// What a producer waiting in ``waitForStopRequest(timeout:)`` blocks on: signalled by ``requestStop()`` and
     /// ``interruptProducerWait()``.
     let producerWakeup = DispatchSemaphore(value: 0)
@@ -95,8 +102,9 @@ public final class SPSCRing<Element>: @unchecked Sendable {
     ///   - capacity: number of slots; must be a power of two (see ``powerOfTwo(atLeast:)``).
     ///   - width: elements per slot (channels of a frame, for example); at least 1.
     ///   - overflow: what a full ring does with what does not fit.
-    ///   - wakeable: give the consumer ``waitForData(timeout:)`` (one `eventfd`). If the system refuses one, the
-    ///     ring works without (``isWakeable`` is false and waiting naps instead).
+    ///   - wakeable: give the consumer ``waitForData(timeout:)`` and the producer ``waitForRoom(atLeast:timeout:)``
+    ///     (an `eventfd` each). If the system refuses them, the ring works without (``isWakeable`` is false and
+    ///     waiting naps instead).
     /// - Complexity: O(capacity × width) to allocate; nothing allocates afterwards.
     public init(capacity: Int, width: Int = 1, overflow: OverflowPolicy, wakeable: Bool = false) {
         precondition(capacity > 0 && capacity & (capacity - 1) == 0, "SPSCRing capacity must be a power of two")
@@ -125,7 +133,13 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         closed = atomic(at: 264, 0)
         stopRequested = atomic(at: 272, 0)
         consumerAsleep = atomic(at: 280, 0)
-        wakeDescriptor = wakeable ? axon_eventfd() : -1
+        producerWaiting = atomic(at: 288, 0)
+        let wakeDescriptor = wakeable ? axon_eventfd() : -1
+        let roomDescriptor = wakeDescriptor >= 0 ? axon_eventfd() : -1
+        // Both or neither: a ring is wakeable in both directions or not at all.
+        if roomDescriptor < 0, wakeDescriptor >= 0 { close(wakeDescriptor) }
+        self.wakeDescriptor = roomDescriptor >= 0 ? wakeDescriptor : -1
+        self.roomDescriptor = roomDescriptor
     }
 
     deinit {
@@ -140,6 +154,7 @@ public final class SPSCRing<Element>: @unchecked Sendable {
         storage.deallocate()
         control.deallocate()
         if wakeDescriptor >= 0 { close(wakeDescriptor) }
+        if roomDescriptor >= 0 { close(roomDescriptor) }
     }
 
     /// The smallest power of two that is at least `n` (and at least 1).
@@ -185,6 +200,7 @@ extension SPSCRing {
         // releasing: whatever the requester wrote before asking is visible to a producer that sees the flag.
         stopRequested.store(1, ordering: .releasing)
         wakeConsumerIfAsleep()
+        wakeProducerIfWaiting(always: true)
         producerWakeup.signal()
     }
 
