@@ -116,16 +116,21 @@ def PIPELINE_MISSES(axon, data):
         if a and a["ringEngineOverEngine"] < target:
             per_second = 1e9 / a["deviceSecondsPerSecond"] - a["hopNanoseconds"]
             frames = a["sampleRate"]
+            moving = 1e9 / a["ringItemsPerSecond"]  # ns per frame through the batched ring alone, both cores busy
+            ceiling = a["hopNanoseconds"] / (a["hopNanoseconds"] + frames * moving)
             texts.append(
                 f"**ring + engine ÷ engine, {label}: {a['ringEngineOverEngine']:.2f}** (target {target}). Besides the "
                 f"engine the consumer does {per_second / 1000:.2f} µs of per-frame work per device-second "
-                f"({per_second / frames:.1f} ns a frame): each frame is copied out of the ring into the pipeline's "
-                "block (72 bytes, written by the other core), the timeline checks its sequence number, counter or "
-                "device time and writes its timestamp, and the engine copies its values from the block's rows into "
-                "the per-channel history. The engine's own work per frame is small at 4 channels, so that copying "
-                "weighs a third; at 64 channels the same per-frame work is under a tenth (see the scaling table). "
-                "Closing it would take the engine reading the ring's slots in place (no block copy) and a timeline "
-                "pass fused into the pop.")
+                f"({per_second / frames:.1f} ns a frame). The stages read the frames in place in the ring (no copy "
+                "into a block), so what is left is: bringing each frame's "
+                f"{8 * (5 + a['channels'])} bytes over from the producer's core — the batched ring alone moves frames "
+                f"between the two cores at {a['ringItemsPerSecond'] / 1e6:.0f} M frames/s, {moving:.1f} ns a frame, "
+                f"which by itself would hold this ratio to {ceiling:.2f} with nothing else to do —, the timeline's "
+                "checks of each frame's sequence number, counter or device time and its timestamp, and the engine's "
+                "copy of the values into its per-channel history. The engine's own work per frame is small at 4 "
+                "channels; at 64 channels the same per-frame costs are under a tenth of it (see the scaling table). "
+                "Frames of fewer bytes (a header of five doubles is most of a 4-channel frame) would be the next "
+                "step.")
     if axon["latencyP99Microseconds"] > 50 or axon["latencyMaxMicroseconds"] > 1000:
         pinned = axon.get("pinnedLatencyP99Microseconds")
         texts.append(

@@ -46,7 +46,12 @@ extension SPSCRing {
     /// waiting; one `write(2)` when it is and the room is there.
     @inlinable
     func wakeProducerIfWaiting(always: Bool = false) {
-        guard roomDescriptor >= 0 else { return }
+        // Only the descriptor check is inlined into every pop: a ring without wake-ups pays a load and a branch.
+        if roomDescriptor >= 0 { wakeWaitingProducer(always: always) }
+    }
+
+    @usableFromInline
+    func wakeWaitingProducer(always: Bool) {
         // sequentiallyConsistent: orders the `head`/`reading` store (or `stopRequested`) before the flag's load
         // against the producer's flag store before its index loads (see the file's comment).
         atomicMemoryFence(ordering: .sequentiallyConsistent)

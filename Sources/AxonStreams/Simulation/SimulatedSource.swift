@@ -38,8 +38,9 @@ public struct SimulatedSource: SampleSource {
         public var noise: Double
         /// Seconds to run; `nil` runs until stopped.
         public var duration: Double?
-        /// Pace samples in real time (`true`), or write them as fast as the ring takes them with *virtual*
-        /// arrival times (as if paced), so timestamps and gaps mean the same in both modes.
+        /// Pace samples in real time (`true`), or write them as fast as the ring takes them — waiting for room, so
+        /// none is rejected — with *virtual* arrival times (as if paced), so timestamps and gaps mean the same in
+        /// both modes.
         public var realTime: Bool
         /// Samples per packet: a real headset sends a few samples per Bluetooth notification.
         public var samplesPerPacket: Int
@@ -126,7 +127,17 @@ public struct SimulatedSource: SampleSource {
             // A packet leaves the device once its last sample exists; the simulated link adds jitter.
             let trueTimeOfLast = start + Double(packetEnd - 1) / c.rate / c.speed
             let arrival = trueTimeOfLast + random.uniform() * c.arrivalJitter
-            if c.realTime { HostClock.sleep(until: arrival) }  // simulated device pacing
+            if c.realTime {
+                HostClock.sleep(until: arrival)  // simulated device pacing
+            } else {
+                // Unpaced, the simulator waits for room as a file replay does, so the ring never rejects a frame:
+                // a slow stage (a sink that syncs every record) slows the run down instead of thinning it out.
+                let packet = min(packetEnd - index, writer.ringCapacity)
+                while writer.freeCapacity < packet, !writer.isStopRequested {
+                    writer.waitForRoom(atLeast: max(packet, writer.ringCapacity / 2))
+                }
+                if writer.isStopRequested { break }
+            }
             for sample in index..<packetEnd where !c.lostSamples.contains(sample) {
                 for channel in 0..<channels {
                     frame[channel] = idealValue(channel: channel, index: sample) + c.noise * random.gaussian()
