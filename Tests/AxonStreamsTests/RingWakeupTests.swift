@@ -20,6 +20,20 @@ struct RingWakeupTests {
         return (thread, result, done)
     }
 
+    /// Starts a producer thread that waits once for `slots` free slots with a timeout far beyond the test (only a
+    /// ring ends it in time) and reports whether the room was there; returns once it has said it is waiting.
+    static func roomWaiter(on ring: SPSCRing<Double>, atLeast slots: Int) -> (result: ThreadLocked<Bool?>, done: DispatchSemaphore) {
+        let result = ThreadLocked<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            let room = ring.waitForRoom(atLeast: slots, timeout: 60)
+            result.withLock { $0 = room }
+            done.signal()
+        }.start()
+        while ring.producerWaiting.load(ordering: .relaxed) == 0 { sched_yield() }
+        return (result, done)
+    }
+
     /// Waits until the consumer has said it is going to sleep.
     static func untilAsleep(_ ring: SPSCRing<Double>) {
         while ring.consumerAsleep.load(ordering: .relaxed) == 0 { sched_yield() }
@@ -50,16 +64,7 @@ struct RingWakeupTests {
         for lending in [false, true] {
             let ring = SPSCRing<Double>(capacity: 8, overflow: .rejectNewest, wakeable: true)
             for value in 0..<8 { #expect(ring.push(Double(value))) }
-            let result = ThreadLocked<Bool?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            let producer = Thread {
-                // A timeout far beyond the test: only a ring ends this wait in time.
-                let room = ring.waitForRoom(atLeast: 4, timeout: 60)
-                result.withLock { $0 = room }
-                done.signal()
-            }
-            producer.start()
-            while ring.producerWaiting.load(ordering: .relaxed) == 0 { sched_yield() }
+            let (result, done) = Self.roomWaiter(on: ring, atLeast: 4)
             func handBack(_ count: Int) {
                 if lending {
                     #expect(ring.withOldestSlots(upTo: count) { _, _ in } == count)
@@ -81,15 +86,7 @@ struct RingWakeupTests {
         // A stop request ends the wait whatever the room.
         let ring = SPSCRing<Double>(capacity: 4, overflow: .rejectNewest, wakeable: true)
         for value in 0..<4 { #expect(ring.push(Double(value))) }
-        let result = ThreadLocked<Bool?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let producer = Thread {
-            let room = ring.waitForRoom(atLeast: 2, timeout: 60)
-            result.withLock { $0 = room }
-            done.signal()
-        }
-        producer.start()
-        while ring.producerWaiting.load(ordering: .relaxed) == 0 { sched_yield() }
+        let (result, done) = Self.roomWaiter(on: ring, atLeast: 2)
         ring.requestStop()
         done.wait()
         #expect(result.withLock { $0 } == false)
