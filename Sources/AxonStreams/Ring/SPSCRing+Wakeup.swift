@@ -32,9 +32,7 @@ extension SPSCRing {
         guard consumerAsleep.load(ordering: .relaxed) != 0,
             consumerAsleep.exchange(0, ordering: .relaxed) != 0
         else { return }
-        var one: UInt64 = 1
-        // EAGAIN means the counter is already set: the consumer is woken either way.
-        _ = write(wakeDescriptor, &one, 8)
+        Self.ring(wakeDescriptor)
         // The kernel tends to queue the woken consumer on the waker's own core (wake-affine); a producer that then
         // keeps its core busy would hold it there for a whole time slice (milliseconds). Yielding once lets it run
         // at once if so, and costs nothing when it was placed on an idle core.
@@ -64,8 +62,7 @@ extension SPSCRing {
             guard capacity &- (tail.load(ordering: .acquiring) &- lowest) >= wanted else { return }
         }
         guard producerWaiting.exchange(0, ordering: .relaxed) != 0 else { return }
-        var one: UInt64 = 1
-        _ = write(roomDescriptor, &one, 8)  // EAGAIN: already set, the producer is woken either way
+        Self.ring(roomDescriptor)
     }
 
     /// Producer only: blocks until at least `slots` slots are free (``producerFreeSlots``), a stop is requested, or
@@ -80,8 +77,7 @@ extension SPSCRing {
     public func waitForRoom(atLeast slots: Int = 1, timeout: Double) -> Bool {
         guard roomDescriptor >= 0 else {
             if producerFreeSlots >= slots { return true }
-            var request = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
-            _ = nanosleep(&request, nil)
+            HostClock.sleep(until: HostClock.now() + timeout)
             return producerFreeSlots >= slots
         }
         precondition(slots >= 1 && slots <= capacity, "wait for 1 to capacity slots")
@@ -92,11 +88,7 @@ extension SPSCRing {
             producerWaiting.store(0, ordering: .relaxed)  // relaxed: only this thread sleeps on it
             return producerFreeSlots >= slots
         }
-        var descriptor = pollfd(fd: roomDescriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(min(Double(Int32.max), max(1, (timeout * 1000).rounded(.up))))
-        _ = poll(&descriptor, 1, milliseconds)
-        var value: UInt64 = 0
-        _ = read(roomDescriptor, &value, 8)  // resets the counter; EAGAIN after a timeout
+        _ = Self.sleep(on: roomDescriptor, timeout: timeout)  // the room decides, not the wake-up
         producerWaiting.store(0, ordering: .relaxed)  // relaxed: a late ring only costs one spare wake-up
         return producerFreeSlots >= slots
     }
@@ -109,8 +101,7 @@ extension SPSCRing {
     @discardableResult
     public func waitForData(timeout: Double) -> Bool {
         guard wakeDescriptor >= 0 else {
-            var request = timespec(tv_sec: Int(timeout), tv_nsec: Int((timeout - timeout.rounded(.down)) * 1e9))
-            _ = nanosleep(&request, nil)
+            HostClock.sleep(until: HostClock.now() + timeout)
             return false
         }
         // relaxed + fence: see the file's comment; the fence orders this store before the loads below.
@@ -120,12 +111,27 @@ extension SPSCRing {
             consumerAsleep.store(0, ordering: .relaxed)  // relaxed: only this thread sleeps on it
             return true
         }
-        var descriptor = pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)
-        let milliseconds = Int32(min(Double(Int32.max), max(1, (timeout * 1000).rounded(.up))))
-        let ready = poll(&descriptor, 1, milliseconds)
-        var value: UInt64 = 0
-        _ = read(wakeDescriptor, &value, 8)  // resets the counter; EAGAIN after a timeout
+        let woken = Self.sleep(on: wakeDescriptor, timeout: timeout)
         consumerAsleep.store(0, ordering: .relaxed)  // relaxed: a late ring only costs one spare wake-up
+        return woken
+    }
+
+    /// Sets an `eventfd`'s counter, waking whoever sleeps on it. EAGAIN means the counter is already set: the
+    /// sleeper is woken either way.
+    @usableFromInline
+    static func ring(_ descriptor: Int32) {
+        var one: UInt64 = 1
+        _ = write(descriptor, &one, 8)
+    }
+
+    /// Sleeps on an `eventfd` until it is set or `timeout` seconds pass, then resets its counter. Returns whether it
+    /// was set (a signal's EINTR reads as not set; every caller looks at the ring again either way).
+    static func sleep(on descriptor: Int32, timeout: Double) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(min(Double(Int32.max), max(1, (timeout * 1000).rounded(.up))))
+        let ready = poll(&request, 1, milliseconds)
+        var value: UInt64 = 0
+        _ = read(descriptor, &value, 8)  // resets the counter; EAGAIN after a timeout
         return ready > 0
     }
 }
