@@ -158,6 +158,26 @@ struct PipelineTests {
         #expect(summary.summary.frames == stats.delivered)
     }
 
+    /// A busy-waiting consumer (``IdleStrategy/polling``) takes frames as they come, sees the producer's end and
+    /// delivers everything: it never sleeps, so its polling alone finds the frames and the end.
+    @Test func pollingConsumerDeliversAndEnds() throws {
+        let sink = RecordingSink()
+        let pipeline = StreamPipeline(
+            descriptor: descriptor(), sinks: [sink], configuration: .init(ringCapacity: 64, idle: .polling))
+        let writer = try pipeline.makeWriter()
+        try pipeline.start()
+        for i in 0..<500 {
+            while writer.freeCapacity == 0 { sched_yield() }
+            writer.write(frameValues(i), counter: UInt64(i), arrivalTime: Double(i) / 250)
+            if i % 50 == 0 { usleep(200) }  // the consumer catches up and polls an empty ring
+        }
+        writer.finish()
+        pipeline.waitUntilFinished()
+        let stats = pipeline.statistics()
+        #expect(stats.received == 500 && stats.delivered == 500 && stats.dropped == 0)
+        #expect(sink.frames.count == 500)
+    }
+
     @Test func misuseIsATypedError() throws {
         let pipeline = StreamPipeline(source: SimulatedSource(configuration: .init(duration: 0.1, realTime: false)),
                                       sinks: [])

@@ -59,6 +59,21 @@ struct RingWakeupTests {
         }
     }
 
+    @Test("a strategy that does not yield never sleeps, whatever its park and block settings")
+    func busyWaitingNeverSleeps() {
+        let ring = SPSCRing<Double>(capacity: 8, overflow: .rejectNewest, wakeable: true)
+        // Yielding, these settings would block for 30 s (or park 1 s) in every round after the first.
+        var idle = IdleStrategy(spins: 0, park: 1, blockTimeout: 30, yields: false)
+        let start = HostClock.now()
+        for _ in 0..<10_000 {
+            idle.idle(waitingOn: ring)
+            idle.idle()
+        }
+        #expect(HostClock.now() - start < 30, "an idle round slept")
+        #expect(ring.consumerAsleep.load(ordering: .relaxed) == 0)
+        #expect(IdleStrategy.polling.yields == false && IdleStrategy().yields)
+    }
+
     @Test("a producer waiting for room is rung when a hand-back leaves the room it asked for, not before, and by a stop")
     func producerWaitsForRoom() throws {
         for lending in [false, true] {

@@ -17,4 +17,14 @@ int axon_set_thread_cpus(int tid, const int *cpus, int count);
 /// errno set.
 int axon_thread_cpus(int *cpus, int capacity);
 
+/// Tells the CPU the caller is in a spin-wait loop (x86 `pause`, Arm `yield`): the loop backs off the core's
+/// pipeline and its sibling hyper-thread instead of hammering the line it polls.
+static inline void axon_spin_hint(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__) || defined(__arm__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
 #endif
