@@ -9,7 +9,8 @@ import AxonStreams
 /// The core measurements of Axon on the machine it runs on: FFT, engine hop, replay through ring and engine,
 /// ring throughput, end-to-end latency and steady-state allocations, for one simulated device.
 ///
-/// Measurements run one after the other, each within its share of ``BenchOptions/seconds``; the machine should
+/// Measurements run one after the other, each within its share of ``BenchOptions/seconds`` (the engine hops and the
+/// replay, whose ratio is reported, alternate in rounds); the machine should
 /// otherwise be idle (two threads are busy at a time for the ring, replay and latency measurements).
 ///
 ///     let report = try Bench.run(BenchOptions(workload: try BenchWorkload(channels: 4, sampleRate: 250)))
@@ -22,6 +23,8 @@ public enum Bench {
         fft: 0.05, hop: 0.10, spectralHop: 0.06, replay: 0.23, ringSingle: 0.08, ringBatch: 0.08, latency: 0.15,
         pinned: 0.08, napping: 0.05, polling: 0.10
     )
+    /// Rounds the engine-alone and through-ring measurements alternate in.
+    static let pairedRounds = 5
     /// Frames per batch in the batched ring measurement.
     public static let ringBatch = 256
 
@@ -41,16 +44,29 @@ public enum Bench {
         progress("FFT of a \(workload.windowSize)-point window")
         let fft = try FFTMeasurement.run(workload, timing: timing(shares.fft))
 
-        progress("engine hop, \(workload.channels) channels at \(workload.sampleRate) Hz")
-        let hop = try HopMeasurement(workload).run(timing: timing(shares.hop))
-
-        progress("engine hop, spectral work only (signal quality off)")
-        let spectralHop = try HopMeasurement(workload, measuresSignalQuality: false).run(timing: timing(shares.spectralHop))
-
-        progress("replay of \(options.replaySeconds) s through ring and engine")
-        let replayer = try ReplayMeasurement(workload)
-        let replay = replayer.run(seconds: options.replaySeconds, timing: timing(shares.replay, minimum: 3))
-        replayer.stop()
+        // The engine alone and the replay through ring and engine are compared (`ringEngineOverEngine`), so they
+        // alternate in rounds and each figure is the median of all its rounds' repetitions: a slow spell of a shared
+        // machine (seen lasting 0.2–0.6 s, the engine then 1.7× slower) falls on both alike instead of on one.
+        progress("engine hop (\(workload.channels) channels at \(workload.sampleRate) Hz), the same with signal quality off, "
+            + "and a replay of \(options.replaySeconds) s through ring and engine, in \(pairedRounds) alternating rounds")
+        let hopMeasurement = try HopMeasurement(workload)
+        let spectralMeasurement = try HopMeasurement(workload, measuresSignalQuality: false)
+        var hopTimes: [Double] = [], spectralTimes: [Double] = [], replayTimes: [Double] = []
+        var replayAllocations: Double?
+        for round in 0..<pairedRounds {
+            hopTimes += hopMeasurement.timeHops(timing(shares.hop / Double(pairedRounds), minimum: 1))
+            spectralTimes += spectralMeasurement.timeHops(timing(shares.spectralHop / Double(pairedRounds), minimum: 1))
+            // A pipeline of its own each round: between rounds no consumer thread spins beside the engine alone.
+            let replayer = try ReplayMeasurement(workload)
+            replayTimes += replayer.timeReplays(
+                seconds: options.replaySeconds, timing: timing(shares.replay / Double(pairedRounds), minimum: 1))
+            if round == pairedRounds - 1 { replayAllocations = replayer.allocationsPerHop(seconds: options.replaySeconds) }
+            replayer.stop()
+        }
+        let hop = hopMeasurement.result(nanosecondsPerHop: hopTimes)
+        let spectralHop = spectralMeasurement.result(nanosecondsPerHop: spectralTimes)
+        let replay = ReplayMeasurement.result(
+            seconds: options.replaySeconds, times: replayTimes, allocationsPerHop: replayAllocations)
 
         progress("ring, one frame per push")
         let singleRing = try RingMeasurement(workload, batch: 1)
@@ -64,7 +80,7 @@ public enum Bench {
 
         progress("latency, ring entry to spectrum out (session idle strategy: the consumer blocks, the producer wakes it)")
         let blocking = try LatencyMeasurement(workload, idle: IdleStrategy(), settle: 0.001)
-        let latency = blocking.run(budget: budget * shares.latency)
+        let latency = blocking.run(budget: budget * shares.latency, minimumHops: options.minimumLatencyHops)
         blocking.stop()
 
         progress("latency, the same with producer and consumer pinned to one CPU (a wake-up without an interrupt to another core)")

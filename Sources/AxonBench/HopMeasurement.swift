@@ -29,6 +29,10 @@ public final class HopMeasurement {
     let signal: BenchSignal
     let workload: BenchWorkload
     private var sample = 0
+    /// Spectra made while timed (kept so the hops cannot be optimised away).
+    private var spectra = 0
+    /// The last channel's dominant frequencies after the warm-up's tenth hop; `nil` before the first round.
+    private var tenthHopDominantFrequencies: [Double?]?
 
     /// Builds the engine (FFTW plans included) and fills its first window up to one hop before its end, so every
     /// hop from then on ends with exactly one spectrum. `measuresSignalQuality: false` times the spectral work
@@ -68,22 +72,35 @@ public final class HopMeasurement {
 
     /// Times hops within `timing`'s budget, then counts the allocations of 1000 more.
     public func run(timing: RepeatedTiming) -> Result {
-        var spectra = 0
-        for _ in 0..<10 { spectra += hop() }  // warm: caches, branch predictors, first-use paths
-        let lastChannel = workload.channels - 1
-        let check = (0..<engine.configuration.bands.count).map {
-            engine.spectrum.dominantFrequency(channel: lastChannel, band: $0)
+        result(nanosecondsPerHop: timeHops(timing))
+    }
+
+    /// Times hops within `timing`'s budget and returns nanoseconds per hop, one figure per repetition. The first
+    /// call warms the engine with 10 hops and notes their dominant frequencies. Call it in several rounds between
+    /// other measurements to spread a slow spell of the machine over them all, then ``result(nanosecondsPerHop:)``.
+    public func timeHops(_ timing: RepeatedTiming) -> [Double] {
+        if tenthHopDominantFrequencies == nil {
+            for _ in 0..<10 { spectra &+= hop() }  // warm: caches, branch predictors, first-use paths
+            let lastChannel = workload.channels - 1
+            tenthHopDominantFrequencies = (0..<engine.configuration.bands.count).map {
+                engine.spectrum.dominantFrequency(channel: lastChannel, band: $0)
+            }
         }
-        let timed = timing.measure { count in
+        return timing.measure { count in
             for _ in 0..<count { spectra &+= self.hop() }
-        }
+        }.nanosecondsPerRepetition
+    }
+
+    /// The result from the figures of every ``timeHops(_:)`` round (their median), after counting the allocations
+    /// of 1000 more hops.
+    public func result(nanosecondsPerHop: [Double]) -> Result {
         let hops = 1000
         var counted = 0
         let allocations = AllocationCounter.perUnit(hops) {
             for _ in 0..<hops { counted += hop() }
         }
         return Result(
-            nanoseconds: timed.medianNanoseconds, allocations: allocations,
-            spectraPerHop: Double(counted) / Double(hops), tenthHopDominantFrequencies: check)
+            nanoseconds: RepeatedTiming.median(nanosecondsPerHop), allocations: allocations,
+            spectraPerHop: Double(counted) / Double(hops), tenthHopDominantFrequencies: tenthHopDominantFrequencies ?? [])
     }
 }

@@ -32,6 +32,8 @@ public struct RepeatedTiming: Sendable {
         public var unitsPerRun: Int
         /// Runs made after calibration.
         public var repetitions: Int
+        /// Nanoseconds per unit of every repetition, in the order timed (to pool with other rounds).
+        public var nanosecondsPerRepetition: [Double]
     }
 
     /// Measures `body(n)`, which must do `n` units of work.
@@ -51,7 +53,9 @@ public struct RepeatedTiming: Sendable {
         repeat {
             samples.append(Self.time(units, body) / Double(units) * 1e9)
         } while samples.count < minimumRepetitions || (HostClock.now() < end && samples.count < 10_000)
-        return Result(medianNanoseconds: Self.median(samples), unitsPerRun: units, repetitions: samples.count)
+        return Result(
+            medianNanoseconds: Self.median(samples), unitsPerRun: units, repetitions: samples.count,
+            nanosecondsPerRepetition: samples)
     }
 
     /// The median of a non-empty list (the mean of the two middle values for an even count).

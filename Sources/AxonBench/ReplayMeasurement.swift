@@ -100,6 +100,13 @@ public final class ReplayMeasurement {
     /// Times replays of `seconds` within `timing`'s budget (one untimed replay first), then counts the
     /// allocations of one more.
     public func run(seconds: Int, timing: RepeatedTiming) -> Result {
+        let times = timeReplays(seconds: seconds, timing: timing)
+        return Self.result(seconds: seconds, times: times, allocationsPerHop: allocationsPerHop(seconds: seconds))
+    }
+
+    /// Times replays of `seconds` within `timing`'s budget after one untimed replay (of at most 60 s): wall seconds
+    /// per replay. Call it in rounds between other measurements to spread a slow spell over them all.
+    public func timeReplays(seconds: Int, timing: RepeatedTiming) -> [Double] {
         replay(seconds: min(seconds, 60))
         var times: [Double] = []
         let end = HostClock.now() + timing.budget
@@ -108,11 +115,21 @@ public final class ReplayMeasurement {
             replay(seconds: seconds)
             times.append(HostClock.now() - start)
         } while times.count < timing.minimumRepetitions || (HostClock.now() < end && times.count < 1000)
-        let allocations = AllocationCounter.perUnit(seconds) { replay(seconds: seconds) }
+        return times
+    }
+
+    /// Heap allocations per hop (per second of data) during one replay of `seconds`, both threads counted
+    /// (`nil` when counting is off).
+    public func allocationsPerHop(seconds: Int) -> Double? {
+        AllocationCounter.perUnit(seconds) { replay(seconds: seconds) }
+    }
+
+    /// The result of the replays timed in every round (`times`, wall seconds each): their median.
+    public static func result(seconds: Int, times: [Double], allocationsPerHop: Double?) -> Result {
         let median = RepeatedTiming.median(times)
         return Result(
             deviceSeconds: seconds, milliseconds: median * 1e3, deviceSecondsPerSecond: Double(seconds) / median,
-            allocationsPerHop: allocations, repetitions: times.count)
+            allocationsPerHop: allocationsPerHop, repetitions: times.count)
     }
 
     /// Ends the stream and joins the consumer thread. Calling it again does nothing.

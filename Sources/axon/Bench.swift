@@ -20,7 +20,7 @@ extension Axon {
         @Option(help: "Seconds of timed repetitions, shared among the measurements (set-up comes on top).")
         var seconds: Double = 30
 
-        @Flag(help: "A quick look: a 3 s budget and 10-minute replays (noisier figures).")
+        @Flag(help: "A quick look: a 3 s budget, 10-minute replays and 200 latency hops instead of 2000 (noisier figures).")
         var quick = false
 
         @Flag(help: "Print one JSON object instead of the table.")
@@ -33,7 +33,8 @@ extension Axon {
         func run() throws {
             let workload = try BenchWorkload(channels: channels, sampleRate: rate)
             let options = BenchOptions(
-                workload: workload, seconds: quick ? 3 : seconds, replaySeconds: quick ? 600 : 3600)
+                workload: workload, seconds: quick ? 3 : seconds, replaySeconds: quick ? 600 : 3600,
+                minimumLatencyHops: quick ? 200 : 2000)
             let report = try AxonBench.Bench.run(options) { step in
                 FileHandle.standardError.write(Data("axon bench: \(step)…\n".utf8))
             }

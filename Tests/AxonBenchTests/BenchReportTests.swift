@@ -12,7 +12,8 @@ struct BenchReportTests {
     @Test("a short run's JSON has the required keys with sane numbers")
     func shortRunReport() throws {
         let options = BenchOptions(
-            workload: try BenchWorkload(channels: 4, sampleRate: 250), seconds: 0.6, replaySeconds: 20)
+            workload: try BenchWorkload(channels: 4, sampleRate: 250), seconds: 0.6, replaySeconds: 20,
+            minimumLatencyHops: 20)
         let report = try Bench.run(options)
         let object = try #require(
             try JSONSerialization.jsonObject(with: Data(try report.json().utf8)) as? [String: Any])
