@@ -11,9 +11,9 @@ import AxonStreams
 ///
 /// Each hop writes all frames but the window's last, waits until the consumer has taken them and `settle`
 /// seconds more (a device's next sample is 1/rate away, so the consumer has gone idle, as it has in use), then
-/// writes the last one and spins on the spectra ring. With the pipeline's default ``IdleStrategy`` (64 yields,
-/// then 0.5 ms naps) this is the latency a live session has; with a polling consumer it is the processing and
-/// hand-off cost alone.
+/// writes the last one and spins on the spectra ring. With the pipeline's default ``IdleStrategy`` (16 yields,
+/// then asleep until the producer wakes it) this is the latency a live session has; with a polling consumer it is
+/// the processing and hand-off cost alone.
 ///
 /// Threading: the calling thread is the producer and the spectra consumer; the pipeline's thread runs the engine.
 public final class LatencyMeasurement {
