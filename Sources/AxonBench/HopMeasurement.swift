@@ -70,11 +70,6 @@ public final class HopMeasurement {
         return spectra
     }
 
-    /// Times hops within `timing`'s budget, then counts the allocations of 1000 more.
-    public func run(timing: RepeatedTiming) -> Result {
-        result(nanosecondsPerHop: timeHops(timing))
-    }
-
     /// Times hops within `timing`'s budget and returns nanoseconds per hop, one figure per repetition. The first
     /// call warms the engine with 10 hops and notes their dominant frequencies. Call it in several rounds between
     /// other measurements to spread a slow spell of the machine over them all, then ``result(nanosecondsPerHop:)``.

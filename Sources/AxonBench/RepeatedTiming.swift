@@ -26,14 +26,14 @@ public struct RepeatedTiming: Sendable {
 
     /// The outcome: median nanoseconds per unit, the units per run and the runs made.
     public struct Result: Sendable, Hashable {
-        /// Median over the runs of (run time ÷ units per run), in nanoseconds.
-        public var medianNanoseconds: Double
         /// Units of work per run after calibration.
         public var unitsPerRun: Int
-        /// Runs made after calibration.
-        public var repetitions: Int
-        /// Nanoseconds per unit of every repetition, in the order timed (to pool with other rounds).
+        /// Nanoseconds per unit of every run after calibration, in the order timed (to pool with other rounds).
         public var nanosecondsPerRepetition: [Double]
+        /// Median over the runs of (run time ÷ units per run), in nanoseconds.
+        public var medianNanoseconds: Double { RepeatedTiming.median(nanosecondsPerRepetition) }
+        /// Runs made after calibration.
+        public var repetitions: Int { nanosecondsPerRepetition.count }
     }
 
     /// Measures `body(n)`, which must do `n` units of work.
@@ -53,9 +53,7 @@ public struct RepeatedTiming: Sendable {
         repeat {
             samples.append(Self.time(units, body) / Double(units) * 1e9)
         } while samples.count < minimumRepetitions || (HostClock.now() < end && samples.count < 10_000)
-        return Result(
-            medianNanoseconds: Self.median(samples), unitsPerRun: units, repetitions: samples.count,
-            nanosecondsPerRepetition: samples)
+        return Result(unitsPerRun: units, nanosecondsPerRepetition: samples)
     }
 
     /// The median of a non-empty list (the mean of the two middle values for an even count).

@@ -13,7 +13,8 @@ import AxonStreams
 /// out of the processor's spectra ring. The consumer thread is the one core doing the engine's work, so
 /// device-seconds per wall-second (`seconds` ÷ wall time) is what one core serves; the producer runs on another.
 ///
-/// Threading: `run` and `stop` on one thread; the pipeline's consumer thread runs the engine.
+/// Threading: `timeReplays`, `allocationsPerHop` and `stop` on one thread; the pipeline's consumer thread runs the
+/// engine.
 public final class ReplayMeasurement {
     /// The measured figures.
     public struct Result: Sendable, Hashable {
@@ -95,13 +96,6 @@ public final class ReplayMeasurement {
 
     private func drainSpectra() {
         while processor.spectra.pop(into: row) == 1 { spectraSeen += 1 }
-    }
-
-    /// Times replays of `seconds` within `timing`'s budget (one untimed replay first), then counts the
-    /// allocations of one more.
-    public func run(seconds: Int, timing: RepeatedTiming) -> Result {
-        let times = timeReplays(seconds: seconds, timing: timing)
-        return Self.result(seconds: seconds, times: times, allocationsPerHop: allocationsPerHop(seconds: seconds))
     }
 
     /// Times replays of `seconds` within `timing`'s budget after one untimed replay (of at most 60 s): wall seconds

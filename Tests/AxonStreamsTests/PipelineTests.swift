@@ -169,7 +169,8 @@ struct PipelineTests {
         for i in 0..<500 {
             while writer.freeCapacity == 0 { sched_yield() }
             writer.write(frameValues(i), counter: UInt64(i), arrivalTime: Double(i) / 250)
-            if i % 50 == 0 { usleep(200) }  // the consumer catches up and polls an empty ring
+            // Every 50 frames, wait until the consumer has taken everything: it polls an empty ring until the next write.
+            if i % 50 == 0 { while writer.freeCapacity < writer.ringCapacity { sched_yield() } }
         }
         writer.finish()
         pipeline.waitUntilFinished()
