@@ -129,15 +129,18 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
-        .testTarget(name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams"]),
+        .testTarget(
+            name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         // The soak: a simulated headset for hours of device time through every sink a run can have.
         .testTarget(
             name: "AxonSoakTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "AxonView", "AxonLSL"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
-        .target(name: "BlueZTestSupport", dependencies: ["AxonBluetooth"], path: "Tests/BlueZTestSupport"),
-        // A sink that keeps what a pipeline delivers, and the built axon executable, for tests of any stream.
+        .target(
+            name: "BlueZTestSupport", dependencies: ["AxonBluetooth", "StreamTestSupport"], path: "Tests/BlueZTestSupport"),
+        // A sink that keeps what a pipeline delivers, the built axon executable and waiting for a condition, for tests of
+        // any stream.
         .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
@@ -149,6 +152,7 @@ let package = Package(
             name: "AxonBluetoothTests",
             dependencies: [
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
+                "StreamTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
         // The README's commands and library example, checked against the built `axon`.

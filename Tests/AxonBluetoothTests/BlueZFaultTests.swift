@@ -4,6 +4,7 @@ import AxonDevices
 import AxonStreams
 import BlueZTestSupport
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// A Brainiac session over BlueZ while the daemons under it fail: bluetoothd killed and restarted ten times, and the
@@ -100,7 +101,11 @@ struct BlueZFaultTests {
         let ready = await run.waitForEvent(after: killed, seconds: 30) { $0 == .ready }
         let readyTime = try #require(ready, "not streaming again within 30 s of the bus's return")
         #expect(await run.gaps.waitForFrames(framesBefore + 250, seconds: 10), "no data after the bus returned")
-        let recoveries = (run.transport as? BusRecoveringTransport)?.recoveries
+        // The recovery thread counts a recovery once the new transport's open returns, which can be after its first
+        // notifications have arrived here.
+        let transport = try #require(run.transport as? BusRecoveringTransport)
+        _ = try await waitUntil(seconds: 10) { transport.recoveries >= 1 }
+        let recoveries = transport.recoveries
         // The lost bus closed the first connection's transport, but the session's transport stayed open.
         let closedEarly = run.linkEvents.withLock { $0 }.contains { $0.1 == .closed }
         await run.stop()

@@ -6,6 +6,7 @@ import AxonRecording
 import AxonStreams
 import BlueZTestSupport
 import Foundation
+import StreamTestSupport
 import Synchronization
 
 /// One Brainiac headset run over BlueZ (the test bed's mock) into the EEG engine and an EDF+ file, with
@@ -92,17 +93,10 @@ final class HeadsetRun: @unchecked Sendable {
     func waitForEvent(after time: Double, seconds: Double, where predicate: @escaping @Sendable (LinkEvent) -> Bool) async
         -> Double?
     {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [self] in
-                let deadline = HostClock.now() + seconds
-                var found = firstEvent(after: time, where: predicate)
-                while found == nil, HostClock.now() < deadline {
-                    _ = linkEventSignal.wait(timeout: .now() + min(0.5, max(0, deadline - HostClock.now())))
-                    found = firstEvent(after: time, where: predicate)
-                }
-                continuation.resume(returning: found)
-            }
+        _ = await waitUntil(seconds: seconds, signalledBy: linkEventSignal) { [self] in
+            firstEvent(after: time, where: predicate) != nil
         }
+        return firstEvent(after: time, where: predicate)
     }
 
     /// The time of the first link event matching `predicate` after `time`.
@@ -130,15 +124,7 @@ final class GapCollector: SampleSink, @unchecked Sendable {
     /// Waits (off the cooperative pool) until at least `count` frames have arrived or `seconds` have passed;
     /// returns whether they did.
     func waitForFrames(_ count: Int, seconds: Double) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { [self] in
-                let deadline = HostClock.now() + seconds
-                while frames.withLock({ $0 }) < count, HostClock.now() < deadline {
-                    _ = written.wait(timeout: .now() + min(0.5, max(0, deadline - HostClock.now())))
-                }
-                continuation.resume(returning: frames.withLock { $0 } >= count)
-            }
-        }
+        await waitUntil(seconds: seconds, signalledBy: written) { [self] in frames.withLock { $0 } >= count }
     }
     func close() throws {}
 }

@@ -2,6 +2,7 @@
 
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Testing
 
 @testable import AxonEEG
@@ -33,14 +34,9 @@ struct SessionFlagTests {
         }
     }
 
-    /// Waits (yielding, up to 60 s) until the session's state satisfies `condition`.
+    /// Waits (up to 60 s) until the session's state satisfies `condition`.
     static func until(_ session: EEGSession, _ condition: (EEGSession.State) -> Bool) async -> Bool {
-        let deadline = HostClock.now() + 60
-        while !condition(session.state) {
-            if HostClock.now() > deadline { return false }
-            await Task.yield()
-        }
-        return true
+        (try? await waitUntil(seconds: 60, interval: 0.001) { condition(session.state) }) ?? false
     }
 
     @Test("a second startBaseline makes the baseline run again and stops indicators until it completes")

@@ -1,5 +1,6 @@
 import AxonLSL
 import Foundation
+import StreamTestSupport
 
 /// The pylsl peer (`scripts/lsl-peer.py` on `.venv-peers`, made by `scripts/python-peers.sh`) and the project's
 /// loopback-only liblsl configuration, which this test process and every peer use (`LSLAPICFG`).
@@ -64,22 +65,20 @@ enum LSLPeer {
 
         /// The first line containing `text`, waiting up to `timeout` seconds.
         func waitForLine(containing text: String, timeout: Double) -> String? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while Date() < deadline {
+            var found: String?
+            _ = waitUntil(seconds: timeout, interval: 0.02) {
                 lock.lock()
-                let found = lines.first { $0.contains(text) }
+                found = lines.first { $0.contains(text) }
                 lock.unlock()
-                if let found { return found }
-                Thread.sleep(forTimeInterval: 0.02)
+                return found != nil
             }
-            return nil
+            return found
         }
 
         /// Waits for the process to end (up to `timeout` seconds, then terminates it); returns its status.
         @discardableResult
         func finish(timeout: Double) -> Int32 {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            _ = waitUntil(seconds: timeout, interval: 0.02) { !process.isRunning }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
             return process.terminationStatus

@@ -221,12 +221,7 @@ final class MuseRun: @unchecked Sendable {
     }
 
     func wait(seconds: Double, until condition: () -> Bool) async throws -> Bool {
-        let deadline = HostClock.now() + seconds
-        while !condition() {
-            if HostClock.now() > deadline { return false }
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return true
+        try await waitUntil(seconds: seconds, interval: 0.02, condition)
     }
 }
 

@@ -53,28 +53,24 @@ extension EmulatorSuites {
             defer { watcher.cancel() }
             let sink = CollectingSink()
             try gateway.registerDataPIDs(requestID: 7, pids: [0x0D, 0x0C], rate: 5, sinks: [sink])
-            while sink.snapshot.timestamps.count < 10 { try await Task.sleep(for: .milliseconds(50)) }
+            try #require(try await waitUntil(seconds: 30, interval: 0.05) { sink.snapshot.timestamps.count >= 10 })
 
             try peer.kill()
             let killedAt = HostClock.now()
             // Wait (bounded) until the gateway has noticed.
-            while !statuses.withLock({ $0.contains { if case .linkLost = $0 { true } else { false } } }),
-                HostClock.now() - killedAt < 20
-            {
-                try await Task.sleep(for: .milliseconds(50))
+            _ = try await waitUntil(seconds: 20, interval: 0.05) {
+                statuses.withLock { $0.contains { if case .linkLost = $0 { true } else { false } } }
             }
             let framesAtLoss = sink.snapshot.timestamps.count
             try await Task.sleep(for: .seconds(3))
             #expect(sink.snapshot.timestamps.count <= framesAtLoss + 1)
             try peer.start()
             let restartedAt = HostClock.now()
-            while gateway.connectionCount < 2, HostClock.now() - restartedAt < 30 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            _ = try await waitUntil(seconds: 30, interval: 0.02) { gateway.connectionCount >= 2 }
             let reconnectSeconds = HostClock.now() - restartedAt
             let framesAtReconnect = sink.snapshot.timestamps.count
-            while sink.snapshot.timestamps.count < framesAtReconnect + 10, HostClock.now() - restartedAt < 30 {
-                try await Task.sleep(for: .milliseconds(50))
+            _ = try await waitUntil(seconds: 30, interval: 0.05) {
+                sink.snapshot.timestamps.count >= framesAtReconnect + 10
             }
             try gateway.unregisterDataPIDs(requestID: 7)
 
@@ -112,7 +108,7 @@ extension EmulatorSuites {
             try gateway.setFavorite(device)
             let sink = CollectingSink()
             try gateway.registerDataPIDs(requestID: 3, pids: [0x0D], rate: 5, sinks: [sink])
-            while sink.snapshot.timestamps.count < 5 { try await Task.sleep(for: .milliseconds(50)) }
+            try #require(try await waitUntil(seconds: 30, interval: 0.05) { sink.snapshot.timestamps.count >= 5 })
             try peer.pause()
             let pausedAt = HostClock.now()
             var statuses = gateway.status.makeAsyncIterator()
@@ -126,12 +122,10 @@ extension EmulatorSuites {
             let lostAfter = HostClock.now() - pausedAt
             try peer.resume()
             let resumedAt = HostClock.now()
-            while gateway.connectionCount < 2, HostClock.now() - resumedAt < 30 {
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            _ = try await waitUntil(seconds: 30, interval: 0.02) { gateway.connectionCount >= 2 }
             let framesAtReconnect = sink.snapshot.timestamps.count
-            while sink.snapshot.timestamps.count < framesAtReconnect + 5, HostClock.now() - resumedAt < 30 {
-                try await Task.sleep(for: .milliseconds(50))
+            _ = try await waitUntil(seconds: 30, interval: 0.05) {
+                sink.snapshot.timestamps.count >= framesAtReconnect + 5
             }
             try gateway.unregisterDataPIDs(requestID: 3)
             let collected = sink.snapshot

@@ -2,6 +2,7 @@ import AxonOBD
 import AxonRecording
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Testing
 
 @Suite("gpsd JSON: position reports")
@@ -34,11 +35,7 @@ extension EmulatorSuites {
             defer { gps.stop() }
             let client = try GPSDClient(host: "127.0.0.1", port: gps.port)
             defer { client.stop() }
-            let waitStart = HostClock.now()
-            while client.latestPosition == nil, HostClock.now() - waitStart < 20 {
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            try #require(client.latestPosition != nil)
+            try #require(try await waitUntil(seconds: 20, interval: 0.05) { client.latestPosition != nil })
 
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-obd-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

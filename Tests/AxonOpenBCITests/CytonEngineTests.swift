@@ -3,6 +3,7 @@ import AxonOpenBCI
 import AxonRecording
 import AxonStreams
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// The EEG engine fed by a Cyton: what `axon demo --device cyton:PATH` runs against the simulated board.
@@ -19,8 +20,7 @@ struct CytonEngineTests {
             for await indicator in session.indicators { all.append(indicator) }
             return all
         }
-        let deadline = HostClock.now() + 120
-        while !finished(), HostClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await waitUntil(seconds: 120, interval: 0.02, finished)
         session.stop()
         return await collector.value
     }

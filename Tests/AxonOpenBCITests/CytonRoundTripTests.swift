@@ -14,15 +14,6 @@ struct CytonRoundTripTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
 
-    /// Waits for `condition` with a generous deadline (the machine is shared).
-    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
-        let deadline = HostClock.now() + seconds
-        while !condition() {
-            if HostClock.now() > deadline { return false }
-            usleep(5_000)
-        }
-        return true
-    }
 
     @Test(
         "8 channels at 250 Hz: every sample within 0.03 µV, lost packets as gap records of their length, faults counted"
@@ -58,7 +49,7 @@ struct CytonRoundTripTests {
         try pipeline.start()
         let lost = [3_000, 3_001, 3_002, 3_003, 3_004, 6_000, 12_000] + Array(15_000..<15_037)
         let expectedFrames = recording.frameCount - lost.count
-        let done = Self.wait(seconds: 120) {
+        let done = waitUntil(seconds: 120, interval: 0.005) {
             simulator.counters().finished && source.state().statistics.frames >= expectedFrames - 1
         }
         pipeline.stop()
@@ -132,7 +123,7 @@ struct CytonRoundTripTests {
             source: source, sinks: [collect],
             configuration: .init(ringCapacity: 8_192, overflow: .rejectNewest, timeline: source.timelineConfiguration))
         try pipeline.start()
-        let done = Self.wait(seconds: 120) {
+        let done = waitUntil(seconds: 120, interval: 0.005) {
             simulator.counters().finished && source.state().statistics.frames >= frames - 4
         }
         pipeline.stop()
@@ -171,7 +162,7 @@ struct CytonRoundTripTests {
         let pipeline = StreamPipeline(
             source: source, sinks: [collect], configuration: .init(timeline: source.timelineConfiguration))
         try pipeline.start()
-        let done = Self.wait(seconds: 60) { simulator.counters().finished && source.state().statistics.frames >= 999 }
+        let done = waitUntil(seconds: 60, interval: 0.005) { simulator.counters().finished && source.state().statistics.frames >= 999 }
         pipeline.stop()
         #expect(done)
         let contents = collect.snapshot

@@ -85,21 +85,16 @@ struct GanglionOverBluetoothTests {
         let pipeline = StreamPipeline(
             source: source, sinks: [SummarySink()], configuration: .init(timeline: source.timelineConfiguration))
         try pipeline.start()
-        func wait(_ seconds: Double, _ condition: () -> Bool) async throws -> Bool {
-            let deadline = HostClock.now() + seconds
-            while !condition() && HostClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            return condition()
-        }
-        #expect(try await wait(15) { source.state().frames > 200 })
+        #expect(try await waitUntil(seconds: 15) { source.state().frames > 200 })
         #expect(source.state().impedanceReadings == 0)
         source.checkImpedance(true)
-        #expect(try await wait(15) { source.state().impedance.allSatisfy { $0 != nil } })
+        #expect(try await waitUntil(seconds: 15) { source.state().impedance.allSatisfy { $0 != nil } })
         source.checkImpedance(false)
-        #expect(try await wait(5) { source.state().commandsSent.count == 3 })
+        #expect(try await waitUntil(seconds: 5) { source.state().commandsSent.count == 3 })
         // After `Z` reached the board, no more readings: wait for a few hundred more packets and compare.
         let sentAfterStop = try await bed.stats(Self.address)["impedance_sent"]?.integerValue ?? -1
         let packets = source.state().packets
-        #expect(try await wait(10) { source.state().packets > packets + 200 })
+        #expect(try await waitUntil(seconds: 10) { source.state().packets > packets + 200 })
         pipeline.stop()
         central.close()
         let state = source.state()

@@ -1,5 +1,6 @@
 import AxonBluetooth
 import Foundation
+import StreamTestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -140,9 +141,7 @@ public final class BlueZTestBed: @unchecked Sendable {
     /// Polls instead of `waitUntilExit`, which spins a run loop and never returns if the exit was missed.
     @discardableResult
     private static func waitForExit(_ process: Process, seconds: Double) -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        return !process.isRunning
+        waitUntil(seconds: seconds) { !process.isRunning }
     }
 
     public enum TestBedError: Error { case notReady(String), noOutput }
