@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test deps peers build unit-tests tsan-tests bench bench-check fuzz fuzz-smoke compare soak clean
+.PHONY: demo test checks deps peers build unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke compare soak clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
@@ -11,8 +11,16 @@ demo: deps
 
 ## Installs what the tests need and runs every test: unit tests, the lock-free code under ThreadSanitizer, the
 ## allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc counter), and a few
-## seconds of coverage-guided fuzzing per decoder and reader.
-test: deps peers unit-tests tsan-tests bench-check fuzz-smoke
+## seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers and real-time
+## streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see docs/testing.md.
+test: deps peers
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory -j2 --output-sync=target run-unit-tests checks
+
+## The stages besides the unit tests, one after another at the lowest CPU priority: the fuzz smoke and the malloc gate
+## first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests are done).
+checks:
+	nice -n 19 $(MAKE) --no-print-directory -j1 fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
 
 deps:
 	./scripts/install-deps.sh
@@ -24,11 +32,17 @@ peers: deps
 build: deps
 	$(SWIFT) build
 
-# One test at a time: many tests stream in real time (EEG at 250 Hz for 60 s, OBD polls at 5 Hz for 30 s, link
-# losses with reconnection deadlines) against real peers (dbus-daemon, the mock bluetoothd, elm327-emulator, gpsd),
-# and side by side on two cores they would measure each other's load instead of the code.
+# Every Swift test suite, several test processes at once (scripts/run-tests.py, AXON_TEST_JOBS of them, default 6),
+# each running whole suites one test at a time: the tests mostly wait for real peers (dbus-daemon, the mock bluetoothd,
+# elm327-emulator, gpsd, nats-server, pylsl, Chromium) and real-time streams, and separate processes overlap that
+# waiting where one process cannot (a test blocking a thread holds one of only two cooperative-pool threads here).
+# Suites that share a machine-wide resource are kept together or alone by Tests/test-groups.txt.
 unit-tests: peers
-	$(SWIFT) test --no-parallel
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory run-unit-tests
+
+run-unit-tests:
+	./scripts/run-tests.py
 
 # TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
 # The simulated Brainiac headset is included: its state crosses threads through a mutex and an event handler.
@@ -40,8 +54,10 @@ unit-tests: peers
 # The simulated Cyton and the Cyton source: a pty simulator thread, the source thread and the consumer share counters.
 # The in-process simulated Muse (its thread, the source's commands, the auxiliary stream) and the Ganglion's impedance
 # commands (asked from a test task, written by the source thread): about 8 s.
+# AXON_TEST_TARGETS: the build compiles only these test targets and what they import (Package.swift's last lines).
+TSAN_TEST_TARGETS = AxonStreamsTests,AxonBrainiacTests,AxonEEGTests,AxonRecordingTests,AxonBluetoothTests,AxonScalesTests,AxonOpenBCITests,AxonMuseTests
 tsan-tests:
-	$(SWIFT) test -c release --sanitize=thread --disable-default-traits --scratch-path $(TSAN_SCRATCH) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
+	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) $(SWIFT) test -c release --sanitize=thread --disable-default-traits --scratch-path $(TSAN_SCRATCH) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps
@@ -61,8 +77,9 @@ fuzz: deps
 
 ## The same build and every target for 4 s: fails on any crash or broken invariant (the runs take 77 s; the build
 ## from nothing 3 min on a quiet 2-vCPU machine, 8 min under load).
+FUZZ_TIMEOUT ?= 10
 fuzz-smoke: deps
-	FUZZ_SECONDS=4 SWIFT=$(SWIFT) ./scripts/fuzz.sh
+	FUZZ_SECONDS=4 FUZZ_TIMEOUT=$(FUZZ_TIMEOUT) SWIFT=$(SWIFT) ./scripts/fuzz.sh
 
 ## Axon against C + FFTW, BrainFlow, NumPy/SciPy, boost and moodycamel queues in one run; rewrites BENCHMARKS.md and
 ## bench/compare/device-seconds.png. Installs its own needs (apt packages, bench/compare/.venv). Not part of `test`.

@@ -198,3 +198,27 @@ let package = Package(
             ]),
     ]
 )
+
+// `make tsan-tests` names the test targets it runs in AXON_TEST_TARGETS (comma-separated): its release build with
+// ThreadSanitizer then compiles only those and the targets they depend on, not every test, library and the `axon`
+// executable (the full test build is the debug one `make test` runs before it).
+if let wanted = Context.environment["AXON_TEST_TARGETS"] {
+    let keptTests = Set(wanted.split(separator: ",").map(String.init))
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var needed = Set<String>()
+    var pending = Array(keptTests)
+    while let name = pending.popLast() {
+        guard needed.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return !targets.allSatisfy(needed.contains)
+    }
+}
