@@ -2,6 +2,7 @@ import AxonBluetooth
 import AxonDevices
 import BlueZTestSupport
 import Foundation
+import StreamTestSupport
 import Testing
 
 @Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
@@ -47,7 +48,15 @@ struct BluetoothCentralTests {
             try await central.connect("AA:BB:CC:DD:EE:FF")
         }
         bed.killMock()
-        try await Task.sleep(for: .milliseconds(300))
-        await #expect(throws: BluetoothError.serviceUnavailable) { try await central.scan(seconds: 0.1) }
+        // Once the bus has told the central that bluetoothd's name is gone, a scan is refused as such.
+        let refused = try await waitUntil(seconds: 10, interval: 0.05) {
+            do {
+                _ = try await central.scan(seconds: 0.1)
+                return false
+            } catch {
+                return error as? BluetoothError == .serviceUnavailable
+            }
+        }
+        #expect(refused)
     }
 }

@@ -4,6 +4,7 @@ import AxonDevices
 import AxonStreams
 import BlueZTestSupport
 import Foundation
+import StreamTestSupport
 import Testing
 
 /// The Brainiac headset end to end over BlueZ's D-Bus API (the mock bluetoothd on a private bus): discovery,
@@ -21,14 +22,14 @@ struct BrainiacOverBluetoothTests {
         try await Task.sleep(for: .seconds(60))
         let cpu = run.central.bus.ownerThreadCPUSeconds - cpuStart
         let wall = HostClock.now() - wallStart
-        // The headset goes out of range so nothing more is sent; what was sent has arrived half a second later.
+        // The headset goes out of range so nothing more is sent; then wait until what was sent has arrived.
         try await bed.control("SetInRange", [.string(BlueZTestBed.brainiacAddress), .boolean(false)])
-        try await Task.sleep(for: .milliseconds(500))
         let stats = try await bed.stats()
+        let sent = stats["sent"]?.integerValue ?? -1
+        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.decodedNotifications >= sent }
         let decoder = run.source.state().statistics
         await run.stop()
 
-        let sent = stats["sent"]?.integerValue ?? -1
         // Every notification the device sent was decoded: none lost, by the hardware order number too.
         #expect(decoder.decodedNotifications == sent)
         #expect(decoder.skippedOrderNumbers == 0)
@@ -57,10 +58,11 @@ struct BrainiacOverBluetoothTests {
         try await bed.control("LinkLoss", [.string(BlueZTestBed.brainiacAddress), .double(3)])
         let lossTime = HostClock.now()
         try await Task.sleep(for: .seconds(10))
-        // Nothing more is sent once the headset is out of range again; half a second later all of it has arrived.
+        // Nothing more is sent once the headset is out of range again; then wait until all of it has arrived.
         try await bed.control("SetInRange", [.string(BlueZTestBed.brainiacAddress), .boolean(false)])
-        try await Task.sleep(for: .milliseconds(500))
         let stats = try await bed.stats()
+        let sentInAll = stats["sent"]?.integerValue ?? -1
+        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.decodedNotifications >= sentInAll }
         let decodedBeforeStop = run.source.state().statistics.decodedNotifications
         await run.stop()
 
@@ -98,13 +100,18 @@ struct BrainiacOverBluetoothTests {
         defer { bed.stop() }
         let run = try await HeadsetRun(bed: bed)
         try run.start()
-        try await Task.sleep(for: .seconds(3))
+        #expect(await run.gaps.waitForFrames(3 * 250, seconds: 20), "three seconds of data before the kill")
         let killed = HostClock.now()
         bed.killMock()
-        try await Task.sleep(for: .seconds(1))
+        #expect(await run.waitForEvent(after: killed, seconds: 10) { $0 == .serviceVanished } != nil)
         try bed.startMock()
         let restarted = HostClock.now()
-        try await Task.sleep(for: .seconds(5))
+        // Streaming again, and three seconds of the new bluetoothd's notifications decoded.
+        _ = await run.waitForEvent(after: restarted, seconds: 20) { $0 == .ready }
+        let notificationsAtReady = run.source.state().statistics.eegNotifications
+        _ = try await waitUntil(seconds: 20) {
+            run.source.state().statistics.eegNotifications >= notificationsAtReady + 3 * 250
+        }
         let decodedAfter = run.source.state().statistics.eegNotifications
         let stats = try await bed.stats()
         await run.stop()
@@ -127,7 +134,7 @@ struct BrainiacOverBluetoothTests {
         defer { bed.stop() }
         let run = try await HeadsetRun(bed: bed)
         try run.start()
-        try await Task.sleep(for: .seconds(1))
+        #expect(await run.gaps.waitForFrames(250, seconds: 20), "a first second of data")
         let data = BrainiacGATTProfile().data.string
         let malformed: [[UInt8]] = [[], [0x01, 0x01, 0x00], Array(repeating: 0xA5, count: 200), [0x01] + Array(repeating: 0x00, count: 40),
                                     (0..<64).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }]
@@ -135,9 +142,9 @@ struct BrainiacOverBluetoothTests {
             let sent = try await bed.control("SendRaw", [.string(BlueZTestBed.brainiacAddress), .string(data), .bytes(bytes)])
             #expect(sent.first?.boolValue == true)
         }
-        try await Task.sleep(for: .seconds(1))
+        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.rejectedNotifications >= malformed.count }
         let before = run.source.state().statistics.eegNotifications
-        try await Task.sleep(for: .seconds(1))
+        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.eegNotifications > before + 200 }
         let state = run.source.state().statistics
         await run.stop()
         #expect(state.rejectedNotifications == malformed.count)
@@ -151,7 +158,8 @@ struct BrainiacOverBluetoothTests {
         try await bed.control("FailNextConnects", [.string(BlueZTestBed.brainiacAddress), .uint32(3)])
         let run = try await HeadsetRun(bed: bed)
         try run.start()
-        try await Task.sleep(for: .seconds(5))
+        // Three refused connects (0.25 + 0.5 + 1 s of backoff), then streaming.
+        _ = try await waitUntil(seconds: 20) { run.source.state().statistics.eegNotifications > 250 }
         let decoded = run.source.state().statistics.eegNotifications
         await run.stop()
         let failures = run.linkEvents.withLock { $0 }.compactMap { event -> (String, Double)? in

@@ -60,10 +60,7 @@ struct SimulatedMuseTests {
             return samples
         }
         try pipeline.start()
-        let deadline = HostClock.now() + 30
-        while source.state().statistics.packets < 290 && HostClock.now() < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        _ = try await waitUntil(seconds: 30, interval: 0.02) { source.state().statistics.packets >= 290 }
         pipeline.stop()
         muse.closeBlocking()
         let samples = await auxiliary.value
@@ -124,9 +121,7 @@ struct SimulatedMuseTests {
         let started = HostClock.now()
         try pipeline.start()
         let target = 30 * 60 * 256
-        while source.state().statistics.frames < target && HostClock.now() < started + 40 {
-            try await Task.sleep(for: .milliseconds(50))
-        }
+        _ = try await waitUntil(seconds: 40, interval: 0.05) { source.state().statistics.frames >= target }
         let wall = HostClock.now() - started
         pipeline.stop()
         muse.closeBlocking()
@@ -151,8 +146,7 @@ struct SimulatedMuseTests {
         let source = try MuseSource(transport: muse, preset: "p21", keepAliveInterval: 0)
         let pipeline = StreamPipeline(source: source, sinks: [SummarySink()], configuration: .init())
         try pipeline.start()
-        let deadline = HostClock.now() + 5
-        while muse.counters().halts == 0 && HostClock.now() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        _ = try await waitUntil(seconds: 5, interval: 0.02) { muse.counters().halts > 0 }
         pipeline.stop()
         muse.closeBlocking()
         #expect(muse.counters().halts == 1)

@@ -39,10 +39,10 @@ struct GanglionOverBluetoothTests {
             source: source, sinks: [collect], configuration: .init(timeline: source.timelineConfiguration))
         try pipeline.start()
         try await Task.sleep(for: .seconds(60))
-        // Out of range: nothing more is sent; half a second later everything sent has arrived.
+        // Out of range: nothing more is sent; then wait until everything sent has arrived.
         _ = try await bed.control("SetInRange", [.string(Self.address), .boolean(false)])
-        try await Task.sleep(for: .milliseconds(500))
         let sent = try await bed.stats(Self.address)["sent"]?.integerValue ?? -1
+        _ = try await waitUntil(seconds: 10) { source.state().packets >= sent }
         pipeline.stop()
         central.close()
 
