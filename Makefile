@@ -32,7 +32,7 @@ peers: deps
 build: deps
 	$(SWIFT) build
 
-# Every Swift test suite, several test processes at once (scripts/run-tests.py, AXON_TEST_JOBS of them, default 6),
+# Every Swift test suite, several test processes at once (scripts/run-tests.py, AXON_TEST_JOBS of them, default 4),
 # each running whole suites one test at a time: the tests mostly wait for real peers (dbus-daemon, the mock bluetoothd,
 # elm327-emulator, gpsd, nats-server, pylsl, Chromium) and real-time streams, and separate processes overlap that
 # waiting where one process cannot (a test blocking a thread holds one of only two cooperative-pool threads here).

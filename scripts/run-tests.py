@@ -157,8 +157,8 @@ def plan(suites, groups, alone_patterns, times):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--jobs", type=int, default=int(os.environ.get("AXON_TEST_JOBS", "6")),
-                        help="test processes at once (default 6, or AXON_TEST_JOBS)")
+    parser.add_argument("--jobs", type=int, default=int(os.environ.get("AXON_TEST_JOBS", "4")),
+                        help="test processes at once (default 4, or AXON_TEST_JOBS)")
     parser.add_argument("--scratch-path", default=None, help="the build folder (default SwiftPM's .build)")
     parser.add_argument("--write-times", action="store_true", help="rewrite Tests/test-times.tsv from this run")
     parser.add_argument("--only", action="append", default=[], help="only suites matching this regex (repeatable)")

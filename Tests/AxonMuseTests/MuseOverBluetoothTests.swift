@@ -92,8 +92,10 @@ struct MuseOverBluetoothTests {
             run.source.state().statistics.packets > before + 5 && HostClock.now() > back
         }
         #expect(resumed)
-        let firstData = run.collect.firstArrival(after: back)
         #expect(try await run.wait(seconds: 10) { run.source.state().statistics.packets > before + 40 })
+        // Read once the sink has the frames the source counted (it records their arrival at the source).
+        _ = try await run.wait(seconds: 10) { run.collect.firstArrival(after: back) != nil }
+        let firstData = run.collect.firstArrival(after: back)
         run.stop()
         let resumeDelay = try #require(firstData) - back
         print("Muse link loss: data again \(resumeDelay) s after the headset returned")
