@@ -98,8 +98,9 @@ public struct EDFChannelPlan: Sendable, Hashable {
     /// - Parameters:
     ///   - range: one physical range for every channel (`--range`); `nil` chooses per channel: the declared range
     ///     when the data fits inside it and its step is at most ``maximumStepFraction`` of the RMS (a file keeps the
-    ///     scale its device declared when that scale is fine enough), else the data's minimum…maximum (a flat
-    ///     channel gets its value ± 1, or ± 0.1 % of it if larger).
+    ///     scale its device declared when that scale is fine enough), else the data's minimum…maximum widened by
+    ///     0.01 % of the span on each side, so no sample sits on a digital limit (a flat channel gets its value ± 1,
+    ///     or ± 0.1 % of it if larger).
     /// - Throws: ``EDFWriterError/invalidRange(channel:range:)`` when a range does not fit the header's 8 characters.
     /// - Complexity: O(frames × channels), one pass per channel; allocates nothing per sample.
     public static func plan(
@@ -155,7 +156,10 @@ public struct EDFChannelPlan: Sendable, Hashable {
             } else {
                 let dataRange: ClosedRange<Double>
                 if high > low {
-                    dataRange = low...high
+                    // A margin of 0.01 % of the span on each side keeps the extremes off the digital limits, which
+                    // readers (EDFlib's users, Axon's own reader) take for a saturated amplifier.
+                    let margin = (high - low) * 1e-4
+                    dataRange = (low - margin)...(high + margin)
                 } else {
                     let half = max(1, abs(low) * 1e-3)
                     dataRange = (low - half)...(low + half)
