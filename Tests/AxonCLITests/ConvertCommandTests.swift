@@ -166,6 +166,45 @@ struct ConvertCommandTests {
         #expect(back.startTime == 1_250_093_700)
     }
 
+    /// An Axon CSV file of one channel with `label` at `rate` Hz, 40 samples of a ramp.
+    static func axonCSV(label: String, rate: Double) -> String {
+        var text = "# axon-csv 1\n# descriptor {\"channels\":[{\"label\":\"\(label)\",\"unit\":\"uV\"}],"
+            + "\"contentType\":\"EEG\",\"format\":\"float32\",\"metadata\":{},\"name\":\"t\","
+            + "\"nominalRate\":\(rate),\"sourceID\":\"s\"}\nsample,host_time,device_time,counter,\(label) (uV)\n"
+        for frame in 0..<40 { text += "\(frame),\(1_764_201_600 + Double(frame) / rate),,,\(Double(frame) * 1.5)\n" }
+        return text
+    }
+
+    @Test("a rate EDF cannot carry is exit 1 even with --allow-lossy; a label cut to 16 characters only without it")
+    func whatEDFCannotCarry() throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // 0.37 Hz: no data record of 0.1…10 s holds a whole number of samples.
+        let slow = folder.appendingPathComponent("slow.csv")
+        try Self.axonCSV(label: "A", rate: 0.37).write(to: slow, atomically: true, encoding: .utf8)
+        let slowEDF = folder.appendingPathComponent("slow.edf").path
+        for extra in [[], ["--allow-lossy"]] {
+            let refused = try Self.axon(["convert", slow.path, slowEDF] + extra)
+            #expect(refused.status == 1, "\(refused.output)")
+            #expect(refused.output.contains("cannot carry 0.370000 Hz"))
+            #expect(!FileManager.default.fileExists(atPath: slowEDF))
+        }
+        // XDF carries it exactly.
+        let slowXDF = folder.appendingPathComponent("slow.xdf").path
+        #expect(try Self.axon(["convert", slow.path, slowXDF]).status == 0)
+        #expect(try RecordingReader.read(path: slowXDF).sampleRate == 0.37)
+
+        let long = folder.appendingPathComponent("long.csv")
+        try Self.axonCSV(label: "Left-occipital-O1-ref-A1", rate: 250).write(to: long, atomically: true, encoding: .utf8)
+        let longEDF = folder.appendingPathComponent("long.edf").path
+        let refused = try Self.axon(["convert", long.path, longEDF])
+        #expect(refused.status == 1)
+        #expect(refused.output.contains("the label is cut to EDF's 16 characters"))
+        let lossy = try Self.axon(["convert", long.path, longEDF, "--allow-lossy"])
+        #expect(lossy.status == 0, "\(lossy.output)")
+        #expect(try RecordingReader.read(path: longEDF).channelLabels == ["Left-occipital-O"])
+    }
+
     @Test("analyze on a truncated EDF says what info and replay say")
     func analyzeWarnsOfTruncation() throws {
         let folder = try Self.folder()
