@@ -195,7 +195,8 @@ struct ConvertCommandTests {
         #expect(try RecordingReader.read(path: slowXDF).sampleRate == 0.37)
 
         let long = folder.appendingPathComponent("long.csv")
-        try Self.axonCSV(label: "Left-occipital-O1-ref-A1", rate: 250).write(to: long, atomically: true, encoding: .utf8)
+        let longLabel = Self.axonCSV(label: "Left-occipital-O1-ref-A1", rate: 250)
+        try longLabel.write(to: long, atomically: true, encoding: .utf8)
         let longEDF = folder.appendingPathComponent("long.edf").path
         let refused = try Self.axon(["convert", long.path, longEDF])
         #expect(refused.status == 1)

@@ -102,7 +102,8 @@ public struct EDFChannelPlan: Sendable, Hashable {
     ///     0.01 % of the span on each side, so no sample sits on a digital limit (a flat channel gets its value ± 1,
     ///     or ± 0.1 % of it if larger).
     /// - Throws: ``EDFWriterError/invalidRange(channel:range:)`` when a range does not fit the header's 8 characters.
-    /// - Complexity: O(frames × channels), one pass per channel; allocates nothing per sample.
+    /// - Complexity: O(frames × channels): per channel, one pass for the extremes, one for the RMS (with two arrays of
+    ///   the channel's length), and one to count clipped samples only when the range does not hold the data.
     public static func plan(
         _ recording: Recording, format: EDFWriter.Format, range given: ClosedRange<Double>? = nil
     ) throws(EDFWriterError) -> [EDFChannelPlan] {
@@ -111,10 +112,9 @@ public struct EDFChannelPlan: Sendable, Hashable {
         var plans: [EDFChannelPlan] = []
         plans.reserveCapacity(channels)
         for (index, info) in recording.descriptor.channels.enumerated() {
-            // One pass: count, mean and the sum of squared deviations (Welford), extremes, NaN.
+            // One pass: count, mean, extremes, non-finite values.
             var count = 0.0
             var mean = 0.0
-            var squares = 0.0
             var low = Double.infinity
             var high = -Double.infinity
             var nonFinite = 0
@@ -128,9 +128,7 @@ public struct EDFChannelPlan: Sendable, Hashable {
                         continue
                     }
                     count += 1
-                    let delta = value - mean
-                    mean += delta / count
-                    squares += delta * (value - mean)
+                    mean += (value - mean) / count
                     if value < low { low = value }
                     if value > high { high = value }
                 }
