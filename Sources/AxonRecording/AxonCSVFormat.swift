@@ -19,8 +19,15 @@ import AxonStreams
 ///   device's timestamp in seconds, empty when absent), `counter` (the device counter, empty when absent), then
 ///   the values. Numbers are written with Swift's shortest round-trip form, so a read gives back the same `Double`s.
 ///
+/// - Markers (optional): lines `# marker FRAME,VALUE[,TEXT]` anywhere after the header row (``AxonCSVWriter``
+///   writes them after the last row): FRAME counts data rows from 0, VALUE is the marker's number, TEXT (the rest of
+///   the line, newlines written as spaces) its text when it has one. Readers before markers existed refuse a file
+///   that has some; a file without markers is unchanged.
+///
 /// Threading: constants; any thread.
 public enum AxonCSVFormat {
+    /// The start of a marker line.
+    public static let markerPrefix = "# marker "
     /// The first line.
     public static let signature = "# axon-csv 1"
     /// The start of the second line, before the descriptor's JSON.

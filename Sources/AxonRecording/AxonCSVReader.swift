@@ -11,9 +11,11 @@ import AxonStreams
 /// | in the file | in the ``Recording`` |
 /// |---|---|
 /// | `# descriptor {…}` | ``Recording/descriptor`` as written (the key `axon.counterModulus`, if present, becomes ``Recording/counterModulus`` and leaves the metadata) |
-/// | `device_time` | ``Recording/timestamps`` — when every row has one; otherwise none, with a warning |
+/// | `device_time` | ``Recording/timestamps`` — when every row has one and they are Unix times (after 2001) |
+/// | `host_time` | ``Recording/timestamps`` when the device times are not Unix times (or missing) and these are (what the CSV sink writes); else the device times as written, if every row has one; else none, with a warning |
+/// | `# marker FRAME,VALUE[,TEXT]` lines | ``Recording/markers`` (a frame past the last row is skipped with a warning) |
 /// | `counter` | ``Recording/counters`` — when every row has one; otherwise none, with a warning. Each must be below `axon.counterModulus` when the descriptor has one (otherwise the row is malformed) |
-/// | `sample`, `host_time` | checked (a non-negative integer, a finite number), not kept |
+/// | `sample` | checked (a non-negative integer), not kept |
 /// | `<label> (<unit>)` | the channel's values |
 ///
 /// Bad input: a first line other than `# axon-csv 1` → ``RecordingError/unsupportedFormat(firstLine:)``; a
@@ -100,12 +102,31 @@ public struct AxonCSVReader: Sendable {
         var rows = AxonCSVRows(channelCount: descriptor.channelCount, counterModulus: counterModulus)
         try rows.parse(&cursor)
         var warnings = rows.warnings
-        var timestamps: [Double]? = rows.deviceTimes
-        if rows.missingDeviceTimes > 0 && rows.missingDeviceTimes < rows.frameCount {
+        // Times: the device's when every row has one and they are Unix times; else host_time when it holds Unix
+        // times (what the CSV sink writes); else the device's own times as written (seconds from its power-on).
+        let allDeviceTimes = rows.missingDeviceTimes == 0 && rows.frameCount > 0
+        var timestamps: [Double]?
+        if allDeviceTimes, Self.isUnixTime(rows.deviceTimes[0]) {
+            timestamps = rows.deviceTimes
+        } else if rows.frameCount > 0, Self.isUnixTime(rows.hostTimes[0]) {
+            timestamps = rows.hostTimes
+        } else if allDeviceTimes {
+            timestamps = rows.deviceTimes
+        }
+        if rows.missingDeviceTimes > 0 && rows.missingDeviceTimes < rows.frameCount && timestamps == nil {
             warnings.append(
                 "\(rows.missingDeviceTimes) of \(rows.frameCount) rows have no device_time: timestamps not kept")
         }
-        if rows.missingDeviceTimes > 0 || rows.frameCount == 0 { timestamps = nil }
+        var markers: [RecordingMarker] = []
+        for marker in rows.markers {
+            guard marker.frame < rows.frameCount else {
+                let name = marker.text ?? "\(marker.value)"
+                warnings.append("marker at frame \(marker.frame) (\(name)) is past the last row: skipped")
+                continue
+            }
+            markers.append(marker)
+        }
+        markers.sort { $0.frame < $1.frame }
         var counters: [UInt64]? = rows.counters
         if rows.missingCounters > 0 && rows.missingCounters < rows.frameCount {
             warnings.append("\(rows.missingCounters) of \(rows.frameCount) rows have no counter: counters not kept")
@@ -114,8 +135,12 @@ public struct AxonCSVReader: Sendable {
         descriptor.metadata["file"] = sourceName
         return Recording(
             descriptor: descriptor, values: rows.values, timestamps: timestamps, counters: counters,
-            counterModulus: counters == nil ? nil : counterModulus, warnings: warnings, truncation: rows.truncation)
+            counterModulus: counters == nil ? nil : counterModulus, markers: markers, warnings: warnings,
+            truncation: rows.truncation)
     }
+
+    /// Whether a time is a Unix time of this era (after 2001-01-01), not seconds from a device's power-on.
+    static func isUnixTime(_ seconds: Double) -> Bool { seconds > 978_307_200 }
 }
 
 /// The data rows of an Axon CSV file, parsed.
@@ -125,7 +150,9 @@ struct AxonCSVRows {
     let counterModulus: UInt64?
     var values: [Double] = []
     var deviceTimes: [Double] = []
+    var hostTimes: [Double] = []
     var counters: [UInt64] = []
+    var markers: [RecordingMarker] = []
     var missingDeviceTimes = 0
     var missingCounters = 0
     var frameCount = 0
@@ -153,9 +180,23 @@ struct AxonCSVRows {
                 counters.reserveCapacity(estimate)
                 reserved = true
             }
+            if line.end > line.start, base[line.start] == UInt8(ascii: "#") {
+                let text = cursor.text(of: line)
+                guard let marker = Self.marker(text, frameCount: frameCount) else {
+                    throw .malformedRow(
+                        line: line.number,
+                        reason: "\"\(text.prefix(40))\" is neither a row nor a marker line "
+                            + "(\(AxonCSVFormat.markerPrefix)FRAME,VALUE[,TEXT])")
+                }
+                markers.append(marker)
+                continue
+            }
             var deviceTime: Double?
+            var hostTime = 0.0
             var counter: UInt64?
-            if let reason = parseRow(base, line: line, frame: frame, deviceTime: &deviceTime, counter: &counter) {
+            if let reason = parseRow(
+                base, line: line, frame: frame, deviceTime: &deviceTime, hostTime: &hostTime, counter: &counter)
+            {
                 guard !line.isTerminated else { throw .malformedRow(line: line.number, reason: reason) }
                 let cut = RecordingTruncation(
                     line: line.number, byteOffset: line.start, droppedBytes: bytes.count - line.start, reason: reason)
@@ -168,6 +209,7 @@ struct AxonCSVRows {
             }
             values.append(contentsOf: frame)
             deviceTimes.append(deviceTime ?? 0)
+            hostTimes.append(hostTime)
             counters.append(counter ?? 0)
             if deviceTime == nil { missingDeviceTimes += 1 }
             if counter == nil { missingCounters += 1 }
@@ -178,7 +220,7 @@ struct AxonCSVRows {
     /// Parses one row; returns why it failed, or `nil`.
     private func parseRow(
         _ base: UnsafePointer<UInt8>, line: TextLine, frame: UnsafeMutableBufferPointer<Double>,
-        deviceTime: inout Double?, counter: inout UInt64?
+        deviceTime: inout Double?, hostTime: inout Double, counter: inout UInt64?
     ) -> String? {
         let comma = UInt8(ascii: ",")
         let columns = 4 + channelCount
@@ -202,6 +244,7 @@ struct AxonCSVRows {
                 guard let time = DecimalParser.parse(base, from: fieldStart, to: fieldEnd), time.isFinite else {
                     return "field 2 (\"host_time\") is \"\(text())\", not a finite number"
                 }
+                hostTime = time
             case 2:
                 if !empty {
                     guard let time = DecimalParser.parse(base, from: fieldStart, to: fieldEnd), time.isFinite else {
@@ -231,6 +274,18 @@ struct AxonCSVRows {
         }
         guard column == columns else { return "\(column) fields where the header has \(columns)" }
         return nil
+    }
+
+    /// A marker line, `# marker FRAME,VALUE[,TEXT]` (``AxonCSVFormat/markerPrefix``), or `nil` when the line is not
+    /// one. A marker line may come anywhere after the header row; its frame counts data rows from 0.
+    static func marker(_ line: String, frameCount: Int) -> RecordingMarker? {
+        guard line.hasPrefix(AxonCSVFormat.markerPrefix) else { return nil }
+        let fields = line.dropFirst(AxonCSVFormat.markerPrefix.count).split(
+            separator: ",", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count >= 2, let frame = Int(fields[0]), frame >= 0, let value = Double(fields[1]),
+            value.isFinite
+        else { return nil }
+        return RecordingMarker(frame: frame, value: value, text: fields.count == 3 ? String(fields[2]) : nil)
     }
 
     /// A decimal `UInt64` (digits only, no sign), or `nil` (empty, other characters, overflow).

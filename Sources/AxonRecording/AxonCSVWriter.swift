@@ -39,16 +39,16 @@ public enum AxonCSVWriterError: Error, Sendable, Hashable, CustomStringConvertib
 /// Per row: `sample` = the frame index, `host_time` = ``Recording/time(ofFrame:)``, `device_time` = the
 /// recording's timestamp (empty without timestamps), `counter` = its device counter (empty without counters),
 /// then the values in Swift's shortest round-trip form, so ``AxonCSVReader`` gives back identical `Double`s.
-/// The counter modulus travels in the descriptor's metadata (``AxonCSVReader/counterModulusKey``). Markers are not
-/// written: the format has no marker column (``write(_:to:)`` returns how many were left out).
+/// The counter modulus travels in the descriptor's metadata (``AxonCSVReader/counterModulusKey``). Markers follow
+/// the last row as `# marker FRAME,VALUE[,TEXT]` lines (``AxonCSVFormat``).
 ///
-///     let skipped = try AxonCSVWriter.write(recording, to: "out.csv")
+///     try AxonCSVWriter.write(recording, to: "out.csv")
 ///
 /// Threading: stateless; call from any thread (distinct paths).
 public enum AxonCSVWriter {
     /// Writes `recording` to `path` (created or truncated), in O(frames × channels), flushing every 64 KiB.
     ///
-    /// - Returns: the number of markers left out.
+    /// - Returns: the number of markers left out (always 0 since markers have their lines; kept for callers).
     /// - Throws: ``AxonCSVWriterError``.
     @discardableResult
     public static func write(_ recording: Recording, to path: String) throws(AxonCSVWriterError) -> Int {
@@ -98,13 +98,21 @@ public enum AxonCSVWriter {
                 out.append(contentsOf: row.utf8)
                 if out.count >= 1 << 16 { try flush() }
             }
+            for marker in recording.markers {
+                var line = AxonCSVFormat.markerPrefix + "\(marker.frame),\(EDFConversion.shortest(marker.value))"
+                if let text = marker.text {
+                    line += "," + text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : String($0) }.joined()
+                }
+                out.append(contentsOf: (line + "\n").utf8)
+                if out.count >= 1 << 16 { try flush() }
+            }
             try flush()
         } catch {
             _ = close(fd)
             throw error
         }
         guard close(fd) == 0 else { throw .writeFailed(path: path, errno: errno) }
-        return recording.markers.count
+        return 0
     }
 }
 

@@ -24,8 +24,9 @@ struct ParsedRows {
 }
 
 /// Reads the data rows of a delimited table (commas, or tabs for BrainFlow's files) whose header, if any, has already
-/// been read: one row per line, exactly one field per column, numbers in the columns that are kept. Blank lines are
-/// skipped.
+/// been read: one row per line, one field per column, numbers in the columns that are kept. Blank lines are
+/// skipped. Variants that writing applications produce are taken: a complete line may leave off trailing fields of
+/// columns that are not kept, and may carry extra empty fields after the header's (a trailing separator).
 ///
 /// Bad rows: a row that cannot be read throws ``RecordingError/malformedRow(line:reason:)`` with its line number —
 /// unless it is the file's last line *and* has no line terminator: that is a file cut while it was written, so
@@ -113,7 +114,14 @@ enum DelimitedRows {
             var fieldEnd = fieldStart
             while fieldEnd < line.end && base[fieldEnd] != comma { fieldEnd += 1 }
             guard column < columns.count else {
-                return "more than the \(columns.count) fields of the header"
+                // Extra fields after the header's are taken when empty (a trailing separator), refused otherwise.
+                var index = fieldStart
+                while index < fieldEnd, base[index] == 0x20 || base[index] == 0x09 { index += 1 }
+                if index < fieldEnd { return "more than the \(columns.count) fields of the header" }
+                column += 1
+                if fieldEnd >= line.end { break }
+                fieldStart = fieldEnd + 1
+                continue
             }
             let role = columns[column]
             if role != .ignored {
@@ -146,8 +154,12 @@ enum DelimitedRows {
             if fieldEnd >= line.end { break }
             fieldStart = fieldEnd + 1
         }
-        guard column == columns.count else {
-            return "\(column) fields where the header has \(columns.count)"
+        if column < columns.count {
+            // A complete line may leave off trailing fields the reader does not keep (they read as empty); a kept
+            // one missing, or any field missing on a last line without its terminator (a cut row), is an error.
+            guard line.isTerminated, columns[column...].allSatisfy({ $0 == .ignored }) else {
+                return "\(column) fields where the header has \(columns.count)"
+            }
         }
         return nil
     }

@@ -18,7 +18,7 @@ import Synchronization
 /// | physical dimension (`uV`) | ``ChannelInfo/unit``, as written |
 /// | physical minimum/maximum | ``ChannelInfo/range`` |
 /// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula) |
-/// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone) |
+/// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone); none when the EDF+ recording identification says `Startdate X` (start unknown) |
 /// | EDF+/BDF+ annotations | ``Recording/markers``: frame = onset × rate rounded, `value` 0, `text` the annotation |
 /// | patient, recording, equipment, transducer, prefiltering, … | `metadata["edf.*"]` |
 ///
@@ -257,8 +257,12 @@ public struct EDFFileReader: Sendable {
         }
 
         // Start time (the header's clock, taken as UTC) → per-frame Unix seconds.
+        // An EDF+ file whose recording identification says `Startdate X` does not know its start (its header date
+        // is a placeholder, 01.01.85 by convention): no timestamps, so nobody takes the placeholder for the date.
+        let startUnknown = header.isPlus && trimmed(header.recordingField).hasPrefix("Startdate X")
         let start = EDFLibrary.startTime(info.pointee)
-        let timestamps = (0..<frames).map { start + Double($0) / rate }
+        let timestamps = startUnknown ? nil : (0..<frames).map { start + Double($0) / rate }
+        if startUnknown { metadata["edf.startUnknown"] = "Startdate X: the file does not know its start date" }
 
         // Annotations → markers.
         var markers: [RecordingMarker] = []

@@ -32,10 +32,15 @@ import AxonStreams
 /// UTC and says so in `metadata["timeZone"]`. Times are exact to the millisecond (`15:45:16.483` →
 /// `1486223116.483`, the same `Double` as parsing that decimal).
 ///
+/// Variants taken as the app writes them: columns in any order and extra columns (found by name); rows that leave
+/// off trailing empty fields (a 2020 Muse S export's rows stop before the empty `Elements` column: 38 fields under a
+/// header of 39) or carry extra empty ones; a UTF-8 BOM; CRLF line ends.
+///
 /// Bad input: no `TimeStamp` column, or neither the four RAW nor the 20 band columns →
-/// ``RecordingError/missingHeader(line:expected:)``; a row with another field count, a bad time, a non-number in a
-/// kept column, or only some RAW columns filled → ``RecordingError/malformedRow(line:reason:)``; a last row cut off
-/// → the rows before it and ``Recording/truncation``; no RAW and no band-power rows → `missingHeader`.
+/// ``RecordingError/missingHeader(line:expected:)``; a row with extra non-empty fields, a bad time, a non-number in
+/// a kept column, or only some RAW columns filled → ``RecordingError/malformedRow(line:reason:)``; a last row cut
+/// off (or short and without its line end) → the rows before it and ``Recording/truncation``; no RAW and no
+/// band-power rows → `missingHeader`.
 ///
 /// Threading: an immutable value; `read` may run on any thread, concurrently.
 public struct MindMonitorCSVReader: Sendable {
@@ -52,10 +57,11 @@ public struct MindMonitorCSVReader: Sendable {
     /// Creates a reader.
     public init() {}
 
-    /// Whether a header row is Mind Monitor's: first column `TimeStamp`, and a `RAW_TP9` or `Delta_TP9` column.
+    /// Whether a header row is Mind Monitor's: a `TimeStamp` column (first in every export seen, but found by
+    /// name), and a `RAW_TP9` or `Delta_TP9` column.
     static func isHeader(_ line: String) -> Bool {
         let names = line.split(separator: ",", omittingEmptySubsequences: false).map { trimmed(String($0)) }
-        guard let first = names.first, first.caseInsensitiveEquals("TimeStamp") else { return false }
+        guard names.contains(where: { $0.caseInsensitiveEquals("TimeStamp") }) else { return false }
         return names.contains { $0.caseInsensitiveEquals("RAW_TP9") || $0.caseInsensitiveEquals("Delta_TP9") }
     }
 
@@ -105,8 +111,8 @@ public struct MindMonitorCSVReader: Sendable {
         }
         let rawCount = roles.filter { if case .raw = $0 { return true } else { return false } }.count
         let bandCount = roles.filter { if case .band = $0 { return true } else { return false } }.count
-        guard roles.first == .time else {
-            throw .missingHeader(line: header.number, expected: "\"TimeStamp\" as the first column")
+        guard roles.contains(.time) else {
+            throw .missingHeader(line: header.number, expected: "a \"TimeStamp\" column")
         }
         guard rawCount == 4 || bandCount == 20 else {
             throw .missingHeader(
@@ -136,19 +142,34 @@ public struct MindMonitorCSVReader: Sendable {
             var fieldCount = 0
             var start = line.start
             var failure: String?
+            var extraFilled = false
             while true {
                 var end = start
                 while end < line.end && base[end] != UInt8(ascii: ",") { end += 1 }
                 if fieldCount < names.count {
                     starts[fieldCount] = start
                     ends[fieldCount] = end
+                } else if !Self.isEmpty(base, from: start, to: end) {
+                    extraFilled = true
                 }
                 fieldCount += 1
                 if end >= line.end { break }
                 start = end + 1
             }
-            if fieldCount != names.count {
-                failure = "\(fieldCount) fields where the header has \(names.count)"
+            if fieldCount < names.count {
+                // Mind Monitor leaves off trailing empty fields (a 2020 export's rows end before an empty
+                // `Elements`): on a complete line the missing fields are empty. A last line without its terminator
+                // may be cut anywhere, so there a short row is a cut row.
+                if line.isTerminated {
+                    for column in fieldCount..<names.count {
+                        starts[column] = line.end
+                        ends[column] = line.end
+                    }
+                } else {
+                    failure = "\(fieldCount) fields where the header has \(names.count)"
+                }
+            } else if extraFilled {
+                failure = "\(fieldCount) fields where the header has \(names.count), and the extra ones are not empty"
             }
             var time = Double.nan
             var rawFilled = 0

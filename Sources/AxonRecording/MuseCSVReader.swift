@@ -3,7 +3,8 @@ import AxonStreams
 /// Reads the CSV files muse-lsl (`muselsl record`) and the eeg-notebooks write for the Muse headbands.
 ///
 /// The format: a header row `timestamps,TP9,AF7,AF8,TP10,Right AUX` (EEG; possibly followed by `Marker` or
-/// `Marker0`, `Marker1`, … columns), then one row per sample. What the reader keeps:
+/// `Marker0`, `Marker1`, … columns), then one row per sample. Columns are found by name, so another order (the
+/// `timestamps` column elsewhere) reads too; rows may carry extra empty fields. What the reader keeps:
 ///
 /// The AUX channel keeps its header name as its label, `Right AUX`.
 ///
@@ -60,11 +61,11 @@ public struct MuseCSVReader: Sendable {
         }
     }
 
-    /// Whether a header row is a muse-lsl one: its first column is `timestamps`.
+    /// Whether a header row is a muse-lsl one: a `timestamps` column (muse-lsl writes it first; another order is
+    /// taken too) and at least one more.
     static func isHeader(_ firstLine: String) -> Bool {
-        guard let first = firstLine.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first
-        else { return false }
-        return trimmed(String(first)).caseInsensitiveEquals("timestamps") && firstLine.contains(",")
+        let names = firstLine.split(separator: ",", omittingEmptySubsequences: false)
+        return names.count >= 2 && names.contains { trimmed(String($0)).caseInsensitiveEquals("timestamps") }
     }
 
     private static func isMarkerColumn(_ name: String) -> Bool {
@@ -81,9 +82,10 @@ public struct MuseCSVReader: Sendable {
         let names = cursor.text(of: header).split(separator: ",", omittingEmptySubsequences: false)
             .map { trimmed(String($0)) }
         var roles = [ColumnRole](repeating: .ignored, count: names.count)
-        roles[0] = .timestamp
+        let timeColumn = names.firstIndex { $0.caseInsensitiveEquals("timestamps") } ?? 0
+        roles[timeColumn] = .timestamp
         var labels: [String] = []
-        for (column, name) in names.enumerated().dropFirst() {
+        for (column, name) in names.enumerated() where column != timeColumn {
             if Self.isMarkerColumn(name) {
                 roles[column] = .marker
             } else {

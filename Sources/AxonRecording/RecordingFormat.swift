@@ -5,8 +5,8 @@
 /// | ``openBCIText`` | `%OpenBCI Raw EXG Data` |
 /// | ``openBCILegacyText`` | `%OpenBCI Raw EEG Data` (GUI v1–v4, 2014–2019) |
 /// | ``brainFlowCSV`` | a row of at least 4 tab-separated numbers (no header) |
-/// | ``museCSV`` | a CSV header whose first column is `timestamps` |
-/// | ``mindMonitorCSV`` | a CSV header whose first column is `TimeStamp`, with `RAW_TP9` or `Delta_TP9` |
+/// | ``museCSV`` | a CSV header with a `timestamps` column (muse-lsl writes it first) |
+/// | ``mindMonitorCSV`` | a CSV header with a `TimeStamp` column and a `RAW_TP9` or `Delta_TP9` one |
 /// | ``axonCSV`` | `# axon-csv 1` (``AxonCSVFormat``) |
 /// | ``edf`` | the 8 bytes `0       ` (EDF, EDF+) |
 /// | ``bdf`` | the 8 bytes `\u{FF}BIOSEMI` (BDF, BDF+) |

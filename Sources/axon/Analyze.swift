@@ -105,6 +105,7 @@ extension Axon {
             let source: String
             var worstError: Double?
             var deviceSummary: String?
+            var readWarnings: [String] = []
             if let device {
                 let summary: String
                 (report, source, summary) = try await analyzeDevice(device, configuration: configuration)
@@ -114,6 +115,7 @@ extension Axon {
                 source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
             } else {
                 var recording = try reading.read(path: file!)
+                readWarnings = recording.warnings
                 if let channels {
                     recording = try recording.selecting(
                         channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -138,13 +140,18 @@ extension Axon {
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
                     + "\(fmt(loaded.duration, 2)) s" + (from != nil || to != nil ? " (segment \(fmt(from ?? 0, 1))–\(fmt(to ?? loaded.duration + (from ?? 0), 1)) s)" : "")
             }
+            // What the reader noticed (a truncated file, a measured rate far off, clipped samples): `info` and
+            // `replay` print it, and so does `analyze` — on standard error with --json, so the JSON stays clean.
+            let notes = (readWarnings.map { "warning: \($0)" })
             if json {
+                for note in notes { printError(note) }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
                 print(String(decoding: try encoder.encode(report), as: UTF8.self))
             } else {
                 printTables(report, source: source, worstError: worstError)
             }
+            if !json { for note in notes { print(note) } }
             if let deviceSummary { print(deviceSummary) }
         }
 

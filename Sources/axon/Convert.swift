@@ -1,22 +1,34 @@
 import ArgumentParser
+import AxonDSP
 import AxonRecording
+import AxonStreams
 import Foundation
 
 extension Axon {
-    /// Converts a recording to another format: Axon CSV, EDF+ or BDF+ by OUT's extension.
+    /// Converts a recording to another format: Axon CSV, EDF+, BDF+ or XDF by OUT's extension, refusing to lose
+    /// anything unless `--allow-lossy`.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Convert a recording (any format axon reads) to Axon CSV (.csv), EDF+ (.edf) or BDF+ (.bdf).")
+            abstract:
+                "Convert a recording (any format axon reads) to Axon CSV (.csv), EDF+ (.edf), BDF+ (.bdf) or XDF "
+                + "(.xdf).",
+            discussion: """
+                EDF/BDF ranges are chosen per channel from the data (a first pass over the file), so the \
+                quantisation step is far below the signal; each channel's range, step and RMS are printed. Anything \
+                lossy — samples clipped to the range, a step larger than 1 % of the channel's RMS, a rate or label \
+                EDF cannot carry, an annotation cut — is an error (exit 1) and nothing is written, unless \
+                --allow-lossy, which writes the file and prints each loss. Axon CSV and XDF keep every value exactly.
+                """)
 
         @Argument(help: "The recording to read.")
         var input: String
 
-        @Argument(help: "The file to write: .csv (Axon CSV), .edf (EDF+, 16-bit) or .bdf (BDF+, 24-bit).")
+        @Argument(help: "The file to write: .csv (Axon CSV), .edf (EDF+, 16-bit), .bdf (BDF+, 24-bit) or .xdf (XDF).")
         var output: String
 
         @OptionGroup var reading: RecordingReadOptions
 
-        @Option(help: "Physical range LOW,HIGH of every channel in EDF/BDF; default: each channel's declared range, else the format's default.")
+        @Option(help: "Physical range LOW,HIGH of every channel in EDF/BDF; default: each channel's from its data.")
         var range: String?
 
         @Option(help: "Channels to keep, by label (comma-separated); default all.")
@@ -28,14 +40,29 @@ extension Axon {
         @Option(help: "Convert up to this second.")
         var to: Double?
 
+        @Option(
+            help: ArgumentHelp(
+                "High-pass every channel at HZ (2nd-order Butterworth) before writing: removes DC offsets and drift.",
+                valueName: "HZ"))
+        var highpass: Double?
+
+        @Flag(help: "Write the file even if something is lost (clipping, a coarse step, a cut label); print each loss.")
+        var allowLossy = false
+
         @Flag(help: "Replace OUT if it exists (it is written beside it and renamed over it when complete).")
         var force = false
 
         private var fileExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
 
         func validate() throws {
-            guard ["csv", "edf", "bdf"].contains(fileExtension) else {
-                throw ValidationError("OUT must end in .csv (Axon CSV), .edf (EDF+) or .bdf (BDF+)")
+            guard ["csv", "edf", "bdf", "xdf"].contains(fileExtension) else {
+                throw ValidationError("OUT must end in .csv (Axon CSV), .edf (EDF+), .bdf (BDF+) or .xdf (XDF)")
+            }
+            if let highpass, !(highpass.isFinite && highpass > 0) {
+                throw ValidationError("--highpass needs a frequency in Hz > 0, e.g. --highpass 0.5")
+            }
+            if range != nil, !["edf", "bdf"].contains(fileExtension) {
+                throw ValidationError("--range is for .edf and .bdf files")
             }
         }
 
@@ -50,28 +77,156 @@ extension Axon {
             if from != nil || to != nil {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
             }
-            if fileExtension == "csv" {
-                let skipped = try OutputFile.write(to: output, replace: force) { try AxonCSVWriter.write(recording, to: $0) }
-                print(
-                    "axon convert: \(input) → \(output) (Axon CSV): \(recording.frameCount) frames × "
-                        + "\(recording.channelCount) channels at \(fmt(recording.sampleRate, 3)) Hz")
-                if skipped > 0 { print("  \(skipped) markers not written (Axon CSV v1 has no marker column)") }
-            } else {
-                let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
-                let range = try PhysicalRangeOption.parse(range)
+            if let highpass { recording = try Self.highPassed(recording, cutoff: highpass) }
+            let head = "axon convert: \(input) → \(output)"
+            let shape =
+                "\(recording.frameCount) frames × \(recording.channelCount) channels at "
+                + "\(fmt(recording.sampleRate, 3)) Hz"
+            switch fileExtension {
+            case "csv":
+                _ = try OutputFile.write(to: output, replace: force) { try AxonCSVWriter.write(recording, to: $0) }
+                print("\(head) (Axon CSV): \(shape), \(recording.markers.count) markers; every value exact")
+                print("  start       \(Self.startText(recording))")
+            case "xdf":
                 let result = try OutputFile.write(to: output, replace: force) {
-                    try EDFConversion.write(recording, to: $0, format: format, range: range)
+                    try XDFConversion.write(recording, to: $0)
                 }
-                print(
-                    "axon convert: \(input) → \(output) (\(format == .bdfPlus ? "BDF+" : "EDF+")): "
-                        + "\(recording.frameCount) frames × \(recording.channelCount) channels at "
-                        + "\(fmt(recording.sampleRate, 3)) Hz, \(result.records) records, "
-                        + "\(result.annotations) annotations")
-                for (label, clipped) in zip(recording.channelLabels, result.clipped) where clipped > 0 {
-                    print("  \(label): \(clipped) samples clipped to the physical range (use --range or .bdf)")
-                }
+                print("\(head) (XDF): \(shape), \(result.markers) markers; every value exact (double64)")
+                print("  start       \(Self.startText(recording))")
+                if recording.counters != nil { print("  note: device counters are not carried by XDF") }
+            default:
+                try convertToEDF(recording, head: head, shape: shape)
             }
             for warning in recording.warnings { print("  warning: \(warning)") }
         }
+
+        private func convertToEDF(_ recording: Recording, head: String, shape: String) throws {
+            let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
+            let name = format == .bdfPlus ? "BDF+" : "EDF+"
+            guard let recordDuration = EDFConversion.recordDuration(rate: recording.sampleRate) else {
+                printError(
+                    "axon convert: \(name) cannot carry \(fmt(recording.sampleRate, 6)) Hz: no data record of "
+                        + "0.1…10 s holds a whole number of samples; convert to .csv or .xdf instead")
+                throw ExitCode.failure
+            }
+            let plans = try EDFChannelPlan.plan(recording, format: format, range: PhysicalRangeOption.parse(range))
+            var losses: [String] = []
+            for plan in plans {
+                if plan.clipped > 0 {
+                    losses.append(
+                        "\(plan.label): \(plan.clipped) samples outside the range "
+                            + "\(Self.number(plan.range.lowerBound, 7))…\(Self.number(plan.range.upperBound, 7)) "
+                            + "\(plan.unit) (data \(Self.number(plan.minimum, 7))…\(Self.number(plan.maximum, 7))) "
+                            + "would be clipped")
+                }
+                if plan.isCoarse {
+                    losses.append(
+                        "\(plan.label): step \(Self.number(plan.step)) \(plan.unit) is "
+                            + "\(fmt(100 * plan.stepFraction, 2)) % of the RMS \(Self.number(plan.rms)) \(plan.unit) "
+                            + "(more than \(fmt(100 * EDFChannelPlan.maximumStepFraction, 0)) %)")
+                }
+            }
+            for channel in recording.descriptor.channels {
+                if channel.label.utf8.count > 16 {
+                    losses.append("\(channel.label): the label is cut to EDF's 16 characters")
+                }
+                if channel.unit.unicodeScalars.filter({ $0 != "µ" && $0 != "μ" }).count > 8 {
+                    losses.append("\(channel.label): the unit \"\(channel.unit)\" is cut to EDF's 8 characters")
+                }
+            }
+            let longest = recording.markers.map { ($0.text ?? "").utf8.count }.max() ?? 0
+            if longest > 600 { losses.append("annotations longer than 600 bytes are cut to fit a data record") }
+
+            print("\(head) (\(name)): \(shape)")
+            func column(_ text: String, _ width: Int) -> String {
+                text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
+            }
+            print(
+                "  " + column("channel", 12) + " " + column("range (header)", 36) + " " + column("step", 11) + " "
+                    + column("RMS", 11) + " " + column("step/RMS", 10) + " clipped")
+            for plan in plans {
+                let range = "\(Self.number(plan.range.lowerBound, 7))…\(Self.number(plan.range.upperBound, 7)) "
+                    + "\(plan.unit) (\(plan.source.rawValue))"
+                let fraction = plan.rms > 0 ? String(format: "%.3g %%", 100 * plan.stepFraction) : "flat"
+                print(
+                    "  " + column(plan.label, 12) + " " + column(range, 36) + " " + column(Self.number(plan.step), 11)
+                        + " " + column(Self.number(plan.rms), 11) + " " + column(fraction, 10) + " \(plan.clipped)")
+            }
+            print(
+                "  (step: one digital step of the file; RMS: the signal's, each value minus its 1-second mean; a step "
+                    + "over \(fmt(100 * EDFChannelPlan.maximumStepFraction, 0)) % of it is a loss)")
+            if !losses.isEmpty && !allowLossy {
+                for loss in losses { printError("  loss: \(loss)") }
+                printError(
+                    "axon convert: not written: the conversion would lose what is listed above. Use .bdf (24-bit), "
+                        + "--range, --highpass HZ for large offsets, .xdf or .csv (exact), or --allow-lossy to write "
+                        + "it anyway.")
+                throw ExitCode.failure
+            }
+            let result = try OutputFile.write(to: output, replace: force) {
+                try EDFConversion.write(recording, to: $0, format: format, plans: plans)
+            }
+            print(
+                "  wrote \(result.records) records of \(fmt(recordDuration, 2)) s, \(result.annotations) annotations"
+                    + (result.padded > 0
+                        ? "; the last record padded with \(result.padded) samples of each channel's last value" : ""))
+            print("  start       \(Self.startText(recording))"
+                + (result.startIsKnown ? "" : " — written as EDF+'s unknown start (Startdate X, 01.01.85)"))
+            if recording.counters != nil { print("  note: device counters are not carried by \(name)") }
+            if let jitter = Self.timestampJitter(recording), jitter > 0.5 / recording.sampleRate {
+                print(
+                    "  note: the source's per-sample times stray up to \(fmt(jitter * 1000, 1)) ms from start + "
+                        + "frame ÷ rate; \(name) keeps the start and the nominal rate")
+            }
+            for loss in losses { print("  loss: \(loss)") }
+        }
+
+        /// The start as people read it, or why there is none.
+        static func startText(_ recording: Recording) -> String {
+            guard let start = EDFConversion.start(of: recording) else {
+                return recording.startTime == nil
+                    ? "unknown (the source has no date)"
+                    : "unknown (the source's times, from \(fmt(recording.startTime!, 3)) s, are not dates)"
+            }
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return formatter.string(from: Date(timeIntervalSince1970: start))
+        }
+
+        /// The largest distance of a timestamp from start + frame ÷ rate, or nil without timestamps.
+        static func timestampJitter(_ recording: Recording) -> Double? {
+            guard let timestamps = recording.timestamps, let first = timestamps.first else { return nil }
+            var worst = 0.0
+            for (frame, time) in timestamps.enumerated() {
+                worst = max(worst, abs(time - first - Double(frame) / recording.sampleRate))
+            }
+            return worst
+        }
+
+        /// A number with `digits` significant digits (4 by default).
+        static func number(_ value: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)g", value) }
+
+        /// The recording high-passed at `cutoff` Hz, channel by channel; declared ranges are dropped (they describe
+        /// the unfiltered signal).
+        static func highPassed(_ recording: Recording, cutoff: Double) throws -> Recording {
+            let channels = recording.channelCount
+            let filter = try HighPassFilter(channelCount: channels, cutoff: cutoff, sampleRate: recording.sampleRate)
+            var values = recording.values
+            values.withUnsafeMutableBufferPointer { buffer in
+                for frame in 0..<recording.frameCount { filter.filter(buffer.baseAddress! + frame * channels) }
+            }
+            var descriptor = recording.descriptor
+            descriptor.channels = descriptor.channels.map { ChannelInfo(label: $0.label, unit: $0.unit) }
+            descriptor.metadata["highpass"] = "\(cutoff) Hz, 2nd-order Butterworth (axon convert --highpass)"
+            return Recording(
+                descriptor: descriptor, values: values, timestamps: recording.timestamps, counters: recording.counters,
+                counterModulus: recording.counterModulus, markers: recording.markers, warnings: recording.warnings,
+                truncation: recording.truncation)
+        }
     }
+}
+
+/// Prints a line on standard error.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
 }

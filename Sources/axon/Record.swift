@@ -68,8 +68,9 @@ extension Axon {
         var progress: Double = 1
 
         @Option(help: ArgumentHelp(
-            "Physical range LOW,HIGH of every channel in EDF/BDF (default: the channel's declared range, else "
-                + "±3276.7 µV for EDF and ±838860 for BDF); values outside are clipped and counted.",
+            "Physical range LOW,HIGH of every channel in EDF/BDF (default: a recording's from its data, as convert "
+                + "chooses it; a live source's declared range, else ±3276.7 µV for EDF and ±838860 for BDF); values "
+                + "outside are clipped, counted and warned about.",
             valueName: "LOW,HIGH"))
         var range: String?
 
@@ -116,7 +117,12 @@ extension Axon {
                 }
             } else {
                 let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
-                let ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
+                var ranges = physicalRange.map { Array(repeating: $0, count: descriptor.channelCount) } ?? []
+                // A recording played back is known in full before the header is written: its ranges come from its
+                // data, as `convert` chooses them. A live source keeps its declared range (or the format's default).
+                if physicalRange == nil, let replay = source as? RecordingReplaySource {
+                    ranges = try EDFChannelPlan.plan(replay.recording, format: format).map(\.range)
+                }
                 let created = EDFSink(path: out, options: .init(format: format, ranges: ranges), timeBase: timeBase)
                 edfSink = created
                 // The headset's status changes, battery reports and rejected notifications become annotations.
@@ -229,6 +235,13 @@ extension Axon {
                     + "\(writer.clippedSamples)"
             }
             print(summary)
+            if let writer = edfSink?.writer {
+                for (channel, clipped) in zip(descriptor.channels, writer.clippedSamples) where clipped > 0 {
+                    print(
+                        "warning: \(channel.label): \(clipped) samples clipped to the file's physical range "
+                            + "(give --range LOW,HIGH wide enough, or record to .bdf)")
+                }
+            }
             publishStatus(summary)
             status?.outlet.finishSending()
             if !s.failures.isEmpty { print("failures: \(s.failures.joined(separator: "; "))") }

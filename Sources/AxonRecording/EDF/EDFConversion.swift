@@ -1,7 +1,20 @@
 import AxonStreams
 
-/// Writes a whole in-memory ``Recording`` as EDF+ or BDF+: its samples, its start time, and its markers as
-/// annotations (marker text, or `marker <value>` for a marker without text).
+/// Writes a whole in-memory ``Recording`` as EDF+ or BDF+: its samples on ranges chosen from the data
+/// (``EDFChannelPlan``), its start time, and its markers as annotations (marker text, or `marker <value>` for a
+/// marker without text).
+///
+/// - **Ranges.** Each channel's physical range comes from ``EDFChannelPlan/plan(_:format:range:)`` (a first pass
+///   over the data) unless the caller passes plans of its own; ``Result/plans`` says per channel the step, the RMS and
+///   what was clipped.
+/// - **Start.** The recording's first timestamp when it is a date EDF can hold (1985…2084); otherwise (no
+///   timestamps, or times counted from a device's power-on) the file says EDF+'s unknown start date (`Startdate X`),
+///   never the conversion's time nor 1970.
+/// - **Annotations.** Only the recording's markers: a conversion adds no "Recording starts" of its own, so a file
+///   converted again and again keeps one.
+/// - **Records.** 1 s data records when the rate is a whole number of hertz, else the shortest of 2, 4, 5, 10, 0.5,
+///   0.25, 0.2, 0.1 s that holds a whole number of samples. The last record is padded with each channel's last value
+///   (``Result/padded``).
 ///
 /// Threading: a pure function of its arguments; runs on the caller's thread.
 public enum EDFConversion {
@@ -9,29 +22,77 @@ public enum EDFConversion {
     public struct Result: Sendable, Hashable {
         /// Data records written.
         public var records: Int
-        /// Annotations written (the recording start included).
+        /// Seconds per data record.
+        public var recordDuration: Double
+        /// Annotations written.
         public var annotations: Int
-        /// Samples clipped to the physical range, per channel.
+        /// Annotation texts cut to fit a record.
+        public var truncatedAnnotations: Int
+        /// Samples clipped to the physical range (or NaN), per channel, as written.
         public var clipped: [Int]
+        /// Samples per channel added to complete the last record (each channel's last value).
+        public var padded: Int
+        /// Whether the header states the start (else EDF+'s unknown start date).
+        public var startIsKnown: Bool
+        /// The channels' ranges, steps and RMS.
+        public var plans: [EDFChannelPlan]
+    }
+
+    /// The record duration for `rate`: 1 s when the rate is a whole number of hertz, else the first of
+    /// 2, 4, 5, 10, 0.5, 0.25, 0.2, 0.1 s that holds a whole number of samples; `nil` when none does.
+    public static func recordDuration(rate: Double) -> Double? {
+        for duration in [1, 2, 4, 5, 10, 0.5, 0.25, 0.2, 0.1] {
+            let samples = rate * duration
+            if samples >= 1, abs(samples - samples.rounded()) < 1e-6 { return duration }
+        }
+        return nil
+    }
+
+    /// The recording's start as EDF can state it: its first timestamp when that is a date in 1985…2084, else `nil`
+    /// (unknown).
+    public static func start(of recording: Recording) -> Double? {
+        guard let start = recording.startTime,
+            start > EDFHeaderBuilder.earliestStart, start < EDFHeaderBuilder.latestStart
+        else { return nil }
+        return start
     }
 
     /// Writes `recording` to `path`.
     ///
     /// - Parameters:
     ///   - format: EDF+ (16-bit) or BDF+ (24-bit).
-    ///   - range: one physical range for every channel; `nil` uses each channel's declared range, else the format's
-    ///     default. Samples outside are clipped and counted.
-    /// - Throws: ``EDFWriterError`` if the file cannot be created or written.
+    ///   - range: one physical range for every channel; `nil` chooses each channel's from the data
+    ///     (``EDFChannelPlan``). Samples outside are clipped and counted.
+    ///   - plans: ranges already planned (``EDFChannelPlan/plan(_:format:range:)``), one per channel; overrides
+    ///     `range`.
+    /// - Throws: ``EDFWriterError`` if a rate has no whole number of samples per record, a range does not fit the
+    ///   header, or the file cannot be created or written.
+    /// - Complexity: O(frames × channels): one pass to plan (unless given), one to write.
     public static func write(
-        _ recording: Recording, to path: String, format: EDFWriter.Format, range: ClosedRange<Double>? = nil
+        _ recording: Recording, to path: String, format: EDFWriter.Format, range: ClosedRange<Double>? = nil,
+        plans planned: [EDFChannelPlan]? = nil
     ) throws(EDFWriterError) -> Result {
-        var options = EDFWriter.Options(format: format)
-        if let range { options.ranges = Array(repeating: range, count: recording.channelCount) }
-        let start = recording.startTime ?? HostClock.unixNow()
+        let plans: [EDFChannelPlan]
+        if let planned {
+            plans = planned
+        } else {
+            plans = try EDFChannelPlan.plan(recording, format: format, range: range)
+        }
+        precondition(plans.count == recording.channelCount, "one plan per channel")
+        guard let duration = recordDuration(rate: recording.sampleRate) else {
+            throw .nonIntegerSamplesPerRecord(rate: recording.sampleRate, recordDuration: 1)
+        }
+        // One header update and one sync at close: a conversion is rewritten whole if interrupted.
+        var options = EDFWriter.Options(
+            format: format, recordDuration: duration, flushInterval: 1 << 20, synchronizes: false,
+            ranges: plans.map(\.range), startAnnotation: nil)
+        let start = Self.start(of: recording)
+        options.startDateIsKnown = start != nil
         let writer = try EDFWriter(
-            path: path, descriptor: recording.descriptor, startUnixTime: start, options: options)
+            path: path, descriptor: recording.descriptor, startUnixTime: start ?? EDFHeaderBuilder.earliestStart,
+            options: options)
         for marker in recording.markers {
-            let text = marker.text ?? "marker \(marker.value)"
+            let text = marker.text ?? "marker \(Self.shortest(marker.value))"
             writer.annotate(onset: Double(marker.frame) / recording.sampleRate, text: text)
         }
         let stride = recording.channelCount
@@ -39,6 +100,14 @@ public enum EDFConversion {
             try writer.append(rows: rows, stride: stride, valueOffset: 0, frameCount: recording.frameCount)
         }
         try writer.close()
-        return Result(records: writer.recordCount, annotations: writer.annotationsWritten, clipped: writer.clippedSamples)
+        return Result(
+            records: writer.recordCount, recordDuration: duration, annotations: writer.annotationsWritten,
+            truncatedAnnotations: writer.truncatedAnnotationCount, clipped: writer.clippedSamples,
+            padded: writer.paddedSamples, startIsKnown: writer.startIsKnown, plans: plans)
+    }
+
+    /// `1`, `2.5`: a marker value without a needless `.0`.
+    static func shortest(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e15 ? String(Int64(value)) : "\(value)"
     }
 }

@@ -17,6 +17,12 @@ struct EDFHeaderBuilder {
         var offset: Double { Double(digitalMinimum) - physicalMinimum * gain }
     }
 
+    /// 1985-01-01 00:00:00 UTC, the earliest start EDF's two-digit year can say (and the date written for an
+    /// unknown start).
+    static let earliestStart = 473_385_600.0
+    /// 2085-01-01 00:00:00 UTC: the first start EDF's two-digit year cannot say.
+    static let latestStart = 3_629_059_200.0
+
     /// Byte offset of the "number of data records" field.
     static let recordCountOffset = 236
     /// Width of the "number of data records" field.
@@ -26,6 +32,8 @@ struct EDFHeaderBuilder {
     var scalings: [Scaling]
     var samplesPerRecord: Int
     var annotationSamples: Int
+    /// Whether the header states the start (else EDF+'s unknown start date; see ``EDFWriter/Options``).
+    var startIsKnown: Bool
 
     init(
         descriptor: StreamDescriptor, options: EDFWriter.Options, startUnixTime: Double
@@ -49,6 +57,12 @@ struct EDFHeaderBuilder {
         guard startUnixTime.isFinite, startUnixTime >= 0 else {
             throw .invalidOption(reason: "start time \(startUnixTime) is not a Unix time")
         }
+        // EDF's two-digit year reads 85…99 as 19xx and 00…84 as 20xx: a start outside 1985…2084 (a count of
+        // seconds from a device's power-on, say) would be read back as another century, and EDFlib refuses a header
+        // date that disagrees with the EDF+ Startdate. Such a start, or one the caller marks unknown, is written as
+        // EDF+'s unknown start date.
+        startIsKnown = options.startDateIsKnown && startUnixTime >= Self.earliestStart
+            && startUnixTime < Self.latestStart
 
         var scalings: [Scaling] = []
         for (index, channel) in descriptor.channels.enumerated() {
@@ -72,7 +86,7 @@ struct EDFHeaderBuilder {
             ascii.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - ascii.count))
             header.append(contentsOf: ascii)
         }
-        let start = Date(timeIntervalSince1970: startUnixTime.rounded(.down))
+        let start = Date(timeIntervalSince1970: startIsKnown ? startUnixTime.rounded(.down) : Self.earliestStart)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: start)
@@ -90,7 +104,8 @@ struct EDFHeaderBuilder {
         }
         put([patient.code, patient.sex, patient.birthdate, patient.name].map(Self.subfield).joined(separator: " "), 80)
         let startdate = "\(two(parts.day))-\(months[(parts.month ?? 1) - 1])-\(year)"
-        put(["Startdate", startdate, Self.subfield(options.adminCode), Self.subfield(options.technician),
+        put(["Startdate", startIsKnown ? startdate : "X", Self.subfield(options.adminCode),
+             Self.subfield(options.technician),
              Self.subfield(equipment)].joined(separator: " "), 80)
         put("\(two(parts.day)).\(two(parts.month)).\(two(year % 100))", 8)
         put("\(two(parts.hour)).\(two(parts.minute)).\(two(parts.second))", 8)

@@ -85,6 +85,11 @@ extension EDFWriter {
         public var startAnnotation: String?
         /// The last partial record at `close()`.
         public var finalRecord: FinalRecord
+        /// Whether the start time is the recording's own (default). `false` writes EDF+'s "start date unknown":
+        /// `Startdate X` in the recording identification and 01.01.85 00.00.00 (the format's earliest) in the
+        /// header, for a recording whose source gives no date; ``EDFFileReader`` reads such a file without
+        /// timestamps.
+        public var startDateIsKnown = true
 
         /// Creates options; see the properties for each default.
         public init(

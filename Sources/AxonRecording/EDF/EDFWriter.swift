@@ -28,7 +28,9 @@ import AxonStreams
 /// **Time.** Onsets count from the first sample (file time 0). The header's start date and time are the first
 /// sample's Unix time in UTC, truncated to the whole second; the fraction goes into the time-keeping TALs as EDF+'s
 /// subsecond start (`+0.75`, `+1.75`, … for a start at .75 s), and every TAL onset carries it too, so readers that
-/// subtract it (pyedflib/EDFlib and MNE both do) report onsets from the first sample.
+/// subtract it (pyedflib/EDFlib and MNE both do) report onsets from the first sample. A start outside EDF's years
+/// 1985…2084 (seconds since a device's power-on, say), or one marked unknown with ``Options/startDateIsKnown``, is
+/// written as EDF+'s unknown start: `Startdate X` and 01.01.85 00.00.00 (``startIsKnown`` is then false).
 ///
 /// **Close.** A partial last record is padded with each channel's last value (``paddedSamples``) or dropped
 /// (``Options/finalRecord``); annotations still waiting are written in it, or in extra padded records if they do not
@@ -45,6 +47,9 @@ public final class EDFWriter {
     public let options: Options
     /// The first sample's Unix time (file time 0).
     public let startUnixTime: Double
+    /// Whether the header states the start: false when ``Options/startDateIsKnown`` is false or the start lies
+    /// outside EDF's years 1985…2084 (then the header says EDF+'s unknown start date, `Startdate X`).
+    public let startIsKnown: Bool
     /// Samples per channel in each data record.
     public let samplesPerRecord: Int
     /// Bytes of one data record.
@@ -108,7 +113,9 @@ public final class EDFWriter {
         let annotationBytes = header.annotationSamples * bytesPerSample
         self.recordSize = channels * samplesPerRecord * bytesPerSample + annotationBytes
         self.recordTicks = EDFAnnotationQueue.ticks(options.recordDuration)
-        self.startOffsetTicks = EDFAnnotationQueue.ticks(startUnixTime - startUnixTime.rounded(.down))
+        self.startOffsetTicks =
+            header.startIsKnown ? EDFAnnotationQueue.ticks(startUnixTime - startUnixTime.rounded(.down)) : 0
+        self.startIsKnown = header.startIsKnown
         self.annotations = EDFAnnotationQueue(bytesPerRecord: annotationBytes)
 
         self.fd = try PosixFile.create(path)

@@ -72,4 +72,9 @@ public struct XDFFile: Sendable, Equatable {
     public var boundaryCount: Int
     /// Bytes after the last whole chunk (a file cut short, for example by a crash), 0 for an intact file.
     public var trailingBytes: Int
+    /// The FileHeader's `datetime` as written (LabRecorder: when the file was created), or nil.
+    public var datetime: String? = nil
+    /// The FileHeader's `unix_time_offset` (``XDFWriter/unixTimeOffsetElement``, Axon's): what to add to the
+    /// synchronised timestamps for Unix time; nil when the file has none.
+    public var unixTimeOffset: Double? = nil
 }

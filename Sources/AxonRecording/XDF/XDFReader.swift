@@ -24,6 +24,8 @@ public enum XDFReader {
         var index: [UInt32: Int] = [:]
         var boundaries = 0
         var lastWhole = 4
+        var datetime: String?
+        var unixTimeOffset: Double?
         while cursor.offset < bytes.count {
             guard let length = cursor.variableLength(), length >= 2, UInt64(cursor.remaining) >= length,
                 let tagValue = cursor.uint16()
@@ -56,13 +58,20 @@ public enum XDFReader {
                 }
             case .boundary:
                 boundaries += 1
-            case .fileHeader, nil:
+            case .fileHeader:
+                let xml = String(decoding: bytes[cursor.offset..<end], as: UTF8.self)
+                datetime = XMLText.first("datetime", in: xml)
+                unixTimeOffset = XMLText.first(XDFWriter.unixTimeOffsetElement, in: xml).flatMap { Double($0) }
+                    .flatMap { $0.isFinite ? $0 : nil }
+            case nil:
                 break
             }
             cursor.offset = end
             lastWhole = end
         }
-        return XDFFile(streams: streams, boundaryCount: boundaries, trailingBytes: bytes.count - lastWhole)
+        return XDFFile(
+            streams: streams, boundaryCount: boundaries, trailingBytes: bytes.count - lastWhole, datetime: datetime,
+            unixTimeOffset: unixTimeOffset)
     }
 
     private static func stream(id: UInt32, xml: String) throws(RecordingError) -> XDFFile.Stream {

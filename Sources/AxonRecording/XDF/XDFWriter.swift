@@ -59,18 +59,31 @@ public final class XDFWriter: @unchecked Sendable {
 
     private let state: ThreadLocked<State>
 
+    /// The FileHeader element that says what to add to the file's timestamps (on this machine's clock) for Unix
+    /// time: `unix_time_offset` (Axon's; other readers ignore it, ``XDFReader`` uses it for the recording's start).
+    public static let unixTimeOffsetElement = "unix_time_offset"
+
     /// Creates the file and writes the magic and the FileHeader.
     ///
+    /// - Parameter unixTimeOffset: what to add to the timestamps of this machine's clock for Unix time, written in
+    ///   the FileHeader (``unixTimeOffsetElement``) so the recording's start survives: by default this machine's
+    ///   monotonic-to-Unix offset now (Axon's streams are stamped on the monotonic clock); 0 for timestamps that are
+    ///   Unix times already; `nil` writes none, and no `datetime` either (a recording whose start is unknown).
     /// - Throws: ``EDFWriterError/cannotCreate(path:errno:)`` or ``EDFWriterError/writeFailed(path:operation:errno:)``.
-    public init(path: String, boundaryInterval: Double = 10) throws {
+    public init(
+        path: String, boundaryInterval: Double = 10, unixTimeOffset: Double? = HostClock.wallClockOffset()
+    ) throws {
         precondition(boundaryInterval > 0)
         self.path = path
         self.boundaryInterval = boundaryInterval
         let fd = try PosixFile.create(path)
         var bytes = XDFChunk.magic
+        // Without an offset the recording has no date: no datetime either, which readers would take for its start.
+        let dated = unixTimeOffset.map {
+            "<datetime>\(Self.isoNow())</datetime><\(Self.unixTimeOffsetElement)>\($0)</\(Self.unixTimeOffsetElement)>"
+        }
         let header =
-            "<?xml version=\"1.0\"?><info><version>1.0</version><datetime>\(Self.isoNow())</datetime>"
-            + "<writer>Axon</writer></info>"
+            "<?xml version=\"1.0\"?><info><version>1.0</version>\(dated ?? "")<writer>Axon</writer></info>"
         XDFChunk.append(tag: .fileHeader, content: ArraySlice(header.utf8), to: &bytes)
         do {
             try bytes.withUnsafeBytes { raw in

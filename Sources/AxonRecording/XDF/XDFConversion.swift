@@ -1,0 +1,72 @@
+import AxonStreams
+
+/// Writes a whole in-memory ``Recording`` as XDF with ``XDFWriter`` (the writer `axon record --out x.xdf` uses):
+/// one numeric stream with every frame and its time, and, when the recording has markers, a text stream with them.
+///
+/// - **Values** are written as `double64` whatever the source's sample format, so every value reads back as the same
+///   `Double` (a `float32` stream would round a Cyton's −50,000 µV offsets to steps of 0.004 µV).
+/// - **Times.** With a start EDF could also state (Unix times), each frame's timestamp is its Unix time (the
+///   recording's own timestamps, as the file wrote them) and the FileHeader's `unix_time_offset` is 0, so
+///   ``XDFReader`` gives the same start back; without one, the timestamps count seconds from the first frame and no
+///   offset is written (the start stays unknown).
+/// - **Markers** go in a `Markers` stream, one string sample per marker (its text, or `marker <value>`), stamped with
+///   its frame's time: ``XDFFile/recording(sourceName:)`` puts each back on the first frame stamped at or after it.
+///
+/// Threading: a pure function of its arguments; runs on the caller's thread.
+public enum XDFConversion {
+    /// What a conversion wrote.
+    public struct Result: Sendable, Hashable {
+        /// Frames written.
+        public var frames: Int
+        /// Markers written.
+        public var markers: Int
+        /// Whether the timestamps are Unix times (the start is known).
+        public var startIsKnown: Bool
+    }
+
+    /// Writes `recording` to `path`.
+    ///
+    /// - Throws: ``EDFWriterError`` when the file cannot be created or written.
+    /// - Complexity: O(frames × channels).
+    public static func write(_ recording: Recording, to path: String) throws -> Result {
+        let start = EDFConversion.start(of: recording)
+        let writer = try XDFWriter(path: path, unixTimeOffset: start == nil ? nil : 0)
+        var descriptor = recording.descriptor
+        descriptor.format = .float64
+        let stream = try writer.addStream(descriptor)
+        let times: [Double] = (0..<recording.frameCount).map { frame in
+            if start != nil, let timestamps = recording.timestamps { return timestamps[frame] }
+            return (start ?? 0) + Double(frame) / recording.sampleRate
+        }
+        let channels = recording.channelCount
+        var scratch: [UInt8] = []
+        let chunk = 1024
+        try times.withUnsafeBufferPointer { times in
+            try recording.values.withUnsafeBufferPointer { values in
+                var frame = 0
+                while frame < recording.frameCount {
+                    let count = min(chunk, recording.frameCount - frame)
+                    let rows = (frame * channels)..<((frame + count) * channels)
+                    try writer.appendSamples(
+                        stream: stream, timestamps: UnsafeBufferPointer(rebasing: times[frame..<(frame + count)]),
+                        values: UnsafeBufferPointer(rebasing: values[rows]), scratch: &scratch)
+                    frame += count
+                }
+            }
+        }
+        if !recording.markers.isEmpty {
+            let markers = try writer.addStream(
+                StreamDescriptor(
+                    name: "\(recording.descriptor.name) Markers", contentType: .markers,
+                    channels: [ChannelInfo(label: "marker", unit: "")], nominalRate: 0, format: .string,
+                    sourceID: "\(recording.descriptor.sourceID)/markers"))
+            for marker in recording.markers {
+                try writer.appendStrings(
+                    stream: markers, timestamp: times[marker.frame],
+                    strings: [marker.text ?? "marker \(EDFConversion.shortest(marker.value))"])
+            }
+        }
+        try writer.close()
+        return Result(frames: recording.frameCount, markers: recording.markers.count, startIsKnown: start != nil)
+    }
+}
