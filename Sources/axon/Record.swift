@@ -76,6 +76,8 @@ extension Axon {
         @Flag(help: "Replace --out if it exists (the old file is removed before the recording starts).")
         var force = false
 
+        @OptionGroup var fileMode: FileModeOption
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
                 duration.map({ $0 > 0 }) ?? true
@@ -87,6 +89,7 @@ extension Axon {
         }
 
         func run() throws {
+            try fileMode.apply()
             try OutputFile.claim(out, replace: force)
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
