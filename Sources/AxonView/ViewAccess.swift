@@ -40,7 +40,9 @@ struct ViewAccess: Sendable {
     }
 
     /// The `Set-Cookie` value sent after a request authenticated by the token: a session cookie for the whole
-    /// server, out of reach of the page's script and not sent by requests that other sites start.
+    /// server, out of reach of the page's script and not sent by requests that other sites start. A page on another
+    /// port of this machine is the same site, and its requests do carry it: the `Origin` and `Sec-Fetch-Site`
+    /// checks of ``decide(target:host:origin:cookies:upgrade:fetchSite:fetchMode:)`` refuse those.
     var setCookie: String { "\(cookieName)=\(cookieValue); Path=/; HttpOnly; SameSite=Strict" }
 
     /// Headers on every response of the view (refusals included): scripts, styles, images and connections from the
