@@ -46,7 +46,9 @@ extension Axon {
         @Option(help: "Address to listen on (127.0.0.1, ::1, 0.0.0.0, a LAN address).")
         var listen: String = "127.0.0.1"
 
-        @Option(help: "The access token viewers pass as ?token=… (default: a random one, printed in the URL).")
+        @Option(help: ArgumentHelp(
+            "The access token viewers pass as ?token=… (default: a random one, printed in the URL). Other users of "
+                + "this machine see a --token in ps while the view runs."))
         var token: String?
 
         @Flag(help: "No token (loopback --listen only): any program or user of this machine can watch.")
