@@ -10,15 +10,21 @@ Steps, in order:
     {"eval": "JS expression", "name": "x"}           results["x"] = its value
     {"click": "CSS selector"}                        click the element
     {"screenshot": "raw.png"}                        PNG of the whole page into --out
+    {"navigate": "URL"}                              load another URL in the same tab (cookies kept)
+    {"serve": "HTML", "name": "x"}                   serve HTML from a throw-away http.server on a free port of
+                                                     127.0.0.1 (another origin than the view's) and load it in the
+                                                     same tab; results["x"] = that page's origin
     {"columns": "CSS selector", "xs": [..], "name": "x", "png": "file.png"}
                                                      screenshot of the element; results["x"] = for each x (CSS px
                                                      from the element's left edge) the number of green pixels
                                                      (G > 150, R < 110, B < 110) in that pixel column
 Chromium runs with background networking, component updates, sync and default apps off and a throw-away profile,
-so the only address it talks to is the URL given (127.0.0.1).
+so the only address it talks to is the URL given (127.0.0.1). --resolve NAME makes Chromium resolve NAME to
+127.0.0.1 (what a DNS-rebinding domain does), with no DNS query.
 """
 import argparse
 import base64
+import http.server
 import json
 import os
 import shutil
@@ -26,6 +32,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import zlib
 
@@ -39,7 +46,7 @@ def find_chromium():
 
 
 class Browser:
-    def __init__(self, profile):
+    def __init__(self, profile, resolve=()):
         to_chrome_r, to_chrome_w = os.pipe()
         from_chrome_r, from_chrome_w = os.pipe()
 
@@ -50,9 +57,13 @@ class Browser:
         args = [
             find_chromium(), "--headless", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync", "--disable-default-apps", "--no-default-browser-check",
-            "--disable-extensions", "--disable-features=Translate,MediaRouter,OptimizationHints",
+            "--disable-extensions",
+            # A rebinding name is plain HTTP on a port: no automatic HTTPS attempt first.
+            "--disable-features=Translate,MediaRouter,OptimizationHints"
+            + (",HttpsUpgrades,HttpsFirstBalancedModeAutoEnable" if resolve else ""),
             "--metrics-recording-only", "--disable-crash-reporter", "--no-sandbox", "--disable-gpu",
             "--hide-scrollbars", "--user-data-dir=" + profile, "--remote-debugging-pipe", "--window-size=1280,1000",
+        ] + (["--host-resolver-rules=" + ", ".join(f"MAP {name} 127.0.0.1" for name in resolve)] if resolve else []) + [
             "about:blank",
         ]
         self.process = subprocess.Popen(
@@ -179,12 +190,33 @@ def decode_png(data):
     return width, height, rows
 
 
+def serve(html):
+    """An http.server on a free port of 127.0.0.1 answering every GET with `html`, on a daemon thread."""
+    body = html.encode()
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
 def run(args):
     steps = json.load(open(args.steps))
     os.makedirs(args.out, exist_ok=True)
     profile = tempfile.mkdtemp(prefix="axon-view-chromium-")
     output = {"ok": False, "errors": [], "results": {}, "failures": [], "screenshots": []}
-    browser = Browser(profile)
+    browser = Browser(profile, args.resolve)
+    servers = []
     try:
         browser.attach()
         browser.send("Page.navigate", {"url": args.url})
@@ -204,6 +236,14 @@ def run(args):
                     time.sleep(0.1)
             elif "eval" in step:
                 output["results"][step["name"]] = browser.evaluate(step["eval"])
+            elif "navigate" in step:
+                browser.send("Page.navigate", {"url": step["navigate"]})
+            elif "serve" in step:
+                server = serve(step["serve"])
+                servers.append(server)
+                origin = f"http://127.0.0.1:{server.server_address[1]}"
+                output["results"][step["name"]] = origin
+                browser.send("Page.navigate", {"url": origin + "/"})
             elif "click" in step:
                 browser.evaluate(f"document.querySelector({json.dumps(step['click'])}).click()")
             elif "screenshot" in step:
@@ -239,6 +279,8 @@ def run(args):
     finally:
         output["errors"] = browser.errors()
         browser.close()
+        for server in servers:
+            server.shutdown()
         shutil.rmtree(profile, ignore_errors=True)
     json.dump(output, sys.stdout)
     sys.stdout.write("\n")
@@ -249,6 +291,8 @@ if __name__ == "__main__":
     parser.add_argument("--url", required=True)
     parser.add_argument("--steps", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--resolve", action="append", default=[], metavar="NAME",
+                        help="resolve NAME to 127.0.0.1 in Chromium (a DNS-rebinding name); repeatable")
     if not find_chromium():
         print(json.dumps({"ok": False, "failures": ["chromium not installed"]}))
         sys.exit(2)

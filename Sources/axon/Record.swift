@@ -77,6 +77,8 @@ extension Axon {
         @Flag(help: "Replace --out if it exists (the old file is removed before the recording starts).")
         var force = false
 
+        @OptionGroup var fileMode: FileModeOption
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
                 duration.map({ $0 > 0 }) ?? true
@@ -88,6 +90,7 @@ extension Axon {
         }
 
         func run() throws {
+            try fileMode.apply()
             try OutputFile.claim(out, replace: force)
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()

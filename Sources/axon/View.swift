@@ -18,9 +18,12 @@ extension Axon {
             discussion: """
                 SOURCE is a recording's path (OpenBCI GUI text, muse-lsl CSV, EDF+/BDF+), `simulator`, \
                 `test-sequence:HZ` (the simulated Brainiac headset) or an LSL stream (`lsl:NAME`, `lsl:type=EEG`), \
-                or give --device. Prints the URL to open. \
-                Listens on 127.0.0.1 unless --listen; any other address needs --token, which viewers pass as \
-                ?token=… (wrong or missing: 401). When the source ends the page keeps its last state and the \
+                or give --device. Prints the URL to open, with a random token (or --token's) as ?token=…; the \
+                page then keeps it in an HttpOnly cookie and takes it out of the address bar (no token or cookie: \
+                401). Listens on 127.0.0.1 unless --listen. Requests whose Host is not the listen address, \
+                localhost, 127.0.0.1, [::1] or an --allow-host name get 403, and so does a WebSocket from another \
+                page's Origin. --no-token (loopback only) lets any program on this machine watch. \
+                When the source ends the page keeps its last state and the \
                 server keeps serving until Ctrl-C (or --linger seconds).
                 """)
 
@@ -40,11 +43,21 @@ extension Axon {
         @Option(help: "TCP port (0: any free port; the URL printed has it).")
         var port: Int = 8080
 
-        @Option(help: "Address to listen on; anything but loopback needs --token.")
+        @Option(help: "Address to listen on (127.0.0.1, ::1, 0.0.0.0, a LAN address).")
         var listen: String = "127.0.0.1"
 
-        @Option(help: "Access token viewers pass as ?token=…; required with a non-loopback --listen.")
+        @Option(help: ArgumentHelp(
+            "The access token viewers pass as ?token=… (default: a random one, printed in the URL). Other users of "
+                + "this machine see a --token in ps while the view runs."))
         var token: String?
+
+        @Flag(help: "No token (loopback --listen only): any program or user of this machine can watch.")
+        var noToken = false
+
+        @Option(help: ArgumentHelp(
+            "Another name this machine is reached by (a proxy's, /etc/hosts'), accepted in the Host header; "
+                + "repeatable.", valueName: "name"))
+        var allowHost: [String] = []
 
         @Option(help: "Replay or simulator speed (1 = real time).")
         var speed: Double = 1
@@ -84,6 +97,7 @@ extension Axon {
                 seconds.map({ $0 > 0 }) ?? true, linger.map({ $0 >= 0 }) ?? true, to.map({ $0 > from }) ?? true
             else { throw ValidationError("need speed, baseline, indicator, seconds > 0, noise ≥ 0 and 0 ≤ from < to") }
             guard (source == nil) != (device == nil) else { throw ValidationError("give either SOURCE or --device") }
+            guard !(noToken && token != nil) else { throw ValidationError("give --token or --no-token, not both") }
         }
 
         func run() async throws {
@@ -98,7 +112,10 @@ extension Axon {
                 options: .init(timeOffset: made.timeOffset, sourceLabel: made.label))
             let server: LiveViewServer
             do {
-                server = try LiveViewServer(hub: hub, configuration: .init(address: listen, port: port, token: token))
+                let access: LiveViewServer.Configuration.Access =
+                    noToken ? .noToken : .token(token ?? LiveViewServer.randomToken())
+                server = try LiveViewServer(hub: hub, configuration: .init(
+                    address: listen, port: port, access: access, allowedHosts: allowHost))
             } catch {
                 print("axon view: \(error)")
                 throw ExitCode.failure
@@ -119,6 +136,12 @@ extension Axon {
             }
             guard let url = await listening.wait() else { throw ExitCode.failure }
             print("axon view: \(made.label) — open \(url)")
+            if noToken {
+                print("  warning: --no-token: any program or user of this machine can watch this EEG (other web sites "
+                    + "still cannot: Host and Origin are checked)")
+            } else if !server.configuration.isLoopback {
+                print("  note: the token travels over plain HTTP: use a network you trust, or a TLS proxy in front")
+            }
             print("  \(descriptor.channelCount) channels at \(fmt(descriptor.nominalRate, 0)) Hz; baseline "
                 + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s; Ctrl-C stops")
             flushStandardOutput()

@@ -148,8 +148,9 @@ extension Axon {
             }
             var clients: [RawWebSocketClient] = []
             if viewers > 0 {
-                for _ in 0..<viewers { clients.append(try RawWebSocketClient(port: port, reading: true)) }
-                clients.append(try RawWebSocketClient(port: port, reading: false))
+                let token = server.configuration.token
+                for _ in 0..<viewers { clients.append(try RawWebSocketClient(port: port, token: token, reading: true)) }
+                clients.append(try RawWebSocketClient(port: port, token: token, reading: false))
                 let deadline = Date().addingTimeInterval(10)
                 while hub.viewerCount < clients.count, Date() < deadline { await Task.yield() }
             }
@@ -204,7 +205,8 @@ final class ThreadAllocationProbe: SampleSink, @unchecked Sendable {
 }
 
 /// The smallest WebSocket client that loads a server like a browser does: the upgrade, then reading (and
-/// discarding) every byte on a thread of its own — or, with `reading` false, never reading at all.
+/// discarding) every byte on a thread of its own — or, with `reading` false, never reading at all. It passes the
+/// view's token in the upgrade's target, as a program (not a browser: no cookie, no Origin) does.
 final class RawWebSocketClient: @unchecked Sendable {
     private final class Counter: Sendable { let bytes = ThreadLocked(0) }
 
@@ -212,7 +214,7 @@ final class RawWebSocketClient: @unchecked Sendable {
     private let read = Counter()
     private var thread: Thread?
 
-    init(port: Int, reading: Bool) throws {
+    init(port: Int, token: String?, reading: Bool) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw ValidationError("socket: errno \(errno)") }
         self.socket = socket
@@ -226,7 +228,9 @@ final class RawWebSocketClient: @unchecked Sendable {
             }
         }
         guard connected == 0 else { throw ValidationError("connect to 127.0.0.1:\(port): errno \(errno)") }
-        let request = Array(("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let query = token.map { "?token=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0) }
+        let request = Array(("GET /ws\(query ?? "") HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
         guard write(socket, request, request.count) == request.count else {
             throw ValidationError("writing the upgrade request failed")

@@ -186,50 +186,79 @@ struct LiveViewBrowserTests {
         #expect(stats[3] == 2 && stats[4] == 60)
         #expect(stats[0] == 8 * 250 - 60)
     }
-}
 
-/// Acceptance 4: who may watch.
-struct LiveViewSecurityTests {
-    @Test func nonLoopbackWithoutTokenRefusesToStart() throws {
-        let view = try ViewProcess(["test-sequence:10", "--listen", "0.0.0.0", "--port", "0"])
-        #expect(view.waitForExit() != 0)
-        let output = view.lines.joined(separator: "\n")
-        #expect(output.contains("refusing to listen on 0.0.0.0 without --token"), "\(output)")
-        #expect(!output.contains("http://"))
+    /// Another page on this machine — served by an http.server on another loopback port, opened in the same browser
+    /// after the view's page has set its cookie — tries `fetch()` (with credentials, and `no-cors`) and
+    /// `new WebSocket()` on the view: it reads nothing and no viewer connects. The view's own page has already taken
+    /// the token out of the address bar, and its script cannot see the cookie (`HttpOnly`).
+    @Test func anotherLoopbackPortCannotReadTheView() throws {
+        let view = try ViewProcess(["test-sequence:10", "--port", "0", "--seconds", "60"])
+        defer { view.stop() }
+        let (url, port) = (try view.url(), try view.port())
+        let base = "http://127.0.0.1:\(port)"
+        let attack = """
+            <!DOCTYPE html><html><body><script>
+            window.attack = { done: 0, fetch: "pending", noCors: "pending", socket: "pending", messages: 0 };
+            fetch("\(base)/", { credentials: "include" }).then(r => r.text())
+                .then(t => attack.fetch = "read " + t.length).catch(e => attack.fetch = "blocked: " + e.name)
+                .finally(() => attack.done++);
+            fetch("\(base)/app.js", { mode: "no-cors", credentials: "include" })
+                .then(r => r.text().then(t => attack.noCors = r.type + " " + r.status + " " + t.length))
+                .catch(e => attack.noCors = "blocked: " + e.name).finally(() => attack.done++);
+            const socket = new WebSocket("ws://127.0.0.1:\(port)/ws");
+            socket.onopen = () => { attack.socket = "open"; };
+            socket.onmessage = () => { attack.messages++; };
+            socket.onclose = (e) => { attack.socket += " closed " + e.code; attack.done++; };
+            </script></body></html>
+            """
+        let run = try BrowserRun(url: url, steps: [
+            Step.connected,
+            Step.eval("location.href", as: "address"),
+            Step.eval("document.cookie", as: "scriptCookie"),
+            ["serve": attack, "name": "origin"],
+            Step.wait("window.attack !== undefined && attack.done === 3"),
+            Step.eval("[attack.fetch, attack.noCors, attack.socket, attack.messages]", as: "attack"),
+        ])
+        #expect(run.ok, "\(run.failures)")
+        #expect(run.results["address"] as? String == base + "/", "the token stays in the address bar")
+        #expect(run.results["scriptCookie"] as? String == "", "the page's script sees the cookie")
+        let origin = try #require(run.results["origin"] as? String)
+        #expect(origin.hasPrefix("http://127.0.0.1:") && origin != base)
+        let result = try #require(run.results["attack"] as? [Any])
+        let (fetched, noCors) = (result[0] as? String ?? "", result[1] as? String ?? "")
+        let socket = result[2] as? String ?? ""
+        #expect(fetched.hasPrefix("blocked"), "fetch with credentials: \(fetched)")
+        #expect(noCors.hasPrefix("blocked") || noCors == "opaque 0 0", "no-cors fetch: \(noCors)")
+        #expect(!socket.contains("open") && socket.contains("closed"), "WebSocket: \(socket)")
+        #expect(result[3] as? Int == 0, "WebSocket messages: \(result[3])")
+        #expect(view.stop() == 0)
+        // Only the view's own page connected.
+        let stopped = try #require(view.line(containing: "viewer connections served", timeout: 10))
+        #expect(stopped.contains("(1 viewer connections served)"), "\(stopped)")
     }
 
-    @Test func tokenIsRequiredForThePageAndTheWebSocket() throws {
-        let view = try ViewProcess(["test-sequence:10", "--token", "s3cret", "--port", "0", "--seconds", "30"])
-        defer { view.stop() }
-        let url = try view.url()
-        #expect(url.hasSuffix("/?token=s3cret"))
-        let port = try view.port()
-        #expect(try httpStatus(port: port, path: "/", upgrade: false) == 401)
-        #expect(try httpStatus(port: port, path: "/?token=wrong", upgrade: false) == 401)
-        #expect(try httpStatus(port: port, path: "/app.js", upgrade: false) == 401)
-        #expect(try httpStatus(port: port, path: "/ws", upgrade: true) == 401)
-        #expect(try httpStatus(port: port, path: "/ws?token=wrong", upgrade: true) == 401)
-        #expect(try httpStatus(port: port, path: "/?token=s3cret", upgrade: false) == 200)
-        #expect(try httpStatus(port: port, path: "/ws?token=s3cret", upgrade: true) == 101)
-    }
-
-    @Test func defaultListensOnLoopbackOnly() throws {
-        let view = try ViewProcess(["test-sequence:10", "--port", "0", "--seconds", "30"])
+    /// DNS rebinding in a real browser: Chromium resolves attacker.example to 127.0.0.1, as a rebinding domain's DNS
+    /// would, and opens the view's port under that name. The view runs without a token (`--no-token`), so the `Host`
+    /// check alone stands in the way: 403, no page, no viewer. The same browser at 127.0.0.1 gets the page.
+    @Test func aRebindingNameGetsNothing() throws {
+        let view = try ViewProcess(["test-sequence:10", "--no-token", "--port", "0", "--seconds", "60"])
         defer { view.stop() }
         let port = try view.port()
-        #expect(try view.url().hasPrefix("http://127.0.0.1:"))
-        // /proc/net/tcp: "sl local_address rem_address st …", addresses as hex IP:port, 0A = LISTEN.
-        func listeners(_ file: String) throws -> [String] {
-            let text = try String(contentsOfFile: file, encoding: .utf8)
-            return text.split(separator: "\n").dropFirst().compactMap { line in
-                let fields = line.split(separator: " ")
-                guard fields.count > 3, fields[3] == "0A" else { return nil }
-                let local = fields[1].split(separator: ":")
-                guard local.count == 2, Int(local[1], radix: 16) == port else { return nil }
-                return String(local[0])
-            }
-        }
-        #expect(try listeners("/proc/net/tcp") == ["0100007F"])
-        #expect(try listeners("/proc/net/tcp6").isEmpty)
+        let rebound = try BrowserRun(url: "http://attacker.example:\(port)/", steps: [
+            Step.wait("document.readyState === 'complete' && document.body !== null"),
+            Step.eval("document.body.innerText", as: "text"),
+            Step.eval("document.getElementById('connection') !== null", as: "page"),
+            Step.eval("fetch('/ws').then(r => r.status).catch(e => 'blocked: ' + e.name)", as: "fetch"),
+        ], resolve: ["attacker.example"])
+        #expect(rebound.ok, "\(rebound.failures)")
+        #expect((rebound.results["text"] as? String ?? "").hasPrefix("403: the Host header"), "\(rebound.results)")
+        #expect(rebound.results["page"] as? Bool == false)
+        #expect(rebound.results["fetch"] as? Int == 403, "\(rebound.results)")
+        let own = try BrowserRun(url: "http://127.0.0.1:\(port)/", steps: [Step.connected])
+        #expect(own.ok, "\(own.failures)")
+        #expect(own.errors.isEmpty, "console errors: \(own.errors)")
+        #expect(view.stop() == 0)
+        let stopped = try #require(view.line(containing: "viewer connections served", timeout: 10))
+        #expect(stopped.contains("(1 viewer connections served)"), "\(stopped)")
     }
 }

@@ -105,6 +105,11 @@ final class ViewProcess {
         return try #require(components.port)
     }
 
+    /// The token in the URL, nil when it has none.
+    func token() throws -> String? {
+        try #require(URLComponents(string: try url())).queryItems?.first { $0.name == "token" }?.value
+    }
+
     /// SIGTERM, then the exit status. A view that has not exited 20 s after it is recorded as a failure and killed,
     /// so a stop that does not work fails its test instead of hanging the run.
     @discardableResult
@@ -140,7 +145,8 @@ struct BrowserRun {
     let failures: [String]
     let results: [String: Any]
 
-    init(url: String, steps: [[String: Any]]) throws {
+    /// `resolve`: names Chromium resolves to 127.0.0.1 (a DNS-rebinding domain's trick, without DNS).
+    init(url: String, steps: [[String: Any]], resolve: [String] = []) throws {
         try FileManager.default.createDirectory(atPath: ViewPaths.screenshots, withIntermediateDirectories: true)
         let stepsFile = FileManager.default.temporaryDirectory.appendingPathComponent("axon-view-steps-\(UUID()).json")
         try JSONSerialization.data(withJSONObject: steps).write(to: stepsFile)
@@ -149,7 +155,7 @@ struct BrowserRun {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "python3", ViewPaths.browserScript, "--url", url, "--steps", stepsFile.path, "--out", ViewPaths.screenshots,
-        ]
+        ] + resolve.flatMap { ["--resolve", $0] }
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()
@@ -216,4 +222,81 @@ func httpStatus(port: Int, path: String, upgrade: Bool) throws -> Int {
     let statusLine = String(decoding: response[0..<count], as: UTF8.self).prefix { $0 != "\r" }
     let parts = statusLine.split(separator: " ")
     return try #require(parts.count >= 2 ? Int(parts[1]) : nil, "bad status line \(statusLine)")
+}
+
+/// One response read off a raw socket: the status, the headers (names lowercased) and the bytes after the head.
+struct RawResponse {
+    var status = 0
+    var headers: [(name: String, value: String)] = []
+    var body: [UInt8] = []
+    /// Whether the server closed the connection before the read stopped.
+    var closed = false
+
+    func header(_ name: String) -> String? { headers.first { $0.name == name.lowercased() }?.value }
+    func headers(_ name: String) -> [String] { headers.filter { $0.name == name.lowercased() }.map(\.value) }
+    var bodyText: String { String(decoding: body, as: UTF8.self) }
+
+    /// The view's cookie (`axon-view-…=value`) from a `Set-Cookie`, without its attributes.
+    var cookie: String? {
+        headers("set-cookie").first { $0.hasPrefix("axon-view-") }.map { String($0.prefix { $0 != ";" }) }
+    }
+}
+
+/// Sends `GET target` over a fresh TCP connection to 127.0.0.1:`port` with exactly the headers given (`Host` is the
+/// first argument, `nil` sends none), and reads until the server closes, `until` holds, or 10 s pass. A WebSocket
+/// upgrade when `upgrade`; otherwise `Connection: close`.
+func rawRequest(
+    port: Int, target: String, host: String?, headers extra: [String] = [], upgrade: Bool = false,
+    until: (RawResponse) -> Bool = { _ in false }
+) throws -> RawResponse {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(socket >= 0)
+    defer { close(socket) }
+    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    try #require(connected == 0, "connect to 127.0.0.1:\(port) failed")
+    var request = "GET \(target) HTTP/1.1\r\n" + (host.map { "Host: \($0)\r\n" } ?? "")
+    for header in extra { request += header + "\r\n" }
+    if upgrade {
+        request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            + "Sec-WebSocket-Version: 13\r\n"
+    } else {
+        request += "Connection: close\r\n"
+    }
+    request += "\r\n"
+    let bytes = Array(request.utf8)
+    try #require(write(socket, bytes, bytes.count) == bytes.count)
+    var received: [UInt8] = []
+    var response = RawResponse()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    let separator: [UInt8] = Array("\r\n\r\n".utf8)
+    let deadline = Date().addingTimeInterval(10)
+    while Date() < deadline {
+        let count = read(socket, &buffer, buffer.count)
+        if count == 0 { response.closed = true }
+        if count <= 0 { break }
+        received += buffer[0..<count]
+        guard let end = received.indices.dropLast(3).first(where: { Array(received[$0..<$0 + 4]) == separator }) else {
+            continue
+        }
+        let head = String(decoding: received[0..<end], as: UTF8.self).components(separatedBy: "\r\n")
+        let parts = head[0].split(separator: " ")
+        response.status = parts.count >= 2 ? Int(parts[1]) ?? 0 : 0
+        response.headers = head.dropFirst().compactMap { line in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        }
+        response.body = Array(received[(end + 4)...])
+        if until(response) { break }
+    }
+    try #require(
+        response.status != 0, "no HTTP response to GET \(target): \(String(decoding: received, as: UTF8.self))")
+    return response
 }

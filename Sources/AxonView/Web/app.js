@@ -22,7 +22,8 @@ function $(id) { return document.getElementById(id); }
 
 function connect() {
     const protocol = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(protocol + "//" + location.host + "/ws" + location.search);
+    // The server's cookie (set with the page) authenticates the socket; the token stays out of its URL.
+    const socket = new WebSocket(protocol + "//" + location.host + "/ws");
     $("connection").textContent = "connecting";
     $("connection").dataset.state = "connecting";
     socket.onopen = () => {
@@ -406,5 +407,10 @@ for (const button of document.querySelectorAll(".tab")) button.addEventListener(
 $("span").addEventListener("change", () => { view.dirty = true; });
 $("scale").addEventListener("change", () => { view.dirty = true; });
 showTab(location.hash ? location.hash.slice(1) : "raw");
+// Opened with ?token=…: the server has set its cookie with this page, so the token leaves the address bar and the
+// history (a bookmark or a screen share does not carry it).
+if (new URLSearchParams(location.search).has("token")) {
+    history.replaceState(null, "", location.pathname + location.hash);
+}
 connect();
 requestAnimationFrame(frame);
