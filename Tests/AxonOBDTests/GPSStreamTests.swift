@@ -149,10 +149,6 @@ extension EmulatorSuites {
             let facts = try NMEALogFacts(path: logPath)
             let gps = try GPSReplayPeer(log: logPath)
             defer { gps.stop() }
-            // The watch lasts 4 s: start it once gpsd has a fix to give (gpsfake loops the log).
-            let probe = try GPSDClient(host: "127.0.0.1", port: gps.port)
-            try #require(try await waitUntil(seconds: 20, interval: 0.05) { probe.latestPosition != nil })
-            probe.stop()
             let peer = try EmulatorPeer()
             defer { peer.stop() }
             guard case .tcp(_, let port) = peer.endpoint else { return }
