@@ -184,6 +184,36 @@ struct XDFLabRecorderTests {
         #expect(times.contains { $0 > 150 }, "\(times)")
         #expect(report.alphaPeakIsTen, "\(report.channels.map(\.bands))")
     }
+
+    /// Timestamps a damaged file may hold — NaN, infinite, 1e300, going backwards — make no gap record and no trap, and
+    /// a real pause after one is still found.
+    @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -5])
+    func damagedTimestampsMakeNoGapAndNoTrap(bad: Double) throws {
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("bad.xdf").path
+        let writer = try XDFWriter(path: path, unixTimeOffset: nil)
+        let stream = try writer.addStream(
+            StreamDescriptor(
+                name: "EEG", contentType: .eeg, channels: [.init(label: "C3", unit: "uV")], nominalRate: 100,
+                format: .float32, sourceID: "bad"))
+        // 0–1.49 s, then a real 2-s pause, then 3.50–3.99 s; one bad stamp at sample 100.
+        var stamps = (0..<200).map { Double($0) / 100 + ($0 >= 150 ? 2 : 0) }
+        stamps[100] = bad
+        let values = (0..<200).map(Double.init)
+        var scratch: [UInt8] = []
+        try stamps.withUnsafeBufferPointer { stamps in
+            try values.withUnsafeBufferPointer { values in
+                try writer.appendSamples(stream: stream, timestamps: stamps, values: values, scratch: &scratch)
+            }
+        }
+        try writer.close()
+        let recording = try RecordingReader.read(path: path)
+        #expect(recording.frameCount == 200)
+        // The real pause is the one gap: 1.49 → 3.50 s, 200 samples missing.
+        #expect(recording.gaps.map(\.beforeFrame) == [150], "\(recording.gaps)")
+        #expect(recording.gaps.map(\.gap.missingCount) == [200], "\(recording.gaps)")
+    }
 }
 
 extension EEGAnalysisReport {

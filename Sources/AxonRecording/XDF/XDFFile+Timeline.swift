@@ -108,29 +108,35 @@ extension XDFFile.Stream {
                     start = index
                 }
             }
+            // From the latest end of a segment of two or more samples so far, so one damaged stamp (a jump back or far
+            // ahead, alone between two breaks) makes no pause around it.
+            var latest = -Double.infinity
             for (previous, next) in zip(fits, fits.dropFirst()) {
-                let from = previous.intercept + previous.slope * Double(previous.range.upperBound - 1)
+                let end = previous.intercept + previous.slope * Double(previous.range.upperBound - 1)
+                if end.isFinite, previous.range.count > 1 || latest == -.infinity { latest = max(latest, end) }
+                let from = latest
                 let to = next.intercept + next.slope * Double(next.range.lowerBound)
-                let missing = Int(((to - from) * nominalRate).rounded()) - 1
-                guard to - from > threshold, missing >= 1 else { continue }
-                pauses.append(.init(beforeSample: next.range.lowerBound, missingCount: missing, from: from, to: to))
+                // Garbage stamps (NaN, infinite, 1e300) make no gap: the conversion to Int would trap.
+                let steps = ((to - from) * nominalRate).rounded()
+                guard to - from > threshold, steps.isFinite, steps >= 2, steps < 1e15 else { continue }
+                pauses.append(.init(beforeSample: next.range.lowerBound, missingCount: Int(steps) - 1, from: from, to: to))
             }
         }
         return XDFTimeline(times: times.values, resets: resets, segments: segments, pauses: pauses)
     }
 
-    /// Least squares line time = intercept + slope × index over `range` (pyxdf's `lstsq` on [1, index]).
+    /// Least squares line time = intercept + slope × index over `range` (pyxdf's `lstsq` on [1, index]), over the
+    /// finite times only (a damaged NaN or infinite stamp would make the whole line NaN).
     private static func fit(_ values: [Double], _ range: Range<Int>) -> (intercept: Double, slope: Double) {
-        guard range.count > 1 else { return (values[range.lowerBound], 0) }
+        let finite = range.filter { values[$0].isFinite }
+        guard finite.count > 1 else { return (finite.first.map { values[$0] } ?? values[range.lowerBound], 0) }
         // Centred sums: no cancellation with indices in the millions and times in the hundreds of thousands.
-        let count = Double(range.count)
-        let meanIndex = Double(range.lowerBound + range.upperBound - 1) / 2
-        var meanTime = 0.0
-        for index in range { meanTime += values[index] }
-        meanTime /= count
+        let count = Double(finite.count)
+        let meanIndex = Double(finite.reduce(0, +)) / count
+        let meanTime = finite.reduce(0.0) { $0 + values[$1] } / count
         var covariance = 0.0
         var variance = 0.0
-        for index in range {
+        for index in finite {
             let x = Double(index) - meanIndex
             covariance += x * (values[index] - meanTime)
             variance += x * x
