@@ -183,6 +183,31 @@ struct XDFLabRecorderTests {
         #expect(times.allSatisfy { $0 <= 90.01 || $0 >= 160 - 0.01 }, "\(times)")
         #expect(times.contains { $0 > 150 }, "\(times)")
         #expect(report.alphaPeakIsTen, "\(report.channels.map(\.bands))")
+
+        // A 120-s baseline spans the pause: it holds the spectra of the 90 s before it (none from the pause, as for
+        // a live gap) and ends with the first sample after it; the first indicator is 10 s of data later.
+        let spanning = try ConvertCommandTests.axon(["analyze", path, "--json", "--baseline", "120"])
+        #expect(spanning.status == 0, "\(spanning.output)")
+        let spanningJSON = try #require(spanning.output.split(separator: "\n").first { $0.hasPrefix("{") })
+        let spanningReport = try JSONDecoder().decode(EEGAnalysisReport.self, from: Data(spanningJSON.utf8))
+        #expect(spanningReport.frames == 35 + 23)
+        #expect(spanningReport.zones.first.map { abs($0.time - 160) < 0.1 } == true, "\(spanningReport.zones.map(\.time))")
+    }
+
+    @Test(.enabled(if: peersAvailable))
+    func convertToXDFKeepsThePauseAndTheMarkers() throws {
+        let (folder, path) = try Self.fixture()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("converted.xdf").path
+        let (status, output) = try ConvertCommandTests.axon(["convert", path, out])
+        #expect(status == 0, "\(output)")
+        let original = try RecordingReader.read(path: path)
+        let converted = try RecordingReader.read(path: out)
+        #expect(converted.frameCount == original.frameCount)
+        #expect(converted.gaps.map(\.beforeFrame) == original.gaps.map(\.beforeFrame))
+        #expect(converted.gaps.map(\.gap.missingCount) == original.gaps.map(\.gap.missingCount))
+        #expect(converted.markers.map(\.frame) == original.markers.map(\.frame))
+        #expect(converted.startTime == original.startTime)
     }
 
     /// Timestamps a damaged file may hold — NaN, infinite, 1e300, going backwards — make no gap record and no trap, and
