@@ -35,12 +35,14 @@ extension Axon {
             print(
                 "  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format "
                     + "\(descriptor.format)")
+            let period = 1 / recording.sampleRate
             print(
                 "  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = "
                     + "\(fmt(recording.duration, 3)) s"
                     + (recording.gaps.isEmpty
                         ? ""
-                        : ", spanning \(fmt(Self.seconds(recording, frame: recording.frameCount - 1) + 1 / recording.sampleRate, 3)) s with the gaps"))
+                        : ", spanning \(fmt(Self.seconds(recording, frame: recording.frameCount - 1) + period, 3)) s "
+                            + "with the gaps"))
             if let start = recording.startTime {
                 let date = Date(timeIntervalSince1970: start)
                 let formatter = ISO8601DateFormatter()
@@ -81,8 +83,9 @@ extension Axon {
                 print("  gaps        \(recording.gaps.count), \(missing) samples missing")
                 for gap in recording.gaps {
                     print(
-                        "    before frame \(gap.beforeFrame) (\(fmt(Self.seconds(recording, frame: gap.beforeFrame), 3)) s): "
-                            + "\(gap.gap.missingCount) samples = \(fmt(Double(gap.gap.missingCount) / recording.sampleRate, 3)) s "
+                        "    before frame \(gap.beforeFrame) "
+                            + "(\(fmt(Self.seconds(recording, frame: gap.beforeFrame), 3)) s): \(gap.gap.missingCount) "
+                            + "samples = \(fmt(Double(gap.gap.missingCount) * period, 3)) s "
                             + "(\(gap.gap.cause.rawValue))")
                 }
             }

@@ -94,7 +94,9 @@ struct XDFLabRecorderTests {
             let stream = try #require(file.streams.first { $0.name == name })
             let axon = try #require(stream.timeline().effectiveRate)
             let reference = try #require(peer[name]).effective_srate
-            print("XDFLabRecorder: \(name) effective rate Axon \(axon) Hz, pyxdf \(reference) Hz, nominal \(stream.nominalRate)")
+            print(
+                "XDFLabRecorder: \(name) effective rate Axon \(axon) Hz, pyxdf \(reference) Hz, "
+                    + "nominal \(stream.nominalRate)")
             #expect(abs(axon - reference) / reference < 0.001, "\(name)")
         }
         let aux = try #require(file.streams.first { $0.name == "Aux" }?.timeline().effectiveRate)
@@ -157,7 +159,8 @@ struct XDFLabRecorderTests {
         // 90 s + 60 s of fill + 60 s: the fill keeps every later sample at its time.
         #expect(converted.frameCount == 21_000, "\(converted.frameCount)")
         let onsets = Dictionary(
-            converted.markers.map { ($0.text ?? "", Double($0.frame) / converted.sampleRate) }, uniquingKeysWith: { a, _ in a })
+            converted.markers.map { ($0.text ?? "", Double($0.frame) / converted.sampleRate) },
+            uniquingKeysWith: { first, _ in first })
         let gapOnset = try #require(onsets["gap: 6000 samples (deviceCounter)"], "\(onsets)")
         #expect(abs(gapOnset - 90) < 0.011)
         for (text, time) in Self.markerTimes {
@@ -191,7 +194,8 @@ struct XDFLabRecorderTests {
         let spanningJSON = try #require(spanning.output.split(separator: "\n").first { $0.hasPrefix("{") })
         let spanningReport = try JSONDecoder().decode(EEGAnalysisReport.self, from: Data(spanningJSON.utf8))
         #expect(spanningReport.frames == 35 + 23)
-        #expect(spanningReport.zones.first.map { abs($0.time - 160) < 0.1 } == true, "\(spanningReport.zones.map(\.time))")
+        #expect(
+            spanningReport.zones.first.map { abs($0.time - 160) < 0.1 } == true, "\(spanningReport.zones.map(\.time))")
     }
 
     @Test(.enabled(if: peersAvailable))
@@ -210,8 +214,8 @@ struct XDFLabRecorderTests {
         #expect(converted.startTime == original.startTime)
     }
 
-    /// Timestamps a damaged file may hold — NaN, infinite, 1e300, going backwards — make no gap record and no trap, and
-    /// a real pause after one is still found.
+    /// Timestamps a damaged file may hold — NaN, infinite, 1e300, going backwards — make no gap record and no trap,
+    /// and a real pause after one is still found.
     @Test(arguments: [Double.nan, .infinity, -.infinity, 1e300, -5])
     func damagedTimestampsMakeNoGapAndNoTrap(bad: Double) throws {
         let folder = try ConvertCommandTests.folder()

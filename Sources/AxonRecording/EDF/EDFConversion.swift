@@ -105,9 +105,10 @@ public enum EDFConversion {
             // of fill, so everything after it stays at its time.
             var frame = 0
             var missing = 0
-            for gap in recording.gaps + [RecordingGap(
-                beforeFrame: recording.frameCount, gap: .init(cause: .deviceCounter, missingCount: 0, start: 0, end: 0))]
-            {
+            let end = RecordingGap(
+                beforeFrame: recording.frameCount,
+                gap: .init(cause: .deviceCounter, missingCount: 0, start: 0, end: 0))
+            for gap in recording.gaps + [end] {
                 let rowsBefore = UnsafeBufferPointer(rebasing: rows[(frame * stride)..<(gap.beforeFrame * stride)])
                 try writer.append(
                     rows: rowsBefore, stride: stride, valueOffset: 0, frameCount: gap.beforeFrame - frame)

@@ -8,8 +8,8 @@ extension XDFFile {
     /// - its pauses as ``Recording/gaps`` (``GapRecord``s of cause `.deviceCounter`, counted at the nominal rate, as a
     ///   live LSL inlet reports a jump in its timestamps), each also a warning;
     /// - the text samples of its first string stream as markers on the frame stamped nearest to them (on the same
-    ///   timeline; a marker in a gap on the first frame after it); a marker more than half a sample outside the data is a warning (and counted in
-    ///   `xdf.markers.outside`), never put on the first or last frame;
+    ///   timeline; a marker in a gap on the first frame after it); a marker more than half a sample outside the data
+    ///   is a warning (and counted in `xdf.markers.outside`), never put on the first or last frame;
     /// - every stream listed in the metadata (`xdf.stream.ID`: nominal and effective rate, samples, pauses) and each
     ///   clock reset (`xdf.stream.ID.reset.N`), the main stream's resets also as warnings.
     ///
@@ -77,7 +77,8 @@ extension XDFFile {
                     outside += 1
                     warnings.append(
                         "marker \"\(label)\" at \(Self.decimal(time, 3)) s is outside the data "
-                            + "(\(Self.decimal(frameTimes.first ?? 0, 3))…\(Self.decimal(frameTimes.last ?? 0, 3)) s): "
+                            + "(\(Self.decimal(frameTimes.first ?? 0, 3))…"
+                            + "\(Self.decimal(frameTimes.last ?? 0, 3)) s): "
                             + "not placed")
                     continue
                 }
@@ -108,7 +109,8 @@ extension XDFFile {
         }
         for reset in mainTimeline.resets {
             warnings.append(
-                "the sender's clock was reset before frame \(reset.sample) (stamps \(Self.decimal(reset.stampBefore, 3)) → "
+                "the sender's clock was reset before frame \(reset.sample) "
+                    + "(stamps \(Self.decimal(reset.stampBefore, 3)) → "
                     + "\(Self.decimal(reset.stampAfter, 3)) s); its clock offsets put both parts on one timeline")
         }
         // Unix times: the synchronised timestamps plus the FileHeader's unix_time_offset (Axon's files), or as
@@ -139,7 +141,8 @@ extension XDFFile {
         }
         for gap in gaps {
             warnings.append(
-                "gap of \(gap.gap.missingCount) samples (\(Self.decimal(Double(gap.gap.missingCount) * samplePeriod, 3)) s "
+                "gap of \(gap.gap.missingCount) samples "
+                    + "(\(Self.decimal(Double(gap.gap.missingCount) * samplePeriod, 3)) s "
                     + "before frame \(gap.beforeFrame)) in the stream's timestamps")
         }
         var described = descriptor

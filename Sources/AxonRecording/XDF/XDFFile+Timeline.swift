@@ -119,7 +119,8 @@ extension XDFFile.Stream {
                 // Garbage stamps (NaN, infinite, 1e300) make no gap: the conversion to Int would trap.
                 let steps = ((to - from) * nominalRate).rounded()
                 guard to - from > threshold, steps.isFinite, steps >= 2, steps < 1e15 else { continue }
-                pauses.append(.init(beforeSample: next.range.lowerBound, missingCount: Int(steps) - 1, from: from, to: to))
+                pauses.append(
+                    .init(beforeSample: next.range.lowerBound, missingCount: Int(steps) - 1, from: from, to: to))
             }
         }
         return XDFTimeline(times: times.values, resets: resets, segments: segments, pauses: pauses)
