@@ -84,6 +84,7 @@ struct XDFLabRecorderTests {
             let timeline = stream.timeline()
             #expect(timeline.resets.count == 1, "\(stream.name)")
             if let reset = timeline.resets.first {
+                #expect(reset.isBridged, "\(stream.name)")
                 #expect(reset.stampBefore > 650_000 && reset.stampAfter < 300, "\(stream.name)")
                 // The first sample after the reset: the EEG's and Aux's at 870 s, the markers' at 870.5 s.
                 #expect(reset.time >= 870 - 0.001 && reset.time < 870.501, "\(stream.name): \(reset.time)")
@@ -242,6 +243,36 @@ struct XDFLabRecorderTests {
         // The real pause is the one gap: 1.49 → 3.50 s, 200 samples missing.
         #expect(recording.gaps.map(\.beforeFrame) == [150], "\(recording.gaps)")
         #expect(recording.gaps.map(\.gap.missingCount) == [200], "\(recording.gaps)")
+    }
+
+    /// Timestamps that jump back 10 s with no clock offset jumping with them: one reset, reported as not bridged (the
+    /// times after it are as stored), a warning, no gap.
+    @Test func aResetNoClockOffsetBridgesIsReported() throws {
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("reset.xdf").path
+        let writer = try XDFWriter(path: path, unixTimeOffset: nil)
+        let stream = try writer.addStream(
+            StreamDescriptor(
+                name: "EEG", contentType: .eeg, channels: [.init(label: "C3", unit: "uV")], nominalRate: 100,
+                format: .float32, sourceID: "reset"))
+        let stamps = (0..<1_500).map { Double($0 % 1_000) / 100 }  // 0–9.99 s, then 0–4.99 s again
+        let values = (0..<1_500).map(Double.init)
+        var scratch: [UInt8] = []
+        try stamps.withUnsafeBufferPointer { stamps in
+            try values.withUnsafeBufferPointer { values in
+                try writer.appendSamples(stream: stream, timestamps: stamps, values: values, scratch: &scratch)
+            }
+        }
+        try writer.close()
+        let file = try XDFReader.read(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+        let resets = try #require(file.streams.first).timeline().resets
+        #expect(resets.map(\.sample) == [1_000])
+        #expect(resets.map(\.isBridged) == [false])
+        let recording = try file.recording(sourceName: "reset.xdf")
+        #expect(recording.gaps.isEmpty)
+        #expect(recording.warnings.contains { $0.contains("reset before frame 1000") && $0.contains("as stored") })
+        #expect(recording.descriptor.metadata["xdf.stream.\(stream).reset.1"]?.contains("not mapped") == true)
     }
 }
 

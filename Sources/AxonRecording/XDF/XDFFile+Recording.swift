@@ -43,8 +43,10 @@ extension XDFFile {
             for (number, reset) in timeline.resets.enumerated() {
                 metadata["xdf.stream.\(stream.id).reset.\(number + 1)"] =
                     "clock reset before sample \(reset.sample): stamps \(Self.decimal(reset.stampBefore, 3)) → "
-                    + "\(Self.decimal(reset.stampAfter, 3)) s, mapped to \(Self.decimal(reset.time, 3)) s on the "
-                    + "recording's clock"
+                    + "\(Self.decimal(reset.stampAfter, 3)) s, "
+                    + (reset.isBridged
+                        ? "mapped to \(Self.decimal(reset.time, 3)) s on the recording's clock"
+                        : "not mapped (no clock offset jumped with it)")
             }
         }
         if trailingBytes > 0 { warnings.append("cut short: \(trailingBytes) bytes after the last whole chunk") }
@@ -107,7 +109,14 @@ extension XDFFile {
             }
             if outside > 0 { metadata["xdf.markers.outside"] = String(outside) }
         }
-        for reset in mainTimeline.resets {
+        for reset in mainTimeline.resets where !reset.isBridged {
+            warnings.append(
+                "the sender's clock was reset before frame \(reset.sample) "
+                    + "(stamps \(Self.decimal(reset.stampBefore, 3)) → \(Self.decimal(reset.stampAfter, 3)) s) and no "
+                    + "clock offset says where the part after it lies: its times are as stored, so markers and gaps "
+                    + "across it are not placed reliably")
+        }
+        for reset in mainTimeline.resets where reset.isBridged {
             warnings.append(
                 "the sender's clock was reset before frame \(reset.sample) "
                     + "(stamps \(Self.decimal(reset.stampBefore, 3)) → "

@@ -14,6 +14,9 @@ public struct XDFTimeline: Sendable, Equatable {
         public var stampAfter: Double
         /// That first sample's time on the timeline (the recording machine's clock).
         public var time: Double
+        /// Whether the timeline goes on across the reset: false when its times still jump back there (no clock offset
+        /// jumped with the stamps, or the file has none), and then the times after it are as stored.
+        public var isBridged: Bool
     }
 
     /// A run of samples without a pause, fitted with one line (sample index → time).
@@ -66,7 +69,8 @@ public struct XDFTimeline: Sendable, Equatable {
 extension XDFFile.Stream {
     /// The stream on one timeline, as pyxdf's `load_xdf` puts it with its default options:
     ///
-    /// - **Clock resets** are found in the ClockOffset chunks as pyxdf's `_detect_clock_resets` does: between two
+    /// - **Clock resets** are found in the ClockOffset chunks as pyxdf's `_detect_clock_resets` does (and, where the
+    ///   timestamps still jump back by more than 1 s or 500 samples, from them: a reset no offset bridges): between two
     ///   successive offsets, a collection time that goes backwards, or both a time step and an offset step that are
     ///   outliers (more than 5 median absolute deviations and 5 s from the median step for the times, 10 and 1 s for
     ///   the offsets). Each run of offsets between resets gets its own line (least squares of offset on collection
@@ -84,12 +88,18 @@ extension XDFFile.Stream {
     /// - Complexity: O(samples + clock offsets · log clock offsets).
     public func timeline() -> XDFTimeline {
         let times = resetAwareTimes()
-        var resets: [XDFTimeline.ClockReset] = []
-        for boundary in times.runStarts.dropFirst() where boundary > 0 && boundary < timestamps.count {
-            resets.append(
-                .init(
-                    sample: boundary, stampBefore: timestamps[boundary - 1], stampAfter: timestamps[boundary],
-                    time: times.values[boundary]))
+        // Resets: where the clock offsets jumped (the runs' starts), and where the timestamps still jump back by more
+        // than pyxdf's break (1 s, or 500 samples of a regular stream).
+        let backwards = max(1, nominalRate > 0 ? 500 / nominalRate : 0)
+        var boundaries = Set(times.runStarts.dropFirst().filter { $0 > 0 && $0 < timestamps.count })
+        for index in times.values.indices.dropFirst() where times.values[index] - times.values[index - 1] < -backwards {
+            boundaries.insert(index)
+        }
+        let resets = boundaries.sorted().map { boundary in
+            XDFTimeline.ClockReset(
+                sample: boundary, stampBefore: timestamps[boundary - 1], stampAfter: timestamps[boundary],
+                time: times.values[boundary],
+                isBridged: !(times.values[boundary] - times.values[boundary - 1] < -backwards))
         }
         var segments: [XDFTimeline.Segment] = []
         var pauses: [XDFTimeline.Pause] = []
