@@ -112,8 +112,8 @@ extension XDFFile {
         for reset in mainTimeline.resets where !reset.isBridged {
             warnings.append(
                 "the sender's clock was reset before frame \(reset.sample) "
-                    + "(stamps \(Self.decimal(reset.stampBefore, 3)) → \(Self.decimal(reset.stampAfter, 3)) s) and no "
-                    + "clock offset says where the part after it lies: its times are as stored, so markers and gaps "
+                    + "(stamps \(Self.decimal(reset.stampBefore, 3)) → \(Self.decimal(reset.stampAfter, 3)) s) "
+                    + "and no clock offset says where the part after it lies: its times are as stored, so markers and gaps "
                     + "across it are not placed reliably")
         }
         for reset in mainTimeline.resets where reset.isBridged {
