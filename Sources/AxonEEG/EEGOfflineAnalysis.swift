@@ -18,11 +18,17 @@ public enum EEGOfflineAnalysis {
     ///     duration); `nil` for no baseline and no indicators.
     ///   - value: the value of a channel in a frame.
     ///   - time: the Unix time of a frame, seconds.
+    ///   - gaps: samples lost before a frame, as (first frame after the loss, samples lost), in frame order: treated
+    ///     as ``EEGProcessor`` treats a live ``GapRecord`` — a loss up to
+    ///     ``EEGEngine/Configuration/maxBridgedSamples`` is bridged with filled samples on the line between the
+    ///     samples around it, a longer one restarts the window (``EEGEngine/restartWindow(afterLosing:)``), so no
+    ///     spectrum, baseline or indicator takes anything from it.
     ///   - onFrame: called with each spectrum frame as it is made (for live printing), before it is summarised.
     /// - Throws: ``EEGError`` for a configuration that cannot work.
     public static func run(
         configuration: EEGEngine.Configuration, frameCount: Int, baselineSeconds: Double?,
         value: (_ frame: Int, _ channel: Int) -> Double, time: (_ frame: Int) -> Double,
+        gaps: [(beforeFrame: Int, missingCount: Int)] = [],
         onFrame: (SpectrumFrame) -> Void = { _ in }, onIndicator: (ActivityIndicators) -> Void = { _ in }
     ) throws(EEGError) -> EEGAnalysisReport {
         var configuration = configuration
@@ -30,10 +36,7 @@ public enum EEGOfflineAnalysis {
         let engine = try EEGEngine(configuration)
         var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baselineSeconds)
         if baselineSeconds != nil { engine.startBaseline() }
-        var frameValues = [Double](repeating: 0, count: configuration.channelCount)
-        for frame in 0..<frameCount {
-            for channel in 0..<configuration.channelCount { frameValues[channel] = value(frame, channel) }
-            let events = engine.ingest(frameValues, time: time(frame))
+        func collect(_ events: EEGEngine.Events) {
             if events.contains(.spectrum) {
                 let spectrum = SpectrumFrame(
                     engine.spectrum, labels: configuration.channelLabels, bands: configuration.bands,
@@ -47,6 +50,35 @@ public enum EEGOfflineAnalysis {
                 onIndicator(indicator)
                 builder.add(indicator)
             }
+        }
+        var frameValues = [Double](repeating: 0, count: configuration.channelCount)
+        var fillValues = frameValues
+        var gapIndex = 0
+        for frame in 0..<frameCount {
+            for channel in 0..<configuration.channelCount { frameValues[channel] = value(frame, channel) }
+            while gapIndex < gaps.count, gaps[gapIndex].beforeFrame <= frame {
+                let missing = gaps[gapIndex].missingCount
+                gapIndex += 1
+                guard missing > 0, frame > 0 else { continue }
+                if missing > configuration.maxBridgedSamples {
+                    engine.restartWindow(afterLosing: missing)
+                    continue
+                }
+                let last = Array(engine.lastSample)
+                let before = time(frame - 1)
+                let step = (time(frame) - before) / Double(missing + 1)
+                for index in 1...missing {
+                    let fraction = Double(index) / Double(missing + 1)
+                    for channel in 0..<fillValues.count {
+                        fillValues[channel] = last[channel] + (frameValues[channel] - last[channel]) * fraction
+                    }
+                    let events = fillValues.withUnsafeBufferPointer {
+                        engine.ingestFilled($0, time: before + Double(index) * step)
+                    }
+                    collect(events)
+                }
+            }
+            collect(engine.ingest(frameValues, time: time(frame)))
         }
         builder.setSampleCount(frameCount)
         return builder.report()

@@ -67,7 +67,7 @@ extension Recording {
         }
         return Recording(
             descriptor: descriptor, values: selected, timestamps: timestamps, counters: counters,
-            counterModulus: counterModulus, markers: markers, warnings: warnings, truncation: truncation)
+            counterModulus: counterModulus, markers: markers, gaps: gaps, warnings: warnings, truncation: truncation)
     }
 
     /// The frames between two times, in seconds from the first frame at the nominal rate: frames
@@ -90,17 +90,20 @@ extension Recording {
         return frames(first..<last)
     }
 
-    /// The frames in `range` (frame indices), with their timestamps, counters and markers (renumbered from the
-    /// range's start). O(frames in range × channels).
+    /// The frames in `range` (frame indices), with their timestamps, counters, markers and the gaps between them
+    /// (renumbered from the range's start). O(frames in range × channels).
     public func frames(_ range: Range<Int>) -> Recording {
         precondition(range.lowerBound >= 0 && range.upperBound <= frameCount, "frame range out of bounds")
         let slice = Array(values[(range.lowerBound * channelCount)..<(range.upperBound * channelCount)])
         let kept = markers.filter { range.contains($0.frame) }.map {
             RecordingMarker(frame: $0.frame - range.lowerBound, value: $0.value, text: $0.text)
         }
+        let keptGaps = gaps.filter { $0.beforeFrame > range.lowerBound && $0.beforeFrame < range.upperBound }.map {
+            RecordingGap(beforeFrame: $0.beforeFrame - range.lowerBound, gap: $0.gap)
+        }
         return Recording(
             descriptor: descriptor, values: slice, timestamps: timestamps.map { Array($0[range]) },
-            counters: counters.map { Array($0[range]) }, counterModulus: counterModulus, markers: kept,
+            counters: counters.map { Array($0[range]) }, counterModulus: counterModulus, markers: kept, gaps: keptGaps,
             warnings: warnings, truncation: truncation)
     }
 

@@ -32,6 +32,10 @@ public struct Recording: Sendable, Equatable {
     public let counterModulus: UInt64?
     /// Event markers, in frame order.
     public let markers: [RecordingMarker]
+    /// Samples missing between frames (a pause in an XDF stream's timestamps), in frame order; each frame index in
+    /// `1..<frameCount`. Replay writes them as a jump in the device counter, so the pipeline reports each as the
+    /// same ``GapRecord``.
+    public let gaps: [RecordingGap]
     /// Things a reader noticed but did not fail on (a measured rate far from the nominal one, a last line without
     /// a line terminator, the truncation), as sentences.
     public let warnings: [String]
@@ -45,8 +49,8 @@ public struct Recording: Sendable, Equatable {
     /// - Complexity: O(markers) to check.
     public init(
         descriptor: StreamDescriptor, values: [Double], timestamps: [Double]? = nil, counters: [UInt64]? = nil,
-        counterModulus: UInt64? = nil, markers: [RecordingMarker] = [], warnings: [String] = [],
-        truncation: RecordingTruncation? = nil
+        counterModulus: UInt64? = nil, markers: [RecordingMarker] = [], gaps: [RecordingGap] = [],
+        warnings: [String] = [], truncation: RecordingTruncation? = nil
     ) {
         let channels = descriptor.channelCount
         precondition(channels >= 1, "a recording needs at least one channel")
@@ -56,6 +60,7 @@ public struct Recording: Sendable, Equatable {
         precondition(timestamps.map { $0.count == frames } ?? true, "one timestamp per frame")
         precondition(counters.map { $0.count == frames } ?? true, "one counter per frame")
         precondition(markers.allSatisfy { (0..<frames).contains($0.frame) }, "markers must be in range")
+        precondition(gaps.allSatisfy { (1..<max(1, frames)).contains($0.beforeFrame) }, "gaps must be between frames")
         self.descriptor = descriptor
         self.frameCount = frames
         self.values = values
@@ -63,6 +68,7 @@ public struct Recording: Sendable, Equatable {
         self.counters = counters
         self.counterModulus = counterModulus
         self.markers = markers
+        self.gaps = gaps
         self.warnings = warnings
         self.truncation = truncation
     }
@@ -76,7 +82,7 @@ public struct Recording: Sendable, Equatable {
     /// Channel labels, in frame order.
     public var channelLabels: [String] { descriptor.channels.map(\.label) }
 
-    /// Length in seconds at the nominal rate: `frameCount / sampleRate`.
+    /// Length in seconds at the nominal rate: `frameCount / sampleRate` (the samples held; ``gaps`` not counted).
     public var duration: Double { Double(frameCount) / sampleRate }
 
     /// Unix time of the first frame, if the file has timestamps and at least one frame.

@@ -16,7 +16,8 @@ import AxonStreams
 ///   seconds when the file has them, else seconds from the first frame at the nominal rate) — or, with
 ///   ``DeviceClock/nominalRate``, the first frame's time + index ÷ rate;
 /// - `counter`: the recording's device counter (for example OpenBCI's sample index, wrapping at 256) when it has
-///   one, else the frame index;
+///   one, else the frame index plus the samples missing in the recording's ``Recording/gaps`` before it (so each
+///   gap comes out of the pipeline's timeline as a `.deviceCounter` ``GapRecord`` of the same length);
 /// - `arrivalTime`: when the frame is due on the replay's schedule (below).
 ///
 /// Schedule: frame `i` is due `(deviceTime(i) − deviceTime(0)) ÷ multiplier` seconds after the replay starts
@@ -100,6 +101,9 @@ public struct RecordingReplaySource: SampleSource {
     public let recording: Recording
     /// How it is played.
     public let options: Options
+    /// For a recording with ``Recording/gaps`` and no counters: the first frame after each gap and the samples
+    /// missing before it in all, so frame `i`'s counter is `i` plus what went missing before it.
+    private let missingBefore: [(frame: Int, total: Int)]
 
     /// The recording's stream.
     public var descriptor: StreamDescriptor { recording.descriptor }
@@ -108,6 +112,11 @@ public struct RecordingReplaySource: SampleSource {
     public init(recording: Recording, options: Options = .init()) {
         self.recording = recording
         self.options = options
+        var total = 0
+        missingBefore = recording.counters == nil ? recording.gaps.map { gap in
+            total += gap.gap.missingCount
+            return (gap.beforeFrame, total)
+        } : []
     }
 
     /// A pipeline configuration that suits this replay: the recording's counter modulus in the timeline, and
@@ -136,9 +145,19 @@ public struct RecordingReplaySource: SampleSource {
         }
     }
 
-    /// The `counter` written with frame `index`. O(1).
+    /// The `counter` written with frame `index`: the recording's counter, else the frame index plus the samples
+    /// of the recording's ``Recording/gaps`` before it, so the pipeline's timeline reports each gap as the same
+    /// ``GapRecord`` (cause `.deviceCounter`). O(1) without gaps, O(log gaps) with them.
     public func counter(ofFrame index: Int) -> UInt64 {
-        recording.counters?[index] ?? UInt64(index)
+        if let counters = recording.counters { return counters[index] }
+        guard !missingBefore.isEmpty else { return UInt64(index) }
+        var low = 0
+        var high = missingBefore.count
+        while low < high {
+            let middle = (low + high) / 2
+            if missingBefore[middle].frame <= index { low = middle + 1 } else { high = middle }
+        }
+        return UInt64(index + (low == 0 ? 0 : missingBefore[low - 1].total))
     }
 
     /// Writes every frame (or until a stop is requested); see the type's documentation for the timing.

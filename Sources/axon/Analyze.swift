@@ -135,7 +135,8 @@ extension Axon {
                     report = try EEGOfflineAnalysis.run(
                         configuration: configuration, frameCount: loaded.frameCount,
                         baselineSeconds: baseline > 0 ? baseline : nil,
-                        value: { loaded.value(frame: $0, channel: $1) }, time: { loaded.time(ofFrame: $0) })
+                        value: { loaded.value(frame: $0, channel: $1) }, time: { loaded.time(ofFrame: $0) },
+                        gaps: loaded.gaps.map { ($0.beforeFrame, $0.gap.missingCount) })
                 }
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
                     + "\(fmt(loaded.duration, 2)) s" + (from != nil || to != nil ? " (segment \(fmt(from ?? 0, 1))–\(fmt(to ?? loaded.duration + (from ?? 0), 1)) s)" : "")

@@ -220,8 +220,8 @@ extension Axon {
             descriptor.metadata["highpass"] = "\(cutoff) Hz, 2nd-order Butterworth (axon convert --highpass)"
             return Recording(
                 descriptor: descriptor, values: values, timestamps: recording.timestamps, counters: recording.counters,
-                counterModulus: recording.counterModulus, markers: recording.markers, warnings: recording.warnings,
-                truncation: recording.truncation)
+                counterModulus: recording.counterModulus, markers: recording.markers, gaps: recording.gaps,
+                warnings: recording.warnings, truncation: recording.truncation)
         }
     }
 }

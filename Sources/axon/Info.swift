@@ -35,9 +35,14 @@ extension Axon {
             print(
                 "  stream      \(descriptor.name) (\(descriptor.contentType)), native sample format "
                     + "\(descriptor.format)")
+            let period = 1 / recording.sampleRate
             print(
                 "  frames      \(recording.frameCount) at \(fmt(recording.sampleRate, 3)) Hz = "
-                    + "\(fmt(recording.duration, 3)) s")
+                    + "\(fmt(recording.duration, 3)) s"
+                    + (recording.gaps.isEmpty
+                        ? ""
+                        : ", spanning \(fmt(Self.seconds(recording, frame: recording.frameCount - 1) + period, 3)) s "
+                            + "with the gaps"))
             if let start = recording.startTime {
                 let date = Date(timeIntervalSince1970: start)
                 let formatter = ISO8601DateFormatter()
@@ -73,16 +78,34 @@ extension Axon {
                     "    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
                         + (extra.isEmpty ? "" : "  [\(extra)]"))
             }
+            if !recording.gaps.isEmpty {
+                let missing = recording.gaps.reduce(0) { $0 + $1.gap.missingCount }
+                print("  gaps        \(recording.gaps.count), \(missing) samples missing")
+                for gap in recording.gaps {
+                    print(
+                        "    before frame \(gap.beforeFrame) "
+                            + "(\(fmt(Self.seconds(recording, frame: gap.beforeFrame), 3)) s): \(gap.gap.missingCount) "
+                            + "samples = \(fmt(Double(gap.gap.missingCount) * period, 3)) s "
+                            + "(\(gap.gap.cause.rawValue))")
+                }
+            }
             print(
                 "  markers     \(recording.markers.count)"
                     + (recording.markers.count > markers ? " (first \(markers))" : ""))
             for marker in recording.markers.prefix(max(0, markers)) {
-                let seconds = Double(marker.frame) / recording.sampleRate
+                let seconds = Self.seconds(recording, frame: marker.frame)
                 print("    frame \(marker.frame) (\(fmt(seconds, 3)) s): " + (marker.text ?? "\(marker.value)"))
             }
             if let cut = recording.truncation { print("  damage      \(cut)") }
             print("  warnings    \(recording.warnings.isEmpty ? "none" : "\(recording.warnings.count)")")
             for warning in recording.warnings { print("    - \(warning)") }
+        }
+
+        /// Seconds from the first frame to `frame`: by the timestamps when the file has them, else at the nominal
+        /// rate counting the samples missing in gaps.
+        static func seconds(_ recording: Recording, frame: Int) -> Double {
+            if let timestamps = recording.timestamps { return timestamps[frame] - timestamps[0] }
+            return Double(frame + recording.missingSamples(before: frame)) / recording.sampleRate
         }
     }
 }

@@ -10,8 +10,11 @@ import AxonStreams
 /// - **Start.** The recording's first timestamp when it is a date EDF can hold (1985…2084); otherwise (no
 ///   timestamps, or times counted from a device's power-on) the file says EDF+'s unknown start date (`Startdate X`),
 ///   never the conversion's time nor 1970.
-/// - **Annotations.** Only the recording's markers: a conversion adds no "Recording starts" of its own, so a file
-///   converted again and again keeps one.
+/// - **Annotations.** Only the recording's markers, and its gaps: a conversion adds no "Recording starts" of its own,
+///   so a file converted again and again keeps one.
+/// - **Gaps.** Each of ``Recording/gaps`` is written as ``EDFSink`` writes a live ``GapRecord``: an annotation
+///   `gap: N samples (cause)` at the first missing sample and N samples of each channel's last value (EDF+C stays
+///   continuous), so every later sample and marker keeps its time.
 /// - **Records.** 1 s data records when the rate is a whole number of hertz, else the shortest of 2, 4, 5, 10, 0.5,
 ///   0.25, 0.2, 0.1 s that holds a whole number of samples. The last record is padded with each channel's last value
 ///   (``Result/padded``).
@@ -93,11 +96,30 @@ public enum EDFConversion {
             options: options)
         for marker in recording.markers {
             let text = marker.text ?? "marker \(Self.shortest(marker.value))"
-            writer.annotate(onset: Double(marker.frame) / recording.sampleRate, text: text)
+            let sample = marker.frame + recording.missingSamples(before: marker.frame)
+            writer.annotate(onset: Double(sample) / recording.sampleRate, text: text)
         }
         let stride = recording.channelCount
         try recording.values.withUnsafeBufferPointer { (rows) throws(EDFWriterError) in
-            try writer.append(rows: rows, stride: stride, valueOffset: 0, frameCount: recording.frameCount)
+            // Each gap as the EDF sink writes one: an annotation at the first missing sample and that many samples
+            // of fill, so everything after it stays at its time.
+            var frame = 0
+            var missing = 0
+            let end = RecordingGap(
+                beforeFrame: recording.frameCount,
+                gap: .init(cause: .deviceCounter, missingCount: 0, start: 0, end: 0))
+            for gap in recording.gaps + [end] {
+                let rowsBefore = UnsafeBufferPointer(rebasing: rows[(frame * stride)..<(gap.beforeFrame * stride)])
+                try writer.append(
+                    rows: rowsBefore, stride: stride, valueOffset: 0, frameCount: gap.beforeFrame - frame)
+                frame = gap.beforeFrame
+                guard gap.gap.missingCount > 0 else { continue }
+                writer.annotate(
+                    onset: Double(frame + missing) / recording.sampleRate,
+                    text: "gap: \(gap.gap.missingCount) samples (\(gap.gap.cause.rawValue))")
+                try writer.appendFill(count: gap.gap.missingCount)
+                missing += gap.gap.missingCount
+            }
         }
         try writer.close()
         return Result(

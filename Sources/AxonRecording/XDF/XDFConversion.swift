@@ -8,9 +8,10 @@ import AxonStreams
 /// - **Times.** With a start EDF could also state (Unix times), each frame's timestamp is its Unix time (the
 ///   recording's own timestamps, as the file wrote them) and the FileHeader's `unix_time_offset` is 0, so
 ///   ``XDFReader`` gives the same start back; without one, the timestamps count seconds from the first frame and no
-///   offset is written (the start stays unknown).
+///   offset is written (the start stays unknown), and a gap of the recording (``Recording/gaps``) stays a pause of
+///   its length in them.
 /// - **Markers** go in a `Markers` stream, one string sample per marker (its text, or `marker <value>`), stamped with
-///   its frame's time: ``XDFFile/recording(sourceName:)`` puts each back on the first frame stamped at or after it.
+///   its frame's time: ``XDFFile/recording(sourceName:)`` puts each back on the frame stamped nearest to it.
 ///
 /// Threading: a pure function of its arguments; runs on the caller's thread.
 public enum XDFConversion {
@@ -36,7 +37,7 @@ public enum XDFConversion {
         let stream = try writer.addStream(descriptor)
         let times: [Double] = (0..<recording.frameCount).map { frame in
             if start != nil, let timestamps = recording.timestamps { return timestamps[frame] }
-            return (start ?? 0) + Double(frame) / recording.sampleRate
+            return (start ?? 0) + Double(frame + recording.missingSamples(before: frame)) / recording.sampleRate
         }
         let channels = recording.channelCount
         var scratch: [UInt8] = []
