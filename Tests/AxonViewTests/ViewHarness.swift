@@ -191,37 +191,9 @@ enum Step {
     static func screenshot(_ file: String) -> [String: Any] { ["screenshot": file] }
 }
 
-/// The status line of a raw HTTP/1.1 request to 127.0.0.1 (a WebSocket upgrade when `upgrade`).
+/// The status of a raw HTTP/1.1 request to 127.0.0.1 with its own `Host` (a WebSocket upgrade when `upgrade`).
 func httpStatus(port: Int, path: String, upgrade: Bool) throws -> Int {
-    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(socket >= 0)
-    defer { close(socket) }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    try #require(connected == 0, "connect to 127.0.0.1:\(port) failed")
-    var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
-    if upgrade {
-        request += "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-            + "Sec-WebSocket-Version: 13\r\n"
-    } else {
-        request += "Connection: close\r\n"
-    }
-    request += "\r\n"
-    let bytes = Array(request.utf8)
-    try #require(write(socket, bytes, bytes.count) == bytes.count)
-    var response = [UInt8](repeating: 0, count: 512)
-    let count = read(socket, &response, response.count)
-    try #require(count > 12, "no HTTP response")
-    let statusLine = String(decoding: response[0..<count], as: UTF8.self).prefix { $0 != "\r" }
-    let parts = statusLine.split(separator: " ")
-    return try #require(parts.count >= 2 ? Int(parts[1]) : nil, "bad status line \(statusLine)")
+    try rawRequest(port: port, target: path, host: "127.0.0.1:\(port)", upgrade: upgrade) { $0.status != 0 }.status
 }
 
 /// One response read off a raw socket: the status, the headers (names lowercased) and the bytes after the head.
