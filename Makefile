@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test checks deps peers build unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke compare soak clean
+.PHONY: demo test checks deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke compare soak clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
@@ -13,9 +13,13 @@ demo: deps
 ## allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc counter), and a few
 ## seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers and real-time
 ## streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see docs/testing.md.
-test: deps peers
-	$(SWIFT) build --build-tests
+test: deps
+	$(MAKE) --no-print-directory -j2 peers build-tests
 	$(MAKE) --no-print-directory -j2 --output-sync=target run-unit-tests checks
+
+## The debug build with the tests; `make test` runs it beside `peers` (pip's downloads wait on the network).
+build-tests: deps
+	$(SWIFT) build --build-tests
 
 ## The stages besides the unit tests, one after another at the lowest CPU priority: the fuzz smoke and the malloc gate
 ## first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests are done).
@@ -37,8 +41,7 @@ build: deps
 # elm327-emulator, gpsd, nats-server, pylsl, Chromium) and real-time streams, and separate processes overlap that
 # waiting where one process cannot (a test blocking a thread holds one of only two cooperative-pool threads here).
 # Suites that share a machine-wide resource are kept together or alone by Tests/test-groups.txt.
-unit-tests: peers
-	$(SWIFT) build --build-tests
+unit-tests: peers build-tests
 	$(MAKE) --no-print-directory run-unit-tests
 
 run-unit-tests:

@@ -53,11 +53,13 @@ struct LSLPeerListTests {
         defer { peer.finish(timeout: 1) }
         try #require(peer.waitForLine(containing: "ready", timeout: 20) != nil)
 
-        // Asked directly by unicast, the other host answers once its responders are up: a few rounds at most.
+        // Asked directly by unicast, the other host answers once its responders are up: ask again (2 s a round)
+        // until it does, for up to 30 s on a loaded machine.
         let listingConfiguration = try configuration("listing", knownPeers: host.peerAddress)
         var listing: [Listed] = []
-        for _ in 0..<4 where !listing.contains(where: { $0.name == name }) {
+        _ = try waitUntil(seconds: 30, interval: 0) {
             listing = try Self.list(configuration: listingConfiguration)
+            return listing.contains { $0.name == name }
         }
         // (Outlets of this host are always listed too: whatever else runs here may show up beside it.)
         #expect(listing.contains { $0.name == name }, "the peer list names the outlet's host: \(listing.map(\.name))")
