@@ -48,10 +48,8 @@ public enum AxonCSVWriterError: Error, Sendable, Hashable, CustomStringConvertib
 public enum AxonCSVWriter {
     /// Writes `recording` to `path` (created or truncated), in O(frames × channels), flushing every 64 KiB.
     ///
-    /// - Returns: the number of markers left out (always 0 since markers have their lines; kept for callers).
     /// - Throws: ``AxonCSVWriterError``.
-    @discardableResult
-    public static func write(_ recording: Recording, to path: String) throws(AxonCSVWriterError) -> Int {
+    public static func write(_ recording: Recording, to path: String) throws(AxonCSVWriterError) {
         var descriptor = recording.descriptor
         if let modulus = recording.counterModulus, recording.counters != nil {
             descriptor.metadata[AxonCSVReader.counterModulusKey] = String(modulus)
@@ -112,7 +110,6 @@ public enum AxonCSVWriter {
             throw error
         }
         guard close(fd) == 0 else { throw .writeFailed(path: path, errno: errno) }
-        return 0
     }
 }
 

@@ -84,7 +84,7 @@ extension Axon {
                 + "\(fmt(recording.sampleRate, 3)) Hz"
             switch fileExtension {
             case "csv":
-                _ = try OutputFile.write(to: output, replace: force) { try AxonCSVWriter.write(recording, to: $0) }
+                try OutputFile.write(to: output, replace: force) { try AxonCSVWriter.write(recording, to: $0) }
                 print("\(head) (Axon CSV): \(shape), \(recording.markers.count) markers; every value exact")
                 print("  start       \(Self.startText(recording))")
             case "xdf":

@@ -132,7 +132,7 @@ struct SeedWriter {
             let recording = try OpenBCITextReader().read(path: openBCIURL.path).frames(0..<12)
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-fuzz-seed.csv").path
             defer { try? FileManager.default.removeItem(atPath: path) }
-            _ = try AxonCSVWriter.write(recording, to: path)
+            try AxonCSVWriter.write(recording, to: path)
             return [[UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))]
         case .openbci:
             return [try head(openBCIURL, lines: 20)]
