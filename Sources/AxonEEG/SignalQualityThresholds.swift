@@ -36,7 +36,8 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     /// Peak-to-peak swing of the slow signal above which a window is contaminated by the eyes, unit.
     public var blinkAmplitude: Double
     /// Indices of the channels where eye artifacts are looked for; `nil`: the frontal and temporal ones by label
-    /// (`Fp…`, `AF…`, `F…`, `T…`), or all channels when no label is one.
+    /// (`Fp…`, `AF…`, `F…`, `T…`); none when the labels name 10-20 positions but none of those (an occipital
+    /// montage sees no blink worth the name); all channels when no label names a position (`EXG0`, `ch1`).
     public var blinkChannels: [Int]?
     /// Leave contaminated windows out of the baseline and the indicators (they are flagged either way).
     public var excludeArtifacts: Bool
@@ -63,15 +64,34 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     /// 30–45 Hz: above beta, below the mains.
     public static let defaultMuscleBand = try! FrequencyBand(30, 45)
 
-    /// The eye channels for a set of labels: ``blinkChannels`` when set, else those whose label starts with `Fp`,
-    /// `AF`, `F` or `T` (case-insensitive), else all.
+    /// The eye channels for a set of labels: ``blinkChannels`` when set, else those whose 10-20 position is
+    /// frontal or temporal (`Fp`, `AF`, `F`, `FC`, `FT`, `T`, `TP`; PhysioNet's `Fp1.` and `Fc5.` too), else none
+    /// when some label names a position, else all.
     public func eyeChannels(labels: [String]) -> [Int] {
         if let blinkChannels { return blinkChannels }
-        let frontalOrTemporal = labels.indices.filter { index in
-            let label = labels[index].uppercased()
-            return label.hasPrefix("F") || label.hasPrefix("AF") || label.hasPrefix("T")
+        let positions = labels.map(Self.position)
+        let frontalOrTemporal = positions.indices.filter { index in
+            guard let position = positions[index] else { return false }
+            return position.hasPrefix("F") || position.hasPrefix("AF") || position.hasPrefix("T")
         }
-        return frontalOrTemporal.isEmpty ? Array(labels.indices) : frontalOrTemporal
+        if !frontalOrTemporal.isEmpty { return frontalOrTemporal }
+        return positions.contains { $0 != nil } ? [] : Array(labels.indices)
+    }
+
+    /// The 10-20/10-10 position a label names, upper-cased without its padding dots (`O1..` → `O1`), or `nil`.
+    static func position(_ label: String) -> String? {
+        let name = label.uppercased().filter { $0 != "." && $0 != " " }
+        let letters = name.prefix { $0.isLetter }
+        let rest = name.dropFirst(letters.count)
+        let sites: Set<Substring> = [
+            "FP", "AF", "F", "FC", "FT", "C", "CP", "T", "TP", "P", "PO", "O", "I", "N", "A", "M",
+        ]
+        var site = letters
+        if rest.isEmpty, site.hasSuffix("Z") { site = site.dropLast() }
+        guard sites.contains(site), rest.isEmpty ? letters.hasSuffix("Z") : rest.allSatisfy(\.isNumber) else {
+            return nil
+        }
+        return name
     }
 
     /// Checks the limits.

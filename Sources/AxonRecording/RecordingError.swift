@@ -37,7 +37,12 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
         case .readFailed(let path, let code):
             return "cannot read \(path): \(Self.message(forErrno: code)) (errno \(code))"
         case .unsupportedFormat(let firstLine):
-            let shown = firstLine.count > 80 ? String(firstLine.prefix(80)) + "…" : firstLine
+            // A binary file's bytes never reach the terminal: anything but printable ASCII is shown as `\xNN`.
+            let printable = firstLine.utf8.prefix(40).map { byte in
+                (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "\\")
+                    ? String(UnicodeScalar(byte)) : "\\x" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }.joined()
+            let shown = printable + (firstLine.utf8.count > 40 ? "…" : "")
             return "unsupported recording format: the first line is \"\(shown)\"; expected an OpenBCI GUI text file "
                 + "(\"%OpenBCI Raw EXG Data\"), a muse-lsl CSV (\"timestamps,TP9,…\"), "
                 + "an Axon CSV (\"# axon-csv 1\") or an EDF/BDF file (\"0       \" or \"\\xFFBIOSEMI\")"
@@ -61,5 +66,12 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
         // strerror never returns NULL on glibc or Darwin; it returns "Unknown error N" for unknown codes.
         guard let text = strerror(code) else { return "error \(code)" }
         return String(cString: text)
+    }
+}
+
+extension String {
+    /// The string with zeros in front up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

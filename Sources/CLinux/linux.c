@@ -1,15 +1,18 @@
 // CLinux — eventfd(2), pthread_setname_np(3) and sched_{get,set}affinity(2), which Swift's Glibc module does not
-// declare.
+// declare, and setvbuf(3) on stdout, which Swift 6 cannot name (a mutable C global).
 #define _GNU_SOURCE
 #include "CLinux.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/eventfd.h>
 
 int axon_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
+
+void axon_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
 
 int axon_name_current_thread(const char *name) {
     char cut[16];

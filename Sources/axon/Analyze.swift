@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBrainiac
 import AxonDSP
+import AxonDevices
 import AxonEEG
 import AxonRecording
 import Foundation
@@ -12,22 +13,26 @@ extension Axon {
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
                 + "min and max dominant frequency per channel and band, and the zone timeline.")
 
-        @Argument(help: "Recording to analyse (any format axon reads: see axon info).")
-        var file: String?
+        @Argument(help: ArgumentHelp(
+            "What to analyse: a recording (any format axon reads: see axon info), test-sequence:HZ, or a live "
+                + "device or stream for --seconds: cyton:PATH (--channels picks from EXG0…), muse:NAME|ADDRESS or "
+                + "ganglion:NAME|ADDRESS through BlueZ, lsl:NAME|lsl:type=T|lsl:source_id=ID.",
+            valueName: "source"))
+        var source: String?
 
         @OptionGroup var reading: RecordingReadOptions
 
-        @Option(name: .customLong("test-sequence"), help: "Analyse the simulated headset's test sequence at this frequency (Hz) instead of a file.")
+        @Option(
+            name: .customLong("test-sequence"),
+            help: ArgumentHelp("Deprecated: give test-sequence:HZ as SOURCE.", visibility: .hidden))
         var testSequence: Double?
 
-        @Option(help: "Seconds of test sequence, or of a --device's samples.")
+        @Option(help: ArgumentHelp(
+            "Seconds of test sequence, or of a device's samples; a device not found within them (at most 30 s) is "
+                + "an error."))
         var seconds: Double = 120
 
-        @Option(
-            help: ArgumentHelp(
-                "Analyse a live device for --seconds instead of a file: cyton:PATH (--channels picks from EXG0…), "
-                    + "muse:NAME|ADDRESS or ganglion:NAME|ADDRESS through BlueZ, or an LSL stream: lsl:NAME, "
-                    + "lsl:type=T, lsl:source_id=ID."))
+        @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
 
         @Option(help: "A liblsl configuration file for --device lsl:… (default: this machine only).")
@@ -42,8 +47,8 @@ extension Axon {
         @Option(help: "Samples per window.")
         var window: Int = 256
 
-        @Option(help: "Samples between spectra.")
-        var hop: Int = 250
+        @Option(help: "Samples between spectra (default: one second of samples at the source's rate).")
+        var hop: Int?
 
         @Option(help: "Seconds of baseline from the start of the analysed segment (0 = no baseline, no zones).")
         var baseline: Double = 60
@@ -72,11 +77,45 @@ extension Axon {
         @Flag(help: "Print one JSON object instead of tables.")
         var json = false
 
-        func validate() throws {
-            guard [file != nil, testSequence != nil, device != nil].filter({ $0 }).count == 1 else {
-                throw ValidationError("give a FILE, --test-sequence HZ or --device DEVICE (one of them)")
+        /// The SOURCE given, under its new spelling or an old one (`announce`: print a line for an old one).
+        func resolvedSource(announce: Bool) throws -> SourceSpecifier {
+            let specifier = try SourceArgument.resolve(
+                source, command: "analyze", announce: announce,
+                deprecated: [
+                    .init(option: "--test-sequence", value: SourceArgument.testSequence(testSequence)),
+                    .init(option: "--device", value: device),
+                ])
+            guard let specifier else { throw ValidationError("give a SOURCE: a recording, test-sequence:HZ or a device") }
+            if case .simulator = specifier {
+                throw ValidationError("analyze takes a recording, test-sequence:HZ or a device; simulator runs in demo, record and view")
             }
-            if let device {
+            if case .brainiac = specifier {
+                throw ValidationError("analyze does not run a Brainiac headset; axon demo or axon record does")
+            }
+            return specifier
+        }
+
+        /// The recording's path, when SOURCE is one.
+        var file: String? {
+            if case .file(let path)? = try? resolvedSource(announce: false) { return path }
+            return nil
+        }
+
+        /// A device or stream SOURCE as `LiveEEGDevice` names it.
+        var liveDevice: String? {
+            guard let specifier = try? resolvedSource(announce: false), specifier.isDevice || isLSL(specifier)
+            else { return nil }
+            return specifier.description
+        }
+
+        private func isLSL(_ specifier: SourceSpecifier) -> Bool {
+            if case .lsl = specifier { return true }
+            return false
+        }
+
+        func validate() throws {
+            _ = try resolvedSource(announce: false)
+            if let device = liveDevice {
                 guard try LiveEEGDevice.handles(device) else {
                     throw ValidationError("\(DeviceKindError(device: device))")
                 }
@@ -88,7 +127,7 @@ extension Axon {
                         "--channels with --device picks Cyton channels; a Muse, a Ganglion or an LSL stream sends all")
                 }
             }
-            guard window >= 8, hop >= 1, baseline >= 0, indicator > 0, seconds > 0 else {
+            guard window >= 8, hop.map({ $0 >= 1 }) ?? true, baseline >= 0, indicator > 0, seconds > 0 else {
                 throw ValidationError("need window ≥ 8, hop ≥ 1, baseline ≥ 0, indicator > 0, seconds > 0")
             }
             if asrCalibration != nil || asr {
@@ -98,7 +137,9 @@ extension Axon {
         }
 
         func run() async throws {
-            var configuration = EEGEngine.Configuration(windowSize: window, hop: hop, indicatorPeriod: indicator)
+            let specifier = try resolvedSource(announce: true)
+            var configuration = EEGEngine.Configuration(
+                windowSize: window, hop: hop ?? 250, indicatorPeriod: indicator)
             configuration.quality.excludeArtifacts = !keepArtifacts
             configuration.quality.railMagnitude = rail
             let report: EEGAnalysisReport
@@ -106,11 +147,11 @@ extension Axon {
             var worstError: Double?
             var deviceSummary: String?
             var readWarnings: [String] = []
-            if let device {
+            if let device = liveDevice {
                 let summary: String
                 (report, source, summary) = try await analyzeDevice(device, configuration: configuration)
                 deviceSummary = summary
-            } else if let frequency = testSequence {
+            } else if case .testSequence(let frequency) = specifier {
                 (report, worstError) = try await analyzeTestSequence(frequency: frequency, configuration: configuration)
                 source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
             } else {
@@ -124,6 +165,7 @@ extension Axon {
                     recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
                 }
                 configuration.sampleRate = recording.sampleRate
+                configuration.hop = hop ?? Int(recording.sampleRate.rounded())
                 configuration.channelLabels = recording.channelLabels
                 if rail == nil, let range = recording.descriptor.channels.compactMap(\.range).first {
                     configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))

@@ -14,11 +14,12 @@ extension Axon.Analyze {
     {
         let picked = channels?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let live = try await LiveEEGDevice.open(
-            device, bus: bus, channels: picked, musePreset: "p21", lslConfig: lslConfig)
+            device, bus: bus, channels: picked, musePreset: "p21", lslConfig: lslConfig, searchSeconds: min(seconds, 30))
         defer { live.close() }
         let rate = live.source.descriptor.nominalRate
         var configuration = configuration
         configuration.sampleRate = rate
+        configuration.hop = hop ?? Int(rate.rounded())
         configuration.channelLabels = live.source.descriptor.channels.map(\.label)
         if baseline > 0 { configuration.baselineDuration = baseline }
         if rail == nil, let range = live.source.descriptor.channels.compactMap(\.range).first {

@@ -11,8 +11,14 @@ extension Axon {
                 + "through ring and engine, ring throughput, ring-to-spectrum latency (p50/p99/max), steady-state "
                 + "allocations, and how many devices one core serves.")
 
-        @Option(help: "Channels of the simulated device.")
-        var channels: Int = 4
+        @Option(help: "Channels of the simulated device. (--channels names channels, as elsewhere)")
+        var channelCount: Int = 4
+
+        @Option(name: .customLong("channels"), help: ArgumentHelp("Deprecated: --channel-count.", visibility: .hidden))
+        var deprecatedChannels: Int?
+
+        /// `--channel-count`, or the old `--channels N`.
+        var channels: Int { deprecatedChannels ?? channelCount }
 
         @Option(help: "Sample rate of the simulated device, Hz (the window is the power of two ≥ one second).")
         var rate: Int = 250
@@ -31,6 +37,8 @@ extension Axon {
         }
 
         func run() throws {
+            Deprecation.announce(
+                "--channels N", given: deprecatedChannels != nil, use: "--channel-count N", command: "bench")
             let workload = try BenchWorkload(channels: channels, sampleRate: rate)
             let options = BenchOptions(
                 workload: workload, seconds: quick ? 3 : seconds, replaySeconds: quick ? 600 : 3600,

@@ -15,7 +15,13 @@ extension Axon {
                 """)
 
         @Option(help: "Seconds to scan.")
-        var timeout: Double = 5
+        var seconds: Double = 5
+
+        @Option(name: .customLong("timeout"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+        var deprecatedTimeout: Double?
+
+        /// `--seconds`, or the old `--timeout`.
+        var timeout: Double { deprecatedTimeout ?? seconds }
 
         @Option(help: "Only devices whose name or address starts with this.")
         var name: String?
@@ -23,13 +29,14 @@ extension Axon {
         @Option(help: "Only devices advertising this service UUID (16-bit like 180D, or 128-bit); repeatable.")
         var service: [String] = []
 
-        @Option(help: "Only devices at least this strong (dBm).")
+        @Option(parsing: .unconditional, help: "Only devices at least this strong (dBm, e.g. --rssi -70).")
         var rssi: Int?
 
         @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).")
         var bus: String?
 
         func run() async throws {
+            Deprecation.announce("--timeout", given: deprecatedTimeout != nil, use: "--seconds", command: "scan")
             let services = try service.map { text in
                 guard let uuid = BluetoothUUID(parsing: text) else { throw ValidationError("not a Bluetooth UUID: \(text)") }
                 return uuid
@@ -55,7 +62,7 @@ enum BluetoothOptions {
     /// The device selector of a `ble:` device argument, or `nil` for anything else.
     static func selector(_ device: String) throws -> String {
         guard device.hasPrefix("ble:"), device.count > 4 else {
-            throw ValidationError("--device takes ble:NAME or ble:ADDRESS (a Brainiac headset through BlueZ)")
+            throw ValidationError("\(device) is no SOURCE Axon knows; expected \(SourceSpecifier.forms)")
         }
         return String(device.dropFirst(4))
     }
@@ -66,10 +73,12 @@ enum BluetoothOptions {
 
     /// A transport that finds the headset (discovering by the Brainiac service when BlueZ does not know it yet) and
     /// keeps it connected.
-    static func brainiacTransport(selector: String, bus: String?, profile: BrainiacGATTProfile = .init()) async throws
-        -> BusRecoveringTransport
-    {
-        try await transport(selector: selector, bus: bus, service: profile.service)
+    static func brainiacTransport(
+        selector: String, bus: String?, searchSeconds: Double, profile: BrainiacGATTProfile = .init()
+    ) async throws -> BusRecoveringTransport {
+        try await transport(
+            selector: selector, bus: bus, service: profile.service, kind: "Brainiac headset",
+            searchSeconds: searchSeconds)
     }
 }
 

@@ -28,7 +28,9 @@ extension Axon {
 
         @OptionGroup var reading: RecordingReadOptions
 
-        @Option(help: "Physical range LOW,HIGH of every channel in EDF/BDF; default: each channel's from its data.")
+        @Option(
+            parsing: .unconditional,
+            help: "Physical range LOW,HIGH of every channel in EDF/BDF; default: each channel's from its data.")
         var range: String?
 
         @Option(help: "Channels to keep, by label (comma-separated); default all.")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBrainiac
+import AxonDevices
 import AxonEEG
 import AxonLSL
 import AxonRecording
@@ -15,20 +16,38 @@ extension Axon {
 
         static let defaultFile = "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"
 
-        @Option(help: "Recording to replay (OpenBCI GUI text or muse-lsl CSV).")
-        var file: String = defaultFile
+        /// The built-in demo's channels and where they sit: the OpenBCI GUI's default Cyton montage puts EXG2/EXG3
+        /// at C3/C4 and EXG6/EXG7 at O1/O2 (datasets/README.md). C3 and C4 stand in for the headset's T3 and T4.
+        static let defaultChannels = "EXG2,EXG6,EXG3,EXG7"
+        static let defaultPositions = ["C3", "O1", "C4", "O2"]
 
-        @Option(help: "Four channels of the recording to use as T3, O1, T4, O2 (comma-separated labels).")
-        var channels: String = "EXG2,EXG3,EXG6,EXG7"
+        /// The built-in demo's baseline: its eyes close at ≈28 s, so a one-minute baseline would take them in.
+        static let builtInBaseline = 12.0
+
+        @Argument(help: ArgumentHelp(
+            "What to run (default: the OpenBCI GUI's sample recording, eyes closed ≈28–76 s): "
+                + SourceSpecifier.forms + ". A device or the simulator runs --seconds.",
+            valueName: "source"))
+        var source: String?
+
+        @Option(help: ArgumentHelp("Deprecated: give the recording as SOURCE.", visibility: .hidden))
+        var file: String?
+
+        @Option(help: ArgumentHelp(
+            "Four channels of a recording, in the headset's T3, O1, T4, O2 places (comma-separated labels; default "
+                + "for the sample recording: \(defaultChannels), at C3, O1, C4, O2); for cyton: the EXG channels."))
+        var channels: String?
 
         @Option(help: "Replay from this second of the recording.")
         var from: Double = 0
 
-        @Option(help: "Replay up to this second.")
-        var to: Double = 86
+        @Option(help: "Replay up to this second (default: 86 s of the sample recording, or a recording's end).")
+        var to: Double?
 
-        @Option(help: "Seconds of baseline, started with the first replayed sample.")
-        var baseline: Double = 12
+        @Option(help: ArgumentHelp(
+            "Seconds of baseline, started with the first sample (default: 60, the headset's one minute; 12 for the "
+                + "sample recording, whose eyes close at ≈28 s)."))
+        var baseline: Double?
 
         @Option(help: "Seconds between indicators.")
         var indicator: Double = 10
@@ -39,72 +58,93 @@ extension Axon {
         @Flag(help: "Replay as fast as the engine goes.")
         var fast = false
 
-        @Option(name: .customLong("test-sequence"), help: "Run the simulated headset's test sequence at this dominant frequency (Hz) instead of a recording.")
+        @Option(
+            name: .customLong("test-sequence"),
+            help: ArgumentHelp("Deprecated: give test-sequence:HZ as SOURCE.", visibility: .hidden))
         var testSequence: Double?
 
-        @Option(help: "Seconds to run the test sequence.")
+        @Option(help: ArgumentHelp(
+            "Seconds to run a device, the simulator or the test sequence; a device not found by then (at most 30 s) "
+                + "is an error."))
         var seconds: Double = 30
 
         @Option(help: "Gaussian noise added to the test sequence, µV.")
         var noise: Double = 5
 
         func validate() throws {
-            guard to > from, from >= 0, baseline > 0, indicator > 0, speed > 0, seconds > 0, noise >= 0 else {
+            guard to.map({ $0 > from }) ?? true, from >= 0, baseline.map({ $0 > 0 }) ?? true, indicator > 0,
+                speed > 0, seconds > 0, noise >= 0
+            else {
                 throw ValidationError("need 0 ≤ from < to, and positive baseline, indicator, speed and seconds")
             }
         }
 
-        @Option(help: ArgumentHelp(
-            "A device instead of a recording (runs --seconds): a Brainiac headset through BlueZ, ble:NAME or "
-                + "ble:ADDRESS, a Muse or an OpenBCI Ganglion through BlueZ, muse:NAME|ADDRESS or "
-                + "ganglion:NAME|ADDRESS, an OpenBCI Cyton on a serial port, cyton:PATH (--channels picks from "
-                + "EXG0…EXG7), or an LSL stream, lsl:NAME|lsl:type=T|lsl:source_id=ID."))
+        @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
 
-        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for a Bluetooth SOURCE (default: the system bus).")
         var bus: String?
 
         @Flag(help: "Publish the replayed EEG, its spectra and zones as LSL outlets (docs/lsl.md).")
         var lslOut = false
 
-        @Option(help: "A liblsl configuration file for --lsl-out and --device lsl:… (default: this machine only).")
+        @Option(help: "A liblsl configuration file for --lsl-out and lsl: sources (default: this machine only).")
         var lslConfig: String?
 
         @Flag(help: "Show the run in the browser instead (axon view on 127.0.0.1:8080; docs/live-view.md).")
         var view = false
 
+        /// The SOURCE given, under its new spelling or an old one; `nil` for the built-in demo.
+        func resolvedSource() throws -> SourceSpecifier? {
+            try SourceArgument.resolve(source, command: "demo", deprecated: [
+                .init(option: "--file", value: file),
+                .init(option: "--test-sequence", value: SourceArgument.testSequence(testSequence)),
+                .init(option: "--device", value: device),
+            ])
+        }
+
+        /// `--baseline`, or its default for this SOURCE.
+        func baselineSeconds(builtIn: Bool) -> Double { baseline ?? (builtIn ? Self.builtInBaseline : 60) }
+
+        /// The seconds a device may take to be found: `--seconds`, at most 30.
+        var searchSeconds: Double { min(seconds, 30) }
+
         func run() async throws {
+            let specifier = try resolvedSource()
             if view {
                 #if LiveView
-                    return try await runView()
+                    return try await runView(specifier)
                 #else
                     throw ValidationError("this axon was built without the LiveView trait, so without --view")
                 #endif
             }
-            if let device, let path = try CytonOptions.path(device) { return try await runCyton(path: path) }
-            if let device, let selector = try MuseOptions.selector(device) {
-                return try await runMuse(selector: selector)
+            switch specifier {
+            case nil: try await runRecording(path: Self.defaultFile, builtIn: true)
+            case .file(let path): try await runRecording(path: path, builtIn: false)
+            case .testSequence(let frequency): try await runTestSequence(frequency: frequency)
+            case .simulator: try await runSimulator()
+            case .cyton(let port): try await runCyton(path: port)
+            case .muse(let selector): try await runMuse(selector: selector)
+            case .ganglion(let selector): try await runGanglion(selector: selector)
+            case .brainiac(let selector): try await runHeadset(selector: selector)
+            case .lsl: try await runLSL(specifier!.description)
             }
-            if let device, let selector = try GanglionOptions.selector(device) {
-                return try await runGanglion(selector: selector)
-            }
-            if let device, try LSLCommandSupport.selector(source: device) != nil { return try await runLSL(device) }
-            if let device { return try await runHeadset(selector: try BluetoothOptions.selector(device)) }
-            if let testSequence { try await runTestSequence(frequency: testSequence) } else { try await runRecording() }
         }
 
-        private func runRecording() async throws {
-            let labels = channels.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
-            guard labels.count == 4 else { throw ValidationError("--channels needs four labels (T3, O1, T4, O2)") }
-            let recording: Recording
-            do {
-                recording = try RecordingReader.read(path: file).selecting(channels: labels).segment(from: from, to: to)
-            } catch {
-                throw ValidationError("\(error)\n(run from the project's folder, or pass --file PATH)")
+        private func runRecording(path: String, builtIn: Bool) async throws {
+            let baseline = baselineSeconds(builtIn: builtIn)
+            let full: Recording
+            do { full = try RecordingReader.read(path: path) } catch {
+                throw CommandFailure(builtIn ? "\(error) (run from the project's folder, or give a SOURCE)" : "\(error)")
             }
+            let labels = (channels ?? (builtIn ? Self.defaultChannels : nil))
+                .map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
+                ?? Array(full.channelLabels.prefix(4))
+            let to = to ?? (builtIn ? 86 : full.duration)
+            let recording = try full.selecting(channels: labels).segment(from: from, to: min(to, full.duration))
             let configuration = EEGEngine.Configuration(
-                sampleRate: recording.sampleRate, channelLabels: labels, baselineDuration: baseline,
-                indicatorPeriod: indicator)
+                sampleRate: recording.sampleRate, channelLabels: labels, hop: Int(recording.sampleRate.rounded()),
+                baselineDuration: baseline, indicatorPeriod: indicator)
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
             let lsl = try lslOut ? LSLRunOutput(configuration: lslConfig) : nil
@@ -113,15 +153,17 @@ extension Axon {
                 source: replay, configuration: configuration, sinks: lsl.map { [$0.rawSink(status: status)] } ?? [],
                 options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
             let outlets = try lsl?.eegOutlets(eeg: recording.descriptor, configuration: configuration)
-            print("axon demo: \(file)")
-            print("  channels \(labels.joined(separator: ", ")) as T3, O1, T4, O2; \(fmt(recording.sampleRate, 0)) Hz; "
-                + "seconds \(fmt(from, 0))–\(fmt(to, 0)) of the recording (eyes open until ≈28 s, closed ≈28–76 s)")
-            print("  window 256 samples, a spectrum every 250; baseline \(fmt(baseline, 0)) s from the start, "
-                + "an indicator every \(fmt(indicator, 0)) s; speed " + (fast ? "as fast as possible" : "\(fmt(speed, 1))×")
-                + "  (change with --from --to --baseline --indicator --speed --fast --channels --file)")
-            let printer = EEGPrinter(
-                configuration: configuration, displayLabels: zip(["T3", "O1", "T4", "O2"], labels).map { "\($0)=\($1)" },
-                timeOffset: from)
+            let displayLabels = builtIn && channels == nil
+                ? zip(Self.defaultPositions, labels).map { "\($0)=\($1)" } : labels
+            print("axon demo: \(path)")
+            print("  channels \(displayLabels.joined(separator: ", ")); \(fmt(recording.sampleRate, 0)) Hz; "
+                + "seconds \(fmt(from, 0))–\(fmt(min(to, full.duration), 0)) of the recording"
+                + (builtIn ? " (eyes open until ≈28 s, closed ≈28–76 s)" : ""))
+            print("  window 256 samples, a spectrum every \(configuration.hop); baseline \(fmt(baseline, 0)) s from "
+                + "the start, an indicator every \(fmt(indicator, 0)) s; speed "
+                + (fast ? "as fast as possible" : "\(fmt(speed, 1))×")
+                + "  (change with --from --to --baseline --indicator --speed --fast --channels, or give a SOURCE)")
+            let printer = EEGPrinter(configuration: configuration, displayLabels: displayLabels, timeOffset: from)
             if let outlets {
                 print("  LSL outlets: \(recording.descriptor.name), \(outlets.spectra.descriptor.name), "
                     + "\(outlets.zones.descriptor.name), \(status.map { $0.outlet.descriptor.name } ?? "")")
@@ -137,6 +179,7 @@ extension Axon {
         }
 
         private func runTestSequence(frequency: Double) async throws {
+            let baseline = baselineSeconds(builtIn: false)
             let configuration = EEGEngine.Configuration(baselineDuration: baseline, indicatorPeriod: indicator)
             let headset = EEGHeadset(configuration: configuration)
             print("axon demo: simulated Brainiac headset, test sequence \(fmt(frequency, 2)) Hz sine of 50 µV on every "
@@ -160,9 +203,11 @@ extension Axon {
 
         /// A real headset: discover, connect and stream through BlueZ, with the SDK's status messages as they come.
         private func runHeadset(selector: String) async throws {
+            let baseline = baselineSeconds(builtIn: false)
             let configuration = EEGEngine.Configuration(baselineDuration: baseline, indicatorPeriod: indicator)
             let headset = EEGHeadset(configuration: configuration)
-            let transport = try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus)
+            let transport = try await BluetoothOptions.brainiacTransport(
+                selector: selector, bus: bus, searchSeconds: searchSeconds)
             print("axon demo: Brainiac headset \(selector) through BlueZ on \(transport.central.bus.address), "
                 + "\(fmt(seconds, 0)) s; baseline \(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s")
             try headset.start(transport: transport)

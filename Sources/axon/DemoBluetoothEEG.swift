@@ -14,9 +14,16 @@ extension Axon.Demo {
             summary: summary, close: { transport.central.close() })
     }
 
-    /// An LSL stream (`--device lsl:NAME`) through the engine, as a headset.
+    /// The simulated 4-channel 250 Hz source (`simulator`) in real time for `--seconds`.
+    func runSimulator() async throws {
+        let simulator = SimulatedSource(configuration: .init(duration: seconds, realTime: !fast, speed: speed))
+        try await runLiveEEG(
+            source: simulator, timeline: .init(), title: "simulated 4-channel source", summary: { "" }, close: {})
+    }
+
+    /// An LSL stream (`lsl:NAME`) through the engine, as a headset.
     func runLSL(_ name: String) async throws {
-        let live = try await LiveEEGDevice.open(name, bus: nil, lslConfig: lslConfig)
+        let live = try await LiveEEGDevice.open(name, bus: nil, lslConfig: lslConfig, searchSeconds: searchSeconds)
         try await runLiveEEG(
             source: live.source, timeline: live.timeline, title: live.title, summary: live.summary, close: live.close)
     }
@@ -28,6 +35,7 @@ extension Axon.Demo {
         close: () -> Void
     ) async throws {
         defer { close() }
+        let baseline = baselineSeconds(builtIn: false)
         let rate = source.descriptor.nominalRate
         let labels = source.descriptor.channels.map(\.label)
         let configuration = EEGEngine.Configuration(
@@ -49,6 +57,7 @@ extension Axon.Demo {
         stopTask.cancel()
         session.stop()
         printSummary(session.statistics())
-        print(summary())
+        let deviceSummary = summary()
+        if !deviceSummary.isEmpty { print(deviceSummary) }
     }
 }

@@ -7,7 +7,8 @@ extension Axon.Demo {
     /// An OpenBCI Cyton through its serial port: the chosen channels through the engine, printed live, until
     /// `--seconds` of data have been analysed or the board stops sending.
     func runCyton(path: String) async throws {
-        let labels = channels.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+        let baseline = baselineSeconds(builtIn: false)
+        let labels = (channels ?? "EXG0,EXG1,EXG2,EXG3").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         print("axon demo: OpenBCI Cyton on \(path)")
         let board = try CytonOptions.connect(path: path)
         let source: CytonSource

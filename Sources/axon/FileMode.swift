@@ -39,21 +39,3 @@ struct FileModeOption: ParsableArguments {
     /// Sets the umask so that files created from now on get `--mode`'s bits.
     func apply() throws { umask(0o777 & ~(try bits)) }
 }
-
-extension Axon {
-    /// Parses and runs the command as ArgumentParser's `main` does, after setting the umask every command starts
-    /// with (``FileModeOption/defaultUmask``): nothing Axon creates is readable by other users unless asked.
-    static func main() async {
-        umask(FileModeOption.defaultUmask)
-        do {
-            var command = try parseAsRoot()
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-        } catch {
-            exit(withError: error)
-        }
-    }
-}

@@ -61,7 +61,7 @@ struct FleetConnectionOptions: ParsableArguments {
     /// Connects; a failure ends the command with its one-line reason.
     func connect(name: String) throws -> NATSConnection {
         do { return try NATSConnection(.init(urls: urls, credentials: credentials, name: name)) } catch {
-            throw ValidationError("cannot connect to NATS: \(error)")
+            throw CommandFailure("cannot connect to NATS: \(error)")
         }
     }
 }

@@ -8,9 +8,9 @@ import Foundation
 struct FleetIngest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ingest",
-        abstract: "Publish a source (a recording, or `simulated`) as a device's raw stream, spooling to disk while the broker is away.")
+        abstract: "Publish a source (a recording, or `simulator`) as a device's raw stream, spooling to disk while the broker is away.")
 
-    @Argument(help: "A recording (OpenBCI GUI text, muse-lsl CSV, Axon CSV, EDF+/BDF+) or `simulated`.")
+    @Argument(help: "A recording (any format axon reads) or `simulator` (`simulated`, its old name, still works).")
     var source: String
 
     @Option(help: "The device id (A–Z a–z 0–9 - _).")
@@ -47,6 +47,9 @@ struct FleetIngest: ParsableCommand {
             options: .init(batchFrames: batch, spoolDirectory: fleetSpoolDirectory(spool), spoolLimit: spoolMib << 20))
         let pipeline: StreamPipeline
         if source == "simulated" {
+            Deprecation.announce("simulated", given: true, use: "simulator", command: "fleet ingest")
+        }
+        if source == "simulator" || source == "simulated" {
             let simulated = SimulatedSource(
                 configuration: .init(duration: seconds, realTime: !fast, samplesPerPacket: 5), sourceID: deviceId)
             pipeline = StreamPipeline(source: simulated, sinks: [sink], configuration: .init(ringCapacity: 1 << 16))
@@ -73,6 +76,6 @@ struct FleetIngest: ParsableCommand {
                     + "\(statistics.droppedFrames) frames dropped, \(statistics.spoolBatches) left in the spool")
         }
         let failures = pipeline.statistics().failures
-        if !failures.isEmpty { throw ValidationError("the NATS sink failed: \(failures)") }
+        if !failures.isEmpty { throw CommandFailure("the NATS sink failed: \(failures)") }
     }
 }

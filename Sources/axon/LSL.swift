@@ -22,13 +22,20 @@ extension Axon {
             @Flag(help: "One JSON array instead of a table.")
             var json = false
 
-            @Option(help: "Seconds to wait for streams to answer.")
-            var timeout: Double = 1
+            @Option(help: ArgumentHelp("Seconds to wait for streams to answer."))
+            var seconds: Double = 1
+
+            @Option(name: .customLong("timeout"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+            var deprecatedTimeout: Double?
+
+            /// `--seconds`, or the old `--timeout`.
+            var timeout: Double { deprecatedTimeout ?? seconds }
 
             @Option(help: "A liblsl configuration file (default: Axon's machine-only configuration).")
             var lslConfig: String?
 
             func run() throws {
+                Deprecation.announce("--timeout", given: deprecatedTimeout != nil, use: "--seconds", command: "lsl list")
                 let streams = try LSLCommandSupport.run(configuration: lslConfig) { library in
                     try LSLResolver.list(timeout: timeout, library: library)
                 }

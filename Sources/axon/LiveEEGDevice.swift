@@ -27,7 +27,8 @@ struct LiveEEGDevice: Sendable {
     /// connection through BlueZ on `bus` for a Muse (with `musePreset`) or a Ganglion, or an inlet on the LSL stream
     /// (liblsl configured by `lslConfig`, machine-only by default).
     static func open(
-        _ device: String, bus: String?, channels: [String]? = nil, musePreset: String = "p20", lslConfig: String? = nil
+        _ device: String, bus: String?, channels: [String]? = nil, musePreset: String = "p20", lslConfig: String? = nil,
+        searchSeconds: Double = 30
     ) async throws -> LiveEEGDevice {
         if let selector = try LSLCommandSupport.selector(source: device) {
             let source = try LSLRunOutput(configuration: lslConfig).source(selector, duration: nil)
@@ -51,7 +52,8 @@ struct LiveEEGDevice: Sendable {
         }
         if let selector = try MuseOptions.selector(device) {
             let transport = try await BluetoothOptions.transport(
-                selector: selector, bus: bus, service: MuseGATTProfile.service)
+                selector: selector, bus: bus, service: MuseGATTProfile.service, kind: "Muse",
+                searchSeconds: searchSeconds)
             let source = try MuseSource(transport: transport, preset: musePreset)
             return LiveEEGDevice(
                 source: source, timeline: source.timelineConfiguration,
@@ -60,7 +62,8 @@ struct LiveEEGDevice: Sendable {
         }
         if let selector = try GanglionOptions.selector(device) {
             let transport = try await BluetoothOptions.transport(
-                selector: selector, bus: bus, service: BluetoothUUID(stringLiteral: GanglionPacket.service))
+                selector: selector, bus: bus, service: BluetoothUUID(stringLiteral: GanglionPacket.service),
+                kind: "OpenBCI Ganglion", searchSeconds: searchSeconds)
             let source = GanglionSource(transport: transport)
             return LiveEEGDevice(
                 source: source, timeline: source.timelineConfiguration,
@@ -75,6 +78,7 @@ struct LiveEEGDevice: Sendable {
 struct DeviceKindError: Error, CustomStringConvertible {
     let device: String
     var description: String {
-        "--device \(device): expected cyton:PATH, muse:NAME|ADDRESS, ganglion:NAME|ADDRESS or lsl:NAME|lsl:type=T"
+        "\(device) is no device Axon opens here; expected cyton:PATH, muse:NAME|ADDRESS, ganglion:NAME|ADDRESS or "
+            + "lsl:NAME|lsl:type=T|lsl:source_id=ID (every SOURCE: \(SourceSpecifier.forms))"
     }
 }

@@ -20,7 +20,7 @@ extension Axon.OBD {
                 store (see `axon obd events`, which acknowledges them: watch never does), stamped with gpsd's \
                 latest fix when --gpsd is given. With --gpsd, every fix and satellite count is printed as a line of \
                 its own ("gps: …") and, with --store, kept in the store's GPS fixes and GPS satellites streams. The dongle becomes the favourite, stored with --store: a later watch \
-                without --port/--tcp/--ble connects to it. Runs until --duration or SIGINT/SIGTERM, which close the \
+                without --port/--tcp/--ble connects to it. Runs until --seconds or SIGINT/SIGTERM, which close the \
                 file cleanly.
                 """)
 
@@ -36,8 +36,14 @@ extension Axon.OBD {
         @Option(help: "Record to this file: .csv, .edf (EDF+) or .bdf (BDF+).")
         var out: String?
 
-        @Option(help: "Seconds to watch (default: until SIGINT/SIGTERM).")
-        var duration: Double?
+        @Option(help: ArgumentHelp("Seconds to watch (default: until SIGINT/SIGTERM)."))
+        var seconds: Double?
+
+        @Option(name: .customLong("duration"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+        var deprecatedDuration: Double?
+
+        /// `--seconds`, or the old `--duration`.
+        var duration: Double? { deprecatedDuration ?? seconds }
 
         @Option(help: ArgumentHelp("Detect driving events into this event store (SQLite).", valueName: "FILE"))
         var store: String?
@@ -69,7 +75,7 @@ extension Axon.OBD {
 
         func validate() throws {
             guard rate.isFinite, rate > 0, duration.map({ $0 > 0 }) ?? true else {
-                throw ValidationError("need --rate and --duration > 0")
+                throw ValidationError("need --rate and --seconds > 0")
             }
             if let gpsd, OBDEndpoint.tcp(gpsd) == nil { throw ValidationError("--gpsd must be HOST:PORT") }
             _ = try eventKinds()
@@ -79,6 +85,7 @@ extension Axon.OBD {
         }
 
         func run() throws {
+            Deprecation.announce("--duration", given: deprecatedDuration != nil, use: "--seconds", command: "obd watch")
             let numbers = try parsePIDs(pids).map(\.number)
             let eventLog = try store.map { try OBDEventLog(store: EventStore(path: $0), sourceID: source) }
             var gps: GPSDClient?

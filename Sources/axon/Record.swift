@@ -17,16 +17,20 @@ extension Axon {
             abstract: "Record a source to an EDF+ (.edf), BDF+ (.bdf) or CSV (.csv) file; zones are annotated.",
             discussion: """
                 SOURCE is `simulator` (a 4-channel 250 Hz simulated headset), `test-sequence:HZ` (the simulated \
-                Brainiac headset's test sequence through the packet decoder) or a recording's path (OpenBCI GUI \
-                text or muse-lsl CSV), played in real time unless --speed or --fast. Without --duration it runs \
+                Brainiac headset's test sequence through the packet decoder), a recording's path (any format axon \
+                reads), played in real time unless --speed or --fast, a device (cyton:PATH, muse:NAME, \
+                ganglion:NAME, ble:NAME) or an LSL stream (lsl:NAME, lsl:type=T). Without --seconds it runs \
                 until SIGINT or SIGTERM, which close the file cleanly. EDF/BDF files are crash-safe: the header's \
                 record count is rewritten and the file fsynced after every data record. Annotated in EDF/BDF: the \
                 start, each zone, gaps, the simulated headset's status, and every line typed on standard input \
                 (a user marker).
                 """)
 
-        @Option(help: "simulator, test-sequence:HZ, lsl:NAME|lsl:type=T|lsl:source_id=ID, or a recording's path.")
+        @Argument(help: ArgumentHelp("What to record: \(SourceSpecifier.forms).", valueName: "source"))
         var source: String?
+
+        @Option(name: .customLong("source"), help: ArgumentHelp("Deprecated: give SOURCE as an argument.", visibility: .hidden))
+        var sourceOption: String?
 
         @Flag(help: "Publish the raw stream (and, with zones, spectra and zones) as LSL outlets (docs/lsl.md).")
         var lslOut = false
@@ -37,20 +41,25 @@ extension Axon {
         @Option(help: "An LSL string stream whose samples become markers: lsl:NAME, lsl:type=T, lsl:source_id=ID.")
         var markers: String?
 
-        @Option(help: ArgumentHelp(
-            "A device instead of --source: a Brainiac headset through BlueZ, ble:NAME or ble:ADDRESS, a Muse or a "
-                + "Ganglion, muse:NAME|ADDRESS or ganglion:NAME|ADDRESS, or an OpenBCI Cyton on a serial port, "
-                + "cyton:PATH."))
+        @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
 
-        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for a Bluetooth SOURCE (default: the system bus).")
         var bus: String?
 
         @Option(help: "The file to write; .edf (EDF+), .bdf (BDF+), .csv or .xdf (multi-stream session, docs/xdf.md).")
         var out: String
 
-        @Option(help: "Seconds of data to record (default: until SIGINT/SIGTERM).")
-        var duration: Double?
+        @Option(help: ArgumentHelp(
+            "Seconds of data to record (default: until SIGINT/SIGTERM); a device not found within them (at most "
+                + "30 s) is an error."))
+        var seconds: Double?
+
+        @Option(name: .customLong("duration"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+        var durationOption: Double?
+
+        /// `--seconds`, or the old `--duration`.
+        var duration: Double? { seconds ?? durationOption }
 
         @Option(help: "Pacing multiplier for the simulator and recordings (1 = real time).")
         var speed: Double = 1
@@ -67,7 +76,7 @@ extension Axon {
         @Option(help: "Seconds between progress lines (wall clock).")
         var progress: Double = 1
 
-        @Option(help: ArgumentHelp(
+        @Option(parsing: .unconditional, help: ArgumentHelp(
             "Physical range LOW,HIGH of every channel in EDF/BDF (default: a recording's from its data, as convert "
                 + "chooses it; a live source's declared range, else ±3276.7 µV for EDF and ±838860 for BDF); values "
                 + "outside are clipped, counted and warned about.",
@@ -83,20 +92,35 @@ extension Axon {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
                 duration.map({ $0 > 0 }) ?? true
             else { throw ValidationError("need speed, indicator, progress and duration > 0 and baseline ≥ 0") }
-            guard (source == nil) != (device == nil) else { throw ValidationError("give either --source or --device") }
+            guard seconds == nil || durationOption == nil else { throw ValidationError("give --seconds, not --duration too") }
+            guard try resolvedSource(announce: false) != nil else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
             guard ["edf", "bdf", "csv", "xdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
                 throw ValidationError("--out must end in .edf, .bdf, .csv or .xdf")
             }
         }
 
+        /// The SOURCE given, under its new spelling or an old one (`announce`: print a line for an old one).
+        func resolvedSource(announce: Bool) throws -> SourceSpecifier? {
+            try SourceArgument.resolve(
+                source, command: "record", announce: announce,
+                deprecated: [.init(option: "--source", value: sourceOption), .init(option: "--device", value: device)])
+        }
+
         func run() throws {
+            let specifier = try resolvedSource(announce: true)!
+            if durationOption != nil {
+                printError("axon record: --duration is deprecated and goes in the next release; use --seconds")
+            }
+            let sourceText: String? = specifier.isDevice ? nil : specifier.description
+            let deviceText: String? = specifier.isDevice ? specifier.description : nil
             try fileMode.apply()
             try OutputFile.claim(out, replace: force)
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
-            let lsl = try lslOut || source?.hasPrefix("lsl:") == true || markers != nil
+            let lsl = try lslOut || sourceText?.hasPrefix("lsl:") == true || markers != nil
                 ? LSLRunOutput(configuration: lslConfig) : nil
-            let (source, pipelineConfiguration, timeBase) = try makeSource(headsetEvents: headsetEvents, lsl: lsl)
+            let (source, pipelineConfiguration, timeBase) = try makeSource(
+                source: sourceText, device: deviceText, headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
@@ -252,7 +276,8 @@ extension Axon {
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        private func makeSource(headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?) throws
+        private func makeSource(source: String?, device: String?, headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?)
+            throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
             if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {
@@ -260,18 +285,24 @@ extension Axon {
             }
             if let device, try LiveEEGDevice.handles(device) {
                 let bus = bus
-                let live = try runBlocking { try await LiveEEGDevice.open(device, bus: bus) }
+                let searchSeconds = min(duration ?? 30, 30)
+                let live = try runBlocking {
+                    try await LiveEEGDevice.open(device, bus: bus, searchSeconds: searchSeconds)
+                }
                 return (live.source, .init(timeline: live.timeline), .host)
             }
             if let device {
                 let selector = try BluetoothOptions.selector(device)
                 let relay = headsetEvents
                 let bus = bus
-                let transport = try runBlocking { try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus) }
+                let searchSeconds = min(duration ?? 30, 30)
+                let transport = try runBlocking {
+                    try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus, searchSeconds: searchSeconds)
+                }
                 let headset = BrainiacTransportSource(transport: transport) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
             }
-            guard let source else { throw ValidationError("give either --source or --device") }
+            guard let source else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
             if source == "simulator" {
                 let simulator = SimulatedSource(configuration: .init(
                     duration: duration, realTime: !fast, samplesPerPacket: 5, speed: speed))
@@ -290,9 +321,7 @@ extension Axon {
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
             }
             var recording: AxonRecording.Recording
-            do { recording = try RecordingReader.read(path: source) } catch {
-                throw ValidationError("\(error)")
-            }
+            recording = try RecordingReader.read(path: source)
             if let duration, duration < recording.duration { recording = try recording.segment(from: 0, to: duration) }
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))

@@ -32,7 +32,7 @@ extension Axon {
         var to: Double?
 
         @Option(help: "Seconds of baseline from the first replayed sample (0: none, no zones).")
-        var baseline: Double = 12
+        var baseline: Double = 60
 
         @Option(help: "Seconds between indicators.")
         var indicator: Double = 10

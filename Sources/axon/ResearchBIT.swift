@@ -21,13 +21,18 @@ extension Axon {
             commandName: "scan",
             abstract: "Find ResearchBIT sensors and Nordic dongles (others are left out) and remember them for fetch.")
 
-        @Option(help: "Seconds to scan.") var timeout: Double = 5
+        @Option(help: "Seconds to scan.") var seconds: Double = 5
+        @Option(name: .customLong("timeout"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+        var deprecatedTimeout: Double?
+        /// `--seconds`, or the old `--timeout`.
+        var timeout: Double { deprecatedTimeout ?? seconds }
         @Option(help: "The event store where found devices are remembered.") var out = "axon-events.sqlite"
         @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).") var bus: String?
         @Flag(help: "Scan the simulated air instead: a ResearchBIT, a Nordic dongle and a heart-rate band.") var sim =
             false
 
         func run() async throws {
+            Deprecation.announce("--timeout", given: deprecatedTimeout != nil, use: "--seconds", command: "researchbit scan")
             let scanner = ResearchBITScanner(store: try ResearchBITStore(store: EventStore(path: out)))
             let source: any AdvertisementSource
             var central: BluetoothCentral?
@@ -181,9 +186,14 @@ extension Axon {
         @Argument(help: "The name or address of a device an earlier scan remembered.") var device: String
         @Option(help: "The event store where the device is remembered.") var out = "axon-events.sqlite"
         @Option(help: "D-Bus address of the bus bluetoothd is on (default: the system bus).") var bus: String?
-        @Option(help: "Seconds to scan for the device when BlueZ does not know it.") var timeout: Double = 5
+        @Option(help: "Seconds to scan for the device when BlueZ does not know it.") var seconds: Double = 5
+        @Option(name: .customLong("timeout"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+        var deprecatedTimeout: Double?
+        /// `--seconds`, or the old `--timeout`.
+        var timeout: Double { deprecatedTimeout ?? seconds }
 
         func run() async throws {
+            Deprecation.announce("--timeout", given: deprecatedTimeout != nil, use: "--seconds", command: "researchbit pair")
             let store = try ResearchBITStore(store: EventStore(path: out))
             guard let known = try store.knownDevice(device) else { throw ResearchBITError.unknownDevice(device) }
             let central = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))

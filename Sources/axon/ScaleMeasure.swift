@@ -13,7 +13,13 @@ struct ScaleMeasure: AsyncParsableCommand {
     var unit: String = "kg"
 
     @Option(help: "Seconds to wait for someone to step on a standard scale.")
-    var timeout: Double = 60
+    var seconds: Double = 60
+
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
+    var deprecatedTimeout: Double?
+
+    /// `--seconds`, or the old `--timeout`.
+    var timeout: Double { deprecatedTimeout ?? seconds }
 
     @Option(
         help: ArgumentHelp(
@@ -24,6 +30,7 @@ struct ScaleMeasure: AsyncParsableCommand {
     @OptionGroup var lsl: LSLOutputOptions
 
     func run() async throws {
+        Deprecation.announce("--timeout", given: deprecatedTimeout != nil, use: "--seconds", command: "scale measure")
         guard let unit = WeightUnit(rawValue: unit) else { throw ValidationError("--unit takes kg, lb or st") }
         // Weights go out in kg whatever the display unit, as irregular LSL streams (one sample per reading).
         let library = try lsl.library()

@@ -18,8 +18,16 @@ extension Axon {
                 odd frames on the Daisy). Runs until the recording ends (or forever with --loop) or SIGINT/SIGTERM.
                 """)
 
-        @Option(help: "The recording to stream (OpenBCI GUI text or any format `axon info` reads, 8+ channels).")
-        var file: String = Demo.defaultFile
+        @Argument(help: ArgumentHelp(
+            "The recording to stream (OpenBCI GUI text or any format `axon info` reads, 8+ channels; default: the "
+                + "OpenBCI GUI's sample recording).", valueName: "source"))
+        var source: String?
+
+        @Option(name: .customLong("file"), help: ArgumentHelp("Deprecated: give the recording as SOURCE.", visibility: .hidden))
+        var deprecatedFile: String?
+
+        /// SOURCE, the old `--file`, or the sample recording.
+        var file: String { source ?? deprecatedFile ?? Demo.defaultFile }
 
         @Option(help: "Pacing multiplier (1 = the board's real rate).")
         var speed: Double = 1
@@ -43,13 +51,16 @@ extension Axon {
         }
 
         func run() throws {
+            Deprecation.announce("--file", given: deprecatedFile != nil, use: "SOURCE", command: "simulate-cyton")
             var recording: AxonRecording.Recording
             do {
                 recording = try RecordingReader.read(path: file)
                 recording = try recording.segment(from: from, to: to ?? recording.duration)
-            } catch { throw ValidationError("\(error)\n(run from the project's folder, or pass --file PATH)") }
+            } catch {
+                throw CommandFailure(source == nil ? "\(error) (run from the project's folder, or give a SOURCE)" : "\(error)")
+            }
             guard recording.channelCount >= 8 else {
-                throw ValidationError("\(file) has \(recording.channelCount) channels; a Cyton sends 8")
+                throw CommandFailure("\(file) has \(recording.channelCount) channels; a Cyton sends 8")
             }
             let eight = (0..<recording.frameCount).flatMap { Array(recording.frame($0).prefix(8)) }
             // With a Daisy, frames 2i and 2i + 1 side by side are one 16-channel frame.

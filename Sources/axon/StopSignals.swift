@@ -8,6 +8,7 @@ final class StopSignals {
     private let sources: [any DispatchSourceSignal]
 
     init() {
+        StandardOutputSignals.handOver()
         let flag = flag
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)

@@ -15,13 +15,19 @@ extension Axon {
         @Option(help: "Samples per second.")
         var rate: Double = 250
 
-        @Option(help: "Number of channels.")
-        var channels: Int = 4
+        @Option(help: "Number of channels. (--channels names channels, as elsewhere)")
+        var channelCount: Int = 4
+
+        @Option(name: .customLong("channels"), help: ArgumentHelp("Deprecated: --channel-count.", visibility: .hidden))
+        var deprecatedChannels: Int?
+
+        /// `--channel-count`, or the old `--channels N`.
+        var channels: Int { deprecatedChannels ?? channelCount }
 
         @Option(help: "Lose this many consecutive samples every 2 s, to show gap records (0 = none).")
         var loss: Int = 3
 
-        @Option(help: "Device clock error in ppm, to show the clock estimator at work.")
+        @Option(parsing: .unconditional, help: "Device clock error in ppm (negative: slow), to show the clock estimator at work.")
         var driftPPM: Double = 100
 
         func validate() throws {
@@ -31,6 +37,8 @@ extension Axon {
         }
 
         func run() throws {
+            Deprecation.announce(
+                "--channels N", given: deprecatedChannels != nil, use: "--channel-count N", command: "stream")
             let labels = channels == 4 ? ["T3", "O1", "T4", "O2"] : (0..<channels).map { "ch\($0 + 1)" }
             let everyTwoSeconds = Int(2 * rate)
             let lost = loss == 0 ? [] : Set(stride(from: everyTwoSeconds, to: Int(seconds * rate), by: everyTwoSeconds)

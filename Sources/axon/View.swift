@@ -2,6 +2,7 @@
 #if LiveView
 import ArgumentParser
 import AxonBrainiac
+import AxonDevices
 import AxonEEG
 import AxonRecording
 import AxonStreams
@@ -27,14 +28,13 @@ extension Axon {
                 server keeps serving until Ctrl-C (or --linger seconds).
                 """)
 
-        @Argument(help: "A recording's path, simulator, test-sequence:HZ, or an LSL stream: lsl:NAME, lsl:type=T.")
+        @Argument(help: ArgumentHelp("What to show: \(SourceSpecifier.forms).", valueName: "source"))
         var source: String?
 
-        @Option(help: ArgumentHelp(
-            "A device instead of SOURCE: ble:NAME|ADDRESS (Brainiac), muse:…, ganglion:… or cyton:PATH."))
+        @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
 
-        @Option(help: "D-Bus address of the bus bluetoothd is on, for --device (default: the system bus).")
+        @Option(help: "D-Bus address of the bus bluetoothd is on, for a Bluetooth SOURCE (default: the system bus).")
         var bus: String?
 
         @Option(help: "A liblsl configuration file for an lsl: SOURCE (default: this machine only).")
@@ -96,7 +96,9 @@ extension Axon {
             guard speed.isFinite, speed > 0, baseline > 0, indicator > 0, noise >= 0, from >= 0,
                 seconds.map({ $0 > 0 }) ?? true, linger.map({ $0 >= 0 }) ?? true, to.map({ $0 > from }) ?? true
             else { throw ValidationError("need speed, baseline, indicator, seconds > 0, noise ≥ 0 and 0 ≤ from < to") }
-            guard (source == nil) != (device == nil) else { throw ValidationError("give either SOURCE or --device") }
+            guard try resolvedSource(announce: false) != nil else {
+                throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)")
+            }
             guard !(noToken && token != nil) else { throw ValidationError("give --token or --no-token, not both") }
         }
 
@@ -197,21 +199,32 @@ extension Axon {
             let picked = channels?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let (bus, lslConfig) = (bus, lslConfig)
             let device = try runBlocking {
-                try await LiveEEGDevice.open(name, bus: bus, channels: picked, lslConfig: lslConfig)
+                try await LiveEEGDevice.open(
+                    name, bus: bus, channels: picked, lslConfig: lslConfig, searchSeconds: min(seconds ?? 30, 30))
             }
             return MadeSource(
                 source: device.source, pipeline: .init(timeline: device.timeline), timeBase: .host, label: device.title)
         }
 
+        /// The SOURCE given, under its new spelling or the old `--device` (`announce`: print a line for that).
+        func resolvedSource(announce: Bool) throws -> SourceSpecifier? {
+            try SourceArgument.resolve(
+                source, command: "view", announce: announce, deprecated: [.init(option: "--device", value: device)])
+        }
+
         private func makeSource(events: ViewEventRelay) throws -> MadeSource {
-            if let device {
+            let specifier = try resolvedSource(announce: true)!
+            let source = specifier.isDevice ? nil : specifier.description
+            if specifier.isDevice {
+                let device = specifier.description
                 if try CytonOptions.path(device) == nil, try MuseOptions.selector(device) == nil,
                     try GanglionOptions.selector(device) == nil
                 {
                     let selector = try BluetoothOptions.selector(device)
                     let bus = bus
                     let transport = try runBlocking {
-                        try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus)
+                        try await BluetoothOptions.brainiacTransport(
+                            selector: selector, bus: bus, searchSeconds: min(seconds ?? 30, 30))
                     }
                     let headset = BrainiacTransportSource(transport: transport) { events.forward($0) }
                     return MadeSource(
@@ -220,7 +233,7 @@ extension Axon {
                 }
                 return try live(device)
             }
-            guard let source else { throw ValidationError("give either SOURCE or --device") }
+            guard let source else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
             if try LSLCommandSupport.selector(source: source) != nil { return try live(source) }
             if source == "simulator" {
                 let simulator = SimulatedSource(configuration: .init(
@@ -259,7 +272,7 @@ extension Axon {
                 }
                 recording = try recording.segment(from: from, to: to ?? recording.duration)
             } catch {
-                throw ValidationError("\(error)")
+                throw CommandFailure("\(error)")
             }
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
@@ -332,6 +345,7 @@ final class StopRequest: @unchecked Sendable {
     private var sources: [any DispatchSourceSignal] = []
 
     init() {
+        StandardOutputSignals.handOver()
         sources = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -370,16 +384,17 @@ final class StopRequest: @unchecked Sendable {
 
 extension Axon.Demo {
     /// `axon demo --view`: the demo's replay (or test sequence) in the browser at 127.0.0.1:8080.
-    func runView() async throws {
-        var arguments: [String]
-        if let testSequence {
-            arguments = ["test-sequence:\(testSequence)", "--seconds", "\(seconds)", "--noise", "\(noise)"]
-        } else {
-            arguments = [file, "--channels", channels, "--from", "\(from)", "--to", "\(to)"]
+    func runView(_ specifier: SourceSpecifier?) async throws {
+        var arguments = [specifier?.description ?? Self.defaultFile]
+        switch specifier {
+        case .testSequence?, .simulator?: arguments += ["--seconds", "\(seconds)", "--noise", "\(noise)"]
+        case nil, .file?:
+            arguments += ["--channels", channels ?? Self.defaultChannels, "--from", "\(from)"]
+            arguments += to.map { ["--to", "\($0)"] } ?? (specifier == nil ? ["--to", "86"] : [])
             arguments += fast ? ["--fast"] : ["--speed", "\(speed)"]
+        default: arguments += bus.map { ["--bus", $0] } ?? []
         }
-        arguments += ["--baseline", "\(baseline)", "--indicator", "\(indicator)"]
-        if let device { arguments = ["--device", device] + (bus.map { ["--bus", $0] } ?? []) }
+        arguments += ["--baseline", "\(baselineSeconds(builtIn: specifier == nil))", "--indicator", "\(indicator)"]
         let view = try Axon.View.parse(arguments)
         try await view.run()
     }

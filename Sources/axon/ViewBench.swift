@@ -144,7 +144,7 @@ extension Axon {
             let listening = ListeningSignal()
             let serverTask = Task { try await server.run { url in listening.listening(url) } }
             guard let url = await listening.wait(), let port = URLComponents(string: url)?.port else {
-                throw ValidationError("the view's server did not start")
+                throw CommandFailure("the view's server did not start")
             }
             var clients: [RawWebSocketClient] = []
             if viewers > 0 {
@@ -233,7 +233,7 @@ final class RawWebSocketClient: @unchecked Sendable {
             + "Upgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
         guard write(socket, request, request.count) == request.count else {
-            throw ValidationError("writing the upgrade request failed")
+            throw CommandFailure("writing the upgrade request failed")
         }
         guard reading else { return }
         let read = read

@@ -46,7 +46,7 @@ struct ConvertCommandTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let bdf = folder.appendingPathComponent("s.bdf").path
         let edf = folder.appendingPathComponent("s.edf").path
-        let recorded = try Self.axon(["record", "--source", "simulator", "--out", bdf, "--duration", "5", "--fast"])
+        let recorded = try Self.axon(["record", "simulator", "--out", bdf, "--seconds", "5", "--fast"])
         #expect(recorded.status == 0, "\(recorded.output)")
         let converted = try Self.axon(["convert", bdf, edf])
         #expect(converted.status == 0, "\(converted.output)")
@@ -118,7 +118,7 @@ struct ConvertCommandTests {
         let csv = folder.appendingPathComponent("s.csv").path
         let edf = folder.appendingPathComponent("s.edf").path
         let before = Date().timeIntervalSince1970
-        let recorded = try Self.axon(["record", "--source", "simulator", "--out", csv, "--duration", "2", "--fast"])
+        let recorded = try Self.axon(["record", "simulator", "--out", csv, "--seconds", "2", "--fast"])
         #expect(recorded.status == 0, "\(recorded.output)")
         let info = try Self.axon(["info", csv])
         #expect(info.status == 0)

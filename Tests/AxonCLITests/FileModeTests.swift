@@ -30,7 +30,7 @@ struct FileModeTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("run.\(format)").path
-        let recorded = try Self.axon(["record", "--source", "simulator", "--fast", "--duration", "1", "--out", out])
+        let recorded = try Self.axon(["record", "simulator", "--fast", "--seconds", "1", "--out", out])
         #expect(recorded.status == 0, "\(recorded.output)")
         #expect(try Self.mode(out) == 0o600)
         if format != "xdf" {
@@ -46,13 +46,13 @@ struct FileModeTests {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("shared.edf").path
-        let base = ["record", "--source", "simulator", "--fast", "--duration", "1", "--out", out]
+        let base = ["record", "simulator", "--fast", "--seconds", "1", "--out", out]
         let shared = try Self.axon(base + ["--mode", "0640"])
         #expect(shared.status == 0, "\(shared.output)")
         #expect(try Self.mode(out) == 0o640)
         for bad in ["0755", "0666", "rw", "9", ""] {
             let other = folder.appendingPathComponent("bad.edf").path
-            let refused = try Self.axon(["record", "--source", "simulator", "--fast", "--duration", "1", "--out", other,
+            let refused = try Self.axon(["record", "simulator", "--fast", "--seconds", "1", "--out", other,
                 "--mode", bad])
             #expect(refused.status != 0, "--mode \(bad)")
             #expect(refused.output.contains("--mode"), "\(refused.output)")

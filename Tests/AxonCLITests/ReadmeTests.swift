@@ -98,7 +98,7 @@ struct ReadmeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("session.edf").path
         let (status, _) = try Self.run(
-            axon, ["record", "--source", "simulator", "--out", path, "--duration", "80", "--fast", "--baseline", "0"])
+            axon, ["record", "simulator", "--out", path, "--seconds", "80", "--fast", "--baseline", "0"])
         try #require(status == 0)
 
         let recording = try RecordingReader.read(path: path).selecting(channels: ["T3", "O1", "T4", "O2"])

@@ -85,7 +85,7 @@ struct LSLCommandOutletTests {
         // The test sequence's stream is named after the simulated headset; its status stream after that.
         let received = try Self.receive(["Brainiac Status"], seconds: 14) {
             printed = try Self.runAxon([
-                "record", "--source", "test-sequence:10", "--duration", "6", "--baseline", "0", "--out",
+                "record", "test-sequence:10", "--seconds", "6", "--baseline", "0", "--out",
                 folder.appendingPathComponent("run.edf").path, "--lsl-out",
             ])
         }
@@ -122,7 +122,7 @@ struct LSLCommandOutletTests {
     }
 }
 
-/// `axon analyze --device lsl:NAME`: a pylsl outlet plays the OpenBCI recording's eyes-closed stretch; the live
+/// `axon analyze lsl:NAME`: a pylsl outlet plays the OpenBCI recording's eyes-closed stretch; the live
 /// report equals the offline analysis of the samples it had (the recording's values as float32, as sent).
 @Suite("axon analyze on an LSL stream", .serialized, .enabled(if: LSLPeer.available))
 struct LSLAnalyzeTests {
@@ -135,7 +135,7 @@ struct LSLAnalyzeTests {
         ])
         defer { peer.finish(timeout: 5) }
         let printed = try LSLCommandOutletTests.runAxon([
-            "analyze", "--device", "lsl:\(name)", "--seconds", "12", "--baseline", "0", "--json",
+            "analyze", "lsl:\(name)", "--seconds", "12", "--baseline", "0", "--json",
         ])
         let json = try #require(printed.split(separator: "\n").last { $0.hasPrefix("{") })
         let live = try JSONDecoder().decode(EEGAnalysisReport.self, from: Data(json.utf8))
@@ -169,7 +169,7 @@ struct LSLAnalyzeTests {
     }
 }
 
-/// `axon demo --device lsl:NAME` and `axon view lsl:NAME` on one pylsl outlet at the same time: both run the stream
+/// `axon demo lsl:NAME` and `axon view lsl:NAME` on one pylsl outlet at the same time: both run the stream
 /// through the engine (the demo prints its rows and zones, the view serves the page and counts what it showed).
 @Suite("axon demo and axon view on an LSL stream", .serialized, .enabled(if: LSLPeer.available))
 struct LSLDemoAndViewTests {
@@ -188,7 +188,7 @@ struct LSLDemoAndViewTests {
         view.standardOutput = viewOutput
         try view.run()
         let demo = try LSLCommandOutletTests.runAxon([
-            "demo", "--device", "lsl:\(name)", "--seconds", "6", "--baseline", "2", "--indicator", "2",
+            "demo", "lsl:\(name)", "--seconds", "6", "--baseline", "2", "--indicator", "2",
         ])
         view.interrupt()
         let viewed = String(decoding: viewOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

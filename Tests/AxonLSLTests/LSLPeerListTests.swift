@@ -20,7 +20,7 @@ struct LSLPeerListTests {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: axon)
-        process.arguments = ["lsl", "list", "--json", "--timeout", "2", "--lsl-config", configuration]
+        process.arguments = ["lsl", "list", "--json", "--seconds", "2", "--lsl-config", configuration]
         let pipe = Pipe()
         process.standardOutput = pipe
         try process.run()

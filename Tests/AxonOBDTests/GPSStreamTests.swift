@@ -159,7 +159,7 @@ extension EmulatorSuites {
                 axon,
                 [
                     "obd", "watch", "speed", "--tcp", "127.0.0.1:\(port)", "--gpsd", "127.0.0.1:\(gps.port)", "--store",
-                    path, "--source", "car", "--duration", "4", "--rate", "2",
+                    path, "--source", "car", "--seconds", "4", "--rate", "2",
                 ])
             #expect(run.status == 0, "\(run.output)")
             let lines = run.output.split(separator: "\n")

@@ -57,7 +57,7 @@ extension EmulatorSuites {
             let (path, _) = Self.store()
             defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
             guard case .tcp(_, let port) = peer.endpoint else { return }
-            let watch = ["obd", "watch", "speed", "--store", path, "--source", "car", "--duration", "1", "--rate", "5"]
+            let watch = ["obd", "watch", "speed", "--store", path, "--source", "car", "--seconds", "1", "--rate", "5"]
             let first = try await AxonExecutable.runOffPool(axon, watch + ["--tcp", "127.0.0.1:\(port)"])
             #expect(first.status == 0, "\(first.output)")
             let second = try await AxonExecutable.runOffPool(axon, watch + ["--events", "overSpeed,highRPM,engineStop"])

@@ -6,7 +6,7 @@ import Foundation
 import StreamTestSupport
 import Testing
 
-/// The EEG engine fed by a Cyton: what `axon demo --device cyton:PATH` runs against the simulated board.
+/// The EEG engine fed by a Cyton: what `axon demo cyton:PATH` runs against the simulated board.
 @Suite("Cyton through the engine", .serialized)
 struct CytonEngineTests {
     static let labels = ["EXG2", "EXG3", "EXG6", "EXG7"]

@@ -20,7 +20,7 @@ struct EDFCrashTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: axon)
         process.arguments = [
-            "record", "--source", "simulator", "--out", path, "--speed", "20", "--baseline", "10", "--indicator", "5",
+            "record", "simulator", "--out", path, "--speed", "20", "--baseline", "10", "--indicator", "5",
             "--progress", "0.05",
         ]
         let pipe = Pipe()

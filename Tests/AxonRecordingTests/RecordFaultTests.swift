@@ -97,7 +97,7 @@ struct RecordFaultTests {
         let path = folder.appendingPathComponent("full.edf").path
         let started = Date()
         let outcome = try Self.record(
-            ["--source", "simulator", "--out", path, "--speed", "40", "--duration", "60", "--baseline", "10",
+            ["simulator", "--out", path, "--speed", "40", "--seconds", "60", "--baseline", "10",
              "--progress", "0.05"],
             fileSizeLimitKiB: mounted == nil ? 64 : nil)
         let seconds = Date().timeIntervalSince(started)
@@ -139,7 +139,7 @@ struct RecordFaultTests {
         let path = folder.appendingPathComponent("stopped.edf").path
         let sent = Date()
         let outcome = try Self.record(
-            ["--source", "simulator", "--out", path, "--speed", "20", "--baseline", "5", "--indicator", "2",
+            ["simulator", "--out", path, "--speed", "20", "--baseline", "5", "--indicator", "2",
              "--progress", "0.05"],
             signal: (number, 12))
         let seconds = Date().timeIntervalSince(sent)

@@ -135,7 +135,7 @@ struct XDFTests {
         let path = folder.appendingPathComponent("killed.xdf").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: axon)
-        process.arguments = ["record", "--source", "simulator", "--out", path, "--baseline", "0", "--progress", "0.1"]
+        process.arguments = ["record", "simulator", "--out", path, "--baseline", "0", "--progress", "0.1"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardInput = Pipe()

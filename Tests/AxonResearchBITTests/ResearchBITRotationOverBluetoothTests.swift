@@ -32,7 +32,7 @@ struct ResearchBITRotationOverBluetoothTests {
             try await AxonExecutable.runOffPool(axon, ["researchbit"] + arguments + ["--bus", bed.address, "--out", store])
         }
 
-        let scan = try await run(["scan", "--timeout", "1.5"])
+        let scan = try await run(["scan", "--seconds", "1.5"])
         #expect(scan.status == 0, "\(scan.output)")
         #expect(scan.output.contains(Self.bondedRPA) && scan.output.contains(Self.unbondedRPA), "\(scan.output)")
         let pair = try await run(["pair", "ResearchBIT-0020"])
@@ -58,7 +58,7 @@ struct ResearchBITRotationOverBluetoothTests {
         let lost = try await run(["fetch", "ResearchBIT-0024", "--scan-timeout", "1.5"])
         #expect(lost.status != 0, "\(lost.output)")
         #expect(lost.output.contains("not bonded"), "\(lost.output)")
-        let rescan = try await run(["scan", "--timeout", "1.5"])
+        let rescan = try await run(["scan", "--seconds", "1.5"])
         #expect(rescan.output.contains("5B:00:00:00:01:24"), "a new device at the new address: \(rescan.output)")
         #expect(!rescan.output.contains("5B:00:00:00:01:20"), "the bonded one keeps its identity: \(rescan.output)")
         #expect(!rescan.output.contains(Self.unbondedRPA), "the old object is not heard: \(rescan.output)")

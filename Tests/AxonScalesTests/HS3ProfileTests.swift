@@ -113,7 +113,7 @@ struct HS3ProfileTests {
         let store = bed.directory.appendingPathComponent("hs3.sqlite").path
         let device = "profile:\(Self.address)"
         let run = try await AxonExecutable.runOffPool(
-            axon, ["scale", "measure", device, "--bus", bed.address, "--out", store, "--timeout", "20"])
+            axon, ["scale", "measure", device, "--bus", bed.address, "--out", store, "--seconds", "20"])
         #expect(run.status == 0, "\(run.output)")
         #expect(run.output.contains("stable    81.5 kg"), "\(run.output)")
         #expect(run.output.contains("stored    81.5 kg (inserted)"), "\(run.output)")

@@ -25,7 +25,7 @@ struct HS3SerialCommandTests {
 
         let w815 = HS3SerialPacket.weightPacket(tenthsOfKg: 815)
         let first = try await run(
-            axon, ["scale", "measure", pty.path, "--out", store, "--timeout", "20"], pty: pty,
+            axon, ["scale", "measure", pty.path, "--out", store, "--seconds", "20"], pty: pty,
             stream: [[0x13, 0x37, 0xA0] + Array(w815[..<5]), Array(w815[5...])], repeating: w815)
         #expect(first.status == 0, "\(first.output)")
         #expect(first.output.contains("stable    81.5 kg"))
@@ -34,7 +34,7 @@ struct HS3SerialCommandTests {
         // Restart: the scale still repeats 81.5 kg, then someone else steps on it.
         let w723 = HS3SerialPacket.weightPacket(tenthsOfKg: 723)
         let second = try await run(
-            axon, ["scale", "measure", pty.path, "--out", store, "--timeout", "20"], pty: pty,
+            axon, ["scale", "measure", pty.path, "--out", store, "--seconds", "20"], pty: pty,
             stream: [w815, w815], repeating: w723)
         #expect(second.status == 0, "\(second.output)")
         #expect(second.output.contains("stable    72.3 kg"))

@@ -17,6 +17,10 @@ int axon_set_thread_cpus(int tid, const int *cpus, int count);
 /// errno set.
 int axon_thread_cpus(int *cpus, int capacity);
 
+/// Makes standard output line-buffered, whatever it is connected to: each line reaches a pipe (`axon demo | tee`)
+/// as soon as it is printed. Call before anything is written to it.
+void axon_line_buffer_stdout(void);
+
 /// Tells the CPU the caller is in a spin-wait loop (x86 `pause`, Arm `yield`): the loop backs off the core's
 /// pipeline and its sibling hyper-thread instead of hammering the line it polls.
 static inline void axon_spin_hint(void) {

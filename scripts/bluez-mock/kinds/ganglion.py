@@ -23,6 +23,8 @@ Options:
 Stats add `sent` (notifications), `streaming`, `commands`, `impedance_sent`.
 """
 
+import os
+
 import dbus
 
 SERVICE = mock.uuid16(0xFE84)
@@ -189,3 +191,10 @@ class Ganglion(mock.AirDevice):
 
 
 DEVICE_KINDS = [Ganglion]
+
+# `--preset demo` (scripts/bluez-mock/run.sh) also has a Ganglion streaming four channels of the OpenBCI GUI's sample
+# recording:   scripts/bluez-mock/run.sh axon demo ganglion:Ganglion-0030
+_DATASETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "datasets")
+mock.PRESETS["demo"].append(("ganglion", "C0:FF:EE:00:00:30", "Ganglion-0030", {
+    "recording": os.path.normpath(os.path.join(
+        _DATASETS, "openbci-cyton-eyes-closed", "OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"))}))

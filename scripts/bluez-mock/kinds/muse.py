@@ -38,6 +38,7 @@ Stats add `sent` (packet indices sent), `index` (next index), `keepalives`, `hal
 
 import csv
 import json
+import os
 import math
 import time
 
@@ -288,3 +289,9 @@ class Muse(mock.AirDevice):
 
 
 DEVICE_KINDS = [Muse]
+
+# `--preset demo` (scripts/bluez-mock/run.sh) also has a Muse streaming the muse-lsl sample recording, so its owners
+# can try Axon without hardware:   scripts/bluez-mock/run.sh axon demo muse:Muse-0040
+_DATASETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "datasets")
+mock.PRESETS["demo"].append(("muse", "C0:FF:EE:00:00:40", "Muse-0040", {
+    "csv": os.path.normpath(os.path.join(_DATASETS, "muse-p300", "data_2017-02-04-15_45_13-first14s.csv"))}))

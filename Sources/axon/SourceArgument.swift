@@ -1,0 +1,48 @@
+import ArgumentParser
+import AxonDevices
+
+/// The SOURCE of an EEG command from its positional argument, or from a spelling earlier releases took
+/// (`--file`, `--source`, `--device`, `--test-sequence`), which still works for one release with a line saying so.
+enum SourceArgument {
+    /// One of the old spellings: the option's name and its value (`nil`: not given).
+    struct Deprecated {
+        let option: String
+        let value: String?
+    }
+
+    /// The one SOURCE given, or `nil` when none was.
+    ///
+    /// - Throws: `ValidationError` when more than one is given or the text names no source.
+    static func resolve(
+        _ positional: String?, command: String, announce: Bool = true, deprecated: [Deprecated] = []
+    ) throws
+        -> SourceSpecifier?
+    {
+        let old = deprecated.filter { $0.value != nil }
+        let given = (positional.map { [$0] } ?? []) + old.compactMap(\.value)
+        guard given.count <= 1 else {
+            throw ValidationError("give one SOURCE (\(given.joined(separator: ", ")) are \(given.count))")
+        }
+        for option in old where announce {
+            printError(
+                "axon \(command): \(option.option) is deprecated and goes in the next release; write the SOURCE as "
+                    + "an argument: axon \(command) \(option.value!)")
+        }
+        guard let text = given.first else { return nil }
+        do { return try SourceSpecifier(parsing: text) } catch { throw ValidationError("\(error)") }
+    }
+
+    /// `--test-sequence HZ` as the SOURCE it now is.
+    static func testSequence(_ frequency: Double?) -> String? {
+        frequency.map { "test-sequence:\($0)" }
+    }
+}
+
+/// The line an old option spelling prints while it still works (for one release).
+enum Deprecation {
+    /// Prints that `option` is deprecated in favour of `replacement`, when it was `given`.
+    static func announce(_ option: String, given: Bool, use replacement: String, command: String) {
+        guard given else { return }
+        printError("axon \(command): \(option) is deprecated and goes in the next release; use \(replacement)")
+    }
+}
