@@ -124,6 +124,13 @@ enum StandardOutputSignals {
     private static let takenOver = CompletionFlag()
 
     static func install() {
+        // A parent's blocked mask is inherited (a test runner's worker thread blocks most signals): unblock these
+        // two before any thread starts, so every thread of this process can take them.
+        var stops = sigset_t()
+        sigemptyset(&stops)
+        sigaddset(&stops, SIGINT)
+        sigaddset(&stops, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
         let made = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -131,7 +138,8 @@ enum StandardOutputSignals {
                 guard !takenOver.isSet else { return }
                 fflush(nil)
                 signal(number, SIG_DFL)
-                raise(number)
+                // To the process, not this thread: a dispatch worker blocks signals, so raise() would stay pending.
+                kill(getpid(), number)
             }
             source.resume()
             return source

@@ -24,6 +24,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dir", required=True, help="directory for the bus socket")
     args = parser.parse_args()
+    leash.unblock_signals()
     address = "unix:path=" + os.path.join(os.path.abspath(args.dir), "bus")
     daemon = subprocess.Popen(
         ["dbus-daemon", "--nofork", "--config-file=" + CONFIG, "--address=" + address, "--print-address=1"],

@@ -31,3 +31,10 @@ def watch_parent(on_gone, interval=0.2):
 def die_with_this_thread():
     """For a child's preexec_fn: SIGKILL the child when the thread that forked it ends."""
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def unblock_signals():
+    """Takes every signal out of this process's blocked mask. A child inherits its parent thread's mask, and a
+    test runner's worker threads block most signals: a mock started from one would never see the SIGTERM that is
+    meant to end it."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])

@@ -1538,6 +1538,7 @@ def die_with_parent():
     (leash.py says why PR_SET_PDEATHSIG alone is not enough)."""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     import leash
+    leash.unblock_signals()
     leash.watch_parent(lambda: os._exit(1))
 
 

@@ -65,6 +65,7 @@ status=0
 # because bash runs a trap only after the foreground command ends, while `wait` returns at once.
 "$python" -c 'import ctypes, os, signal, sys
 ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+signal.pthread_sigmask(signal.SIG_SETMASK, [])  # a mask inherited from a test runner thread would hide SIGINT
 os.execvp(sys.argv[1], sys.argv[1:])' "$@" <&0 &
 cmd_pid=$!
 wait "$cmd_pid" || status=$?
