@@ -174,6 +174,10 @@ struct AnonymizeCommandTests {
         let header = try #require((answer["out"] as? [String: Any])?["file_header"] as? [[String]])
         // The date (the LabRecorder header's) moved by 7 days; no timestamp is a date.
         #expect(header.contains(["info/unix_time_offset", String(Self.start + 7 * 86_400)]), "\(header)")
+        // The FileHeader's datetime (when the file was written) moved by the same 7 days.
+        let datetime = try #require(header.first { $0[0] == "info/datetime" }?[1])
+        let written = try #require(ISO8601DateFormatter().date(from: datetime))
+        #expect(abs(written.timeIntervalSinceNow - 7 * 86_400) < 120, "\(datetime)")
         let streams = try #require((answer["out"] as? [String: Any])?["streams"] as? [[String: Any]])
         #expect(streams.allSatisfy { Double($0["first_timestamp"] as? String ?? "") ?? 1e9 < 978_307_200 })
         #expect(answer["max_difference"] as? String == "0.0")
