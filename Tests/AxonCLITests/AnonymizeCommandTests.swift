@@ -17,7 +17,9 @@ struct AnonymizeCommandTests {
 
     /// An EDF+ recording that names a person in every field it has: patient code, sex, birthdate, name, admin
     /// code, technician, equipment, and two typed annotations; 4 channels × 250 Hz × 10 s of sines.
-    static func identifiedEDF(in folder: URL) throws -> String {
+    /// Returns a fresh folder (removed by the caller) and the file's path in it.
+    static func identifiedEDF() throws -> (folder: URL, path: String) {
+        let folder = try ConvertCommandTests.folder()
         let path = folder.appendingPathComponent("jane.edf").path
         let descriptor = StreamDescriptor(
             name: "EEG", contentType: .eeg,
@@ -34,7 +36,7 @@ struct AnonymizeCommandTests {
             try writer.append((0..<4).map { 100 * sin(2 * Double.pi * Double(5 + $0) * Double(frame) / 250) })
         }
         try writer.close()
-        return path
+        return (folder, path)
     }
 
     static func axon(_ arguments: [String]) throws -> String {
@@ -72,9 +74,8 @@ struct AnonymizeCommandTests {
 
     @Test("EDF+ and BDF+: pyedflib and MNE find no identifying field, per field, and the same signal")
     func edfHasNoIdentifyingField() throws {
-        let folder = try ConvertCommandTests.folder()
+        let (folder, input) = try Self.identifiedEDF()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.identifiedEDF(in: folder)
         // A plain conversion keeps every field (so the checks below can fail).
         let plain = folder.appendingPathComponent("plain.edf").path
         _ = try Self.axon(["convert", input, plain])
@@ -112,9 +113,8 @@ struct AnonymizeCommandTests {
 
     @Test("--shift-days N moves the start by exactly N days, for pyedflib, MNE and Axon")
     func shiftDaysMovesTheStart() throws {
-        let folder = try ConvertCommandTests.folder()
+        let (folder, input) = try Self.identifiedEDF()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.identifiedEDF(in: folder)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
         for days in [10, -400] {
@@ -130,9 +130,8 @@ struct AnonymizeCommandTests {
 
     @Test("--keep-annotations keeps the annotations, and only them")
     func keepAnnotations() throws {
-        let folder = try ConvertCommandTests.folder()
+        let (folder, input) = try Self.identifiedEDF()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.identifiedEDF(in: folder)
         let output = folder.appendingPathComponent("kept.edf").path
         _ = try Self.axon(["convert", input, output, "--anonymize", "--keep-annotations"])
         let after = try Self.identity(Self.peers(["edf", input, output]), "out")
@@ -197,9 +196,8 @@ struct AnonymizeCommandTests {
 
     @Test("axon info --identifiers: the person in the input, nothing but dates in the output (EDF+, XDF, CSV)")
     func infoIdentifiers() throws {
-        let folder = try ConvertCommandTests.folder()
+        let (folder, input) = try Self.identifiedEDF()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.identifiedEDF(in: folder)
         let listed = try Self.axon(["info", "--identifiers", input])
         for expected in [
             "person     patient name — header bytes 31…38 (patient, subfield 4): \"Jane_Doe\"",
@@ -226,9 +224,8 @@ struct AnonymizeCommandTests {
 
     @Test("CSV: Axon CSV without the source's fields, markers or true dates; OpenBCI, BrainFlow, Muse and Mind Monitor files too")
     func csvHasNoIdentifyingField() throws {
-        let folder = try ConvertCommandTests.folder()
+        let (folder, input) = try Self.identifiedEDF()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let input = try Self.identifiedEDF(in: folder)
         let output = folder.appendingPathComponent("anonymous.csv").path
         _ = try Self.axon(["convert", input, output, "--anonymize", "--shift-days", "3"])
         let text = try String(contentsOfFile: output, encoding: .utf8)
