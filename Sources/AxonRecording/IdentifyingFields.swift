@@ -60,7 +60,7 @@ public enum IdentifyingFields {
         recording.markers.compactMap { marker in
             let text = marker.text ?? "marker \(EDFConversion.shortest(marker.value))"
             guard !isGenerated(text) else { return nil }
-            return IdentifyingField(kind: .annotation, name: "annotation", location: place(marker), value: text)
+            return IdentifyingField(kind: .annotation, name: "text", location: place(marker), value: text)
         }
     }
 

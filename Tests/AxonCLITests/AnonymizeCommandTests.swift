@@ -204,7 +204,7 @@ struct AnonymizeCommandTests {
             "person     birthdate — header bytes 19…29 (patient, subfield 3): \"14-MAR-1971\"",
             "recording  technician — header bytes 117…122 (recording, subfield 4): \"Dr_Who\"",
             "device     equipment — header bytes 124…135 (recording, subfield 5): \"Cyton-SN1234\"",
-            "annotation annotation — annotation signal, onset 1.000 s: \"Jane said she felt dizzy\"",
+            "annotation text — annotation signal, onset 1.000 s: \"Jane said she felt dizzy\"",
         ] {
             #expect(listed.contains(expected), "\(listed)")
         }
