@@ -268,6 +268,47 @@ struct AnonymizeCommandTests {
         }
     }
 
+    /// `axon record` of the simulator for 3 s in real time, with a line typed on standard input after 1 s (a user
+    /// marker); returns the output.
+    static func recordTyping(_ line: String, _ arguments: [String]) throws -> String {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: axon)
+        process.arguments = ["record", "--source", "simulator", "--duration", "3", "--baseline", "0"] + arguments
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        Thread.sleep(forTimeInterval: 1)
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(printed)")
+        return printed
+    }
+
+    @Test("axon record --anonymize drops a line typed while recording (EDF+ and XDF), --keep-annotations keeps it")
+    func recordDropsTypedMarkers() throws {
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let typed = "Jane Doe feels dizzy"
+        for format in ["edf", "xdf"] {
+            var texts: [String: [String]] = [:]
+            for (name, extra) in [("plain", []), ("anonymous", ["--anonymize"]),
+                                  ("kept", ["--anonymize", "--keep-annotations"])] {
+                let path = folder.appendingPathComponent("\(name).\(format)").path
+                let printed = try Self.recordTyping(typed, ["--out", path] + extra)
+                #expect(printed.contains("marked \"\(typed)\""), "\(printed)")
+                texts[name] = try RecordingReader.read(path: path).markers.compactMap(\.text)
+            }
+            #expect(texts["plain"]?.contains { $0.contains(typed) } == true, "\(format): \(texts)")
+            #expect(texts["anonymous"]?.contains { $0.contains("Jane") } == false, "\(format): \(texts)")
+            #expect(texts["kept"]?.contains { $0.contains(typed) } == true, "\(format): \(texts)")
+        }
+    }
+
     @Test("axon record --anonymize: EDF+, XDF and CSV written live name no one")
     func recordAnonymized() throws {
         let folder = try ConvertCommandTests.folder()
