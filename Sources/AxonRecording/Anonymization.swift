@@ -47,9 +47,9 @@ public struct Anonymization: Sendable, Hashable {
         Recording.sourceColumnKeyPrefix, "edf.transducer.", "edf.prefilter.", "lsl.channel", "mindMonitor.",
     ]
 
-    /// `descriptor` without what could identify a person or a device: the name becomes the content type (`EEG`; a
-    /// stream Axon derives from another, `… Markers`, `… Spectra`, `… Zones`, keeps that word alone), the source id
-    /// ``sourceID``, and the metadata keeps only technical keys.
+    /// `descriptor` without what could identify a person or a device: the name becomes the content type (`EEG`;
+    /// a stream Axon derives from another, `… Markers`, `… Spectra`, `… Zones`, keeps that word alone), the source
+    /// id ``sourceID``, and the metadata keeps only technical keys.
     public func descriptor(_ descriptor: StreamDescriptor) -> StreamDescriptor {
         var result = descriptor
         let derived = ["Markers", "Spectra", "Zones"].first { descriptor.name.hasSuffix(" " + $0) }

@@ -37,7 +37,8 @@ extension IdentifyingFields {
     static func descriptor(_ descriptor: StreamDescriptor, location: String) -> [IdentifyingField] {
         var fields: [IdentifyingField] = []
         if descriptor.name != Anonymization().descriptor(descriptor).name {
-            fields.append(.init(kind: .device, name: "stream name", location: location + " \"name\"", value: descriptor.name))
+            fields.append(.init(
+                kind: .device, name: "stream name", location: location + " \"name\"", value: descriptor.name))
         }
         if descriptor.sourceID != Anonymization.sourceID, !descriptor.sourceID.isEmpty {
             fields.append(.init(

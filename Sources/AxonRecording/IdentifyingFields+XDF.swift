@@ -13,7 +13,8 @@ extension IdentifyingFields {
         for stream in file.streams {
             let place = "stream \(stream.id) header /"
             for leaf in xmlLeaves(stream.headerXML) {
-                guard let kind = kind(ofStreamElement: leaf.path, value: leaf.value, type: stream.type) else { continue }
+                let kind = kind(ofStreamElement: leaf.path, value: leaf.value, type: stream.type)
+                guard let kind else { continue }
                 fields.append(.init(kind: kind, name: leaf.name, location: place + leaf.path, value: leaf.value))
             }
             if let first = stream.timestamps.first, first >= Anonymization.earliestDate {

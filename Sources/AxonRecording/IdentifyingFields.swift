@@ -69,7 +69,9 @@ public enum IdentifyingFields {
     /// EDF(+)/BDF(+): the header's identification fields (EDF+ subfields byte by byte) and the annotations.
     static func edf(header bytes: [UInt8], recording: Recording) -> [IdentifyingField] {
         guard bytes.count >= 256 else { return [] }
-        func text(_ offset: Int, _ width: Int) -> String { String(decoding: bytes[offset..<(offset + width)], as: UTF8.self) }
+        func text(_ offset: Int, _ width: Int) -> String {
+            String(decoding: bytes[offset..<(offset + width)], as: UTF8.self)
+        }
         let isPlus = text(192, 44).hasPrefix("EDF+") || text(192, 44).hasPrefix("BDF+")
         var fields: [IdentifyingField] = []
         var startKnown = true
@@ -88,7 +90,8 @@ public enum IdentifyingFields {
             for (index, part) in subfields(text(88, 80), at: 88, named: 5).enumerated() where index > 0 {
                 if index == 1, part.value == "X" { startKnown = false }
                 guard part.value != "X" else { continue }
-                let (name, kind) = index < recordingNames.count ? recordingNames[index] : ("recording additional", .recording)
+                let (name, kind) =
+                    index < recordingNames.count ? recordingNames[index] : ("recording additional", .recording)
                 fields.append(.init(
                     kind: kind, name: name, location: "header bytes \(part.range) (recording, subfield \(index + 1))",
                     value: part.value))
@@ -100,14 +103,17 @@ public enum IdentifyingFields {
             ] {
                 let value = text(offset, 80).trimmingCharacters(in: .whitespaces)
                 if !value.isEmpty {
-                    fields.append(.init(kind: kind, name: name, location: "header bytes \(offset)…\(offset + 79)", value: value))
+                    fields.append(.init(
+                        kind: kind, name: name, location: "header bytes \(offset)…\(offset + 79)", value: value))
                 }
             }
         }
         // An EDF+ `Startdate X` file's header date is a placeholder (01.01.85), not a date.
         if startKnown {
-            fields.append(.init(kind: .date, name: "start date", location: "header bytes 168…175", value: text(168, 8)))
-            fields.append(.init(kind: .date, name: "start time", location: "header bytes 176…183", value: text(176, 8)))
+            for (offset, name) in [(168, "start date"), (176, "start time")] {
+                fields.append(.init(
+                    kind: .date, name: name, location: "header bytes \(offset)…\(offset + 7)", value: text(offset, 8)))
+            }
         }
         return fields + markers(recording) { marker in
             "annotation signal, onset \(String(format: "%.3f", Double(marker.frame) / recording.sampleRate)) s"
@@ -131,7 +137,8 @@ public enum IdentifyingFields {
         }
         if spans.count > named + 1 { spans[named...] = [(spans[named].start, spans[spans.count - 1].end)] }
         return spans.map { span in
-            (String(decoding: bytes[span.start..<span.end], as: UTF8.self), "\(offset + span.start)…\(offset + span.end - 1)")
+            let value = String(decoding: bytes[span.start..<span.end], as: UTF8.self)
+            return (value, "\(offset + span.start)…\(offset + span.end - 1)")
         }
     }
 }

@@ -86,6 +86,26 @@ struct AnonymizationTests {
         #expect(after.map(\.name) == ["recording start date", "start date", "start time"])
     }
 
+    @Test("plain EDF/BDF: the local patient and recording identification are free text, listed whole")
+    func plainEDFIdentifyingFields() throws {
+        let written = try Self.write(nil)
+        defer { try? FileManager.default.removeItem(atPath: written.path) }
+        var bytes = try Self.header(written.path)
+        func put(_ text: String, at offset: Int, width: Int) {
+            let padded = text.padding(toLength: width, withPad: " ", startingAt: 0)
+            bytes.replaceSubrange(offset..<(offset + width), with: Array(padded.utf8))
+        }
+        put("Jane Doe, born 1971", at: 8, width: 80)
+        put("Ward 7, Dr Who", at: 88, width: 80)
+        put("", at: 192, width: 44)  // no EDF+ in the reserved field: a plain EDF header
+        let fields = IdentifyingFields.edf(header: bytes, recording: try RecordingReader.read(path: written.path))
+        #expect(fields.filter { $0.kind != .annotation }.map { "\($0.name)@\($0.location)=\($0.value)" } == [
+            "local patient identification@header bytes 8…87=Jane Doe, born 1971",
+            "local recording identification@header bytes 88…167=Ward 7, Dr Who",
+            "start date@header bytes 168…175=06.05.24", "start time@header bytes 176…183=07.08.09",
+        ])
+    }
+
     @Test("EDF+ subfields: the additional part after the named ones is one field")
     func subfieldRanges() {
         let parts = IdentifyingFields.subfields("MRN-4711 F X Jane_Doe left handed  ", at: 8, named: 4)
@@ -130,7 +150,8 @@ struct AnonymizationTests {
         #expect(leaves.first { $0.path == "info/desc/subject/name" }?.value == "Jane & Joe")
         let kinds = Dictionary(
             leaves.compactMap { leaf in
-                IdentifyingFields.kind(ofStreamElement: leaf.path, value: leaf.value, type: "EEG").map { (leaf.path, $0) }
+                IdentifyingFields.kind(ofStreamElement: leaf.path, value: leaf.value, type: "EEG")
+                    .map { (leaf.path, $0) }
             }, uniquingKeysWith: { first, _ in first })
         #expect(
             kinds == [
