@@ -48,9 +48,13 @@ public enum AxonCSVWriterError: Error, Sendable, Hashable, CustomStringConvertib
 public enum AxonCSVWriter {
     /// Writes `recording` to `path` (created or truncated), in O(frames × channels), flushing every 64 KiB.
     ///
+    /// - Parameter anonymization: de-identifies the file (``Anonymization``): the descriptor line without the
+    ///   source's name, id and header fields, every date moved by its days, no `# marker` lines unless kept.
     /// - Throws: ``AxonCSVWriterError``.
-    public static func write(_ recording: Recording, to path: String) throws(AxonCSVWriterError) {
-        var descriptor = recording.descriptor
+    public static func write(
+        _ recording: Recording, to path: String, anonymization: Anonymization? = nil
+    ) throws(AxonCSVWriterError) {
+        var descriptor = anonymization.descriptor(recording.descriptor)
         if let modulus = recording.counterModulus, recording.counters != nil {
             descriptor.metadata[AxonCSVReader.counterModulusKey] = String(modulus)
         }
@@ -84,8 +88,8 @@ public enum AxonCSVWriter {
             out.append(contentsOf: ("\n" + AxonCSVFormat.headerRow(for: descriptor) + "\n").utf8)
             let channels = recording.channelCount
             for frame in 0..<recording.frameCount {
-                var row = "\(frame),\(recording.time(ofFrame: frame)),"
-                if let timestamps = recording.timestamps { row += "\(timestamps[frame])" }
+                var row = "\(frame),\(anonymization.shifted(recording.time(ofFrame: frame))),"
+                if let timestamps = recording.timestamps { row += "\(anonymization.shifted(timestamps[frame]))" }
                 row += ","
                 if let counters = recording.counters { row += "\(counters[frame])" }
                 for channel in 0..<channels {
@@ -96,7 +100,7 @@ public enum AxonCSVWriter {
                 out.append(contentsOf: row.utf8)
                 if out.count >= 1 << 16 { try flush() }
             }
-            for marker in recording.markers {
+            for marker in anonymization.markers(recording.markers) {
                 var line = AxonCSVFormat.markerPrefix + "\(marker.frame),\(EDFConversion.shortest(marker.value))"
                 if let text = marker.text {
                     line += "," + text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : String($0) }.joined()

@@ -28,6 +28,9 @@ public final class CSVSink: SampleSink {
     public let path: String
     /// Seconds of stream time between flushes at most.
     public let flushInterval: Double
+    /// De-identification (``Anonymization``): the descriptor line without the source's name, id and header fields,
+    /// `host_time` and a `device_time` that is a date moved by its days; nil writes them as they come.
+    public let anonymization: Anonymization?
 
     private var fd: Int32 = -1
     private var buffer: UnsafeMutableRawBufferPointer
@@ -38,10 +41,11 @@ public final class CSVSink: SampleSink {
     private static let bufferSize = 1 << 16
 
     /// Creates a sink that writes `path` (created or truncated at `open`).
-    public init(path: String, flushInterval: Double = 1) {
+    public init(path: String, flushInterval: Double = 1, anonymization: Anonymization? = nil) {
         self.name = "csv:\(path)"
         self.path = path
         self.flushInterval = flushInterval
+        self.anonymization = anonymization
         buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
     }
 
@@ -65,7 +69,8 @@ public final class CSVSink: SampleSink {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json: String
-        do { json = String(decoding: try encoder.encode(descriptor), as: UTF8.self) } catch {
+        let shown = anonymization.descriptor(descriptor)
+        do { json = String(decoding: try encoder.encode(shown), as: UTF8.self) } catch {
             throw EDFWriterError.unsupportedStream(reason: "the descriptor cannot be written as JSON: \(error)")
         }
         var text = AxonCSVFormat.signature + "\n" + AxonCSVFormat.descriptorPrefix + json + "\n"
@@ -89,9 +94,9 @@ public final class CSVSink: SampleSink {
             if used + 32 * (channels + 4) > buffer.count { try flushBuffer() }  // a Double prints in ≤ 24 bytes
             append(String(nextIndex))
             append(",")
-            append((block.timestamp(ofFrame: frame) + wallClockOffset).description)
+            append(anonymization.shifted(block.timestamp(ofFrame: frame) + wallClockOffset).description)
             append(",")
-            if let device = block.deviceTime(ofFrame: frame) { append(device.description) }
+            if let device = block.deviceTime(ofFrame: frame) { append(anonymization.shifted(device).description) }
             append(",")
             if let counter = block.counter(ofFrame: frame) { append(String(counter)) }
             for channel in 0..<channels {

@@ -27,6 +27,7 @@ extension Axon {
         var output: String
 
         @OptionGroup var reading: RecordingReadOptions
+        @OptionGroup var anonymization: AnonymizeOptions
 
         @Option(
             parsing: .unconditional,
@@ -86,12 +87,14 @@ extension Axon {
                 + "\(fmt(recording.sampleRate, 3)) Hz"
             switch fileExtension {
             case "csv":
-                try OutputFile.write(to: output, replace: force) { try AxonCSVWriter.write(recording, to: $0) }
+                try OutputFile.write(to: output, replace: force) {
+                    try AxonCSVWriter.write(recording, to: $0, anonymization: anonymization.value)
+                }
                 print("\(head) (Axon CSV): \(shape), \(recording.markers.count) markers; every value exact")
                 print("  start       \(Self.startText(recording))")
             case "xdf":
                 let result = try OutputFile.write(to: output, replace: force) {
-                    try XDFConversion.write(recording, to: $0)
+                    try XDFConversion.write(recording, to: $0, anonymization: anonymization.value)
                 }
                 print("\(head) (XDF): \(shape), \(result.markers) markers; every value exact (double64)")
                 print("  start       \(Self.startText(recording))")
@@ -99,6 +102,7 @@ extension Axon {
             default:
                 try convertToEDF(recording, head: head, shape: shape)
             }
+            if let line = anonymization.summary { print(line) }
             for warning in recording.warnings { print("  warning: \(warning)") }
         }
 
@@ -166,7 +170,8 @@ extension Axon {
                 throw ExitCode.failure
             }
             let result = try OutputFile.write(to: output, replace: force) {
-                try EDFConversion.write(recording, to: $0, format: format, plans: plans)
+                try EDFConversion.write(
+                    recording, to: $0, format: format, plans: plans, anonymization: anonymization.value)
             }
             print(
                 "  wrote \(result.records) records of \(fmt(recordDuration, 2)) s, \(result.annotations) annotations"

@@ -19,8 +19,15 @@ extension Axon {
         @Option(help: "Markers to list (the first N).")
         var markers: Int = 10
 
+        @Flag(help: "List only the fields that can identify a person, and where each sits (docs/security.md).")
+        var identifiers = false
+
         func run() throws {
             let recording = try reading.read(path: file)
+            if identifiers {
+                let fields = try IdentifyingFields.find(path: file, recording: recording)
+                return print(IdentifyingFields.report(fields, path: file))
+            }
             let descriptor = recording.descriptor
             let metadata = descriptor.metadata
             print("\(file)")

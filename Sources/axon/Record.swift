@@ -87,6 +87,7 @@ extension Axon {
         var force = false
 
         @OptionGroup var fileMode: FileModeOption
+        @OptionGroup var anonymization: AnonymizeOptions
 
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
@@ -125,10 +126,11 @@ extension Axon {
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
             let sink: any SampleSink
-            let xdf = fileExtension == "xdf" ? try XDFRecordSession(path: out, recorded: descriptor) : nil
+            let xdf = fileExtension == "xdf"
+                ? try XDFRecordSession(path: out, recorded: descriptor, anonymization: anonymization.value) : nil
             if fileExtension == "csv" {
                 edfSink = nil
-                sink = CSVSink(path: out)
+                sink = CSVSink(path: out, anonymization: anonymization.value)
             } else if let xdf {
                 edfSink = nil
                 sink = xdf.sink(for: source)
@@ -150,7 +152,8 @@ extension Axon {
                 if physicalRange == nil, let replay = source as? RecordingReplaySource {
                     ranges = try EDFChannelPlan.plan(replay.recording, format: format).map(\.range)
                 }
-                let created = EDFSink(path: out, options: .init(format: format, ranges: ranges), timeBase: timeBase)
+                let options = anonymization.applied(to: .init(format: format, ranges: ranges))
+                let created = EDFSink(path: out, options: options, timeBase: timeBase)
                 edfSink = created
                 // The headset's status changes, battery reports and rejected notifications become annotations.
                 headsetEvents.target { event in created.annotate(unixTime: HostClock.unixNow(), text: event) }

@@ -12,9 +12,12 @@ final class XDFRecordSession: Sendable {
     private let markers: UInt32
     private let features = ThreadLocked<(spectra: UInt32, zones: UInt32)?>(nil)
     private let failed = ThreadLocked(false)
+    /// Whether markers are written (not when anonymizing without `--keep-annotations`: free text may name a person).
+    private let keepsMarkers: Bool
 
-    init(path: String, recorded: StreamDescriptor) throws {
-        writer = try XDFWriter(path: path)
+    init(path: String, recorded: StreamDescriptor, anonymization: Anonymization? = nil) throws {
+        writer = try XDFWriter(path: path, anonymization: anonymization)
+        keepsMarkers = anonymization?.keepsAnnotations ?? true
         markers = try writer.addStream(
             StreamDescriptor(
                 name: "\(recorded.name) Markers", contentType: .markers,
@@ -38,6 +41,7 @@ final class XDFRecordSession: Sendable {
 
     /// A marker, now or at a host time.
     func mark(_ text: String, at time: Double = HostClock.now()) {
+        guard keepsMarkers else { return }
         record { try writer.appendStrings(stream: markers, timestamp: time, strings: [text]) }
     }
 

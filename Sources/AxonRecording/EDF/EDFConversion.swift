@@ -1,3 +1,4 @@
+import Foundation
 import AxonStreams
 
 /// Writes a whole in-memory ``Recording`` as EDF+ or BDF+: its samples on ranges chosen from the data
@@ -12,6 +13,9 @@ import AxonStreams
 ///   never the conversion's time nor 1970.
 /// - **Annotations.** Only the recording's markers, and its gaps: a conversion adds no "Recording starts" of its own,
 ///   so a file converted again and again keeps one.
+/// - **Identification.** An EDF/BDF source's patient and recording subfields (code, sex, birthdate, name, admin
+///   code, technician, equipment, as EDFlib reads them into `metadata["edf.*"]`) are written again; with an
+///   ``Anonymization`` none are, the start date moves by its days and markers are dropped unless kept.
 /// - **Gaps.** Each of ``Recording/gaps`` is written as ``EDFSink`` writes a live ``GapRecord``: an annotation
 ///   `gap: N samples (cause)` at the first missing sample and N samples of each channel's last value (EDF+C stays
 ///   continuous), so every later sample and marker keeps its time.
@@ -73,7 +77,7 @@ public enum EDFConversion {
     /// - Complexity: O(frames × channels): one pass to plan (unless given), one to write.
     public static func write(
         _ recording: Recording, to path: String, format: EDFWriter.Format, range: ClosedRange<Double>? = nil,
-        plans planned: [EDFChannelPlan]? = nil
+        plans planned: [EDFChannelPlan]? = nil, anonymization: Anonymization? = nil
     ) throws(EDFWriterError) -> Result {
         let plans: [EDFChannelPlan]
         if let planned {
@@ -91,6 +95,8 @@ public enum EDFConversion {
             ranges: plans.map(\.range), startAnnotation: nil)
         let start = Self.start(of: recording)
         options.startDateIsKnown = start != nil
+        Self.identify(&options, from: recording.descriptor.metadata)
+        options.anonymization = anonymization
         let writer = try EDFWriter(
             path: path, descriptor: recording.descriptor, startUnixTime: start ?? EDFHeaderBuilder.earliestStart,
             options: options)
@@ -114,7 +120,7 @@ public enum EDFConversion {
                     rows: rowsBefore, stride: stride, valueOffset: 0, frameCount: gap.beforeFrame - frame)
                 frame = gap.beforeFrame
                 guard gap.gap.missingCount > 0 else { continue }
-                writer.annotate(
+                writer.annotateGenerated(
                     onset: Double(frame + missing) / recording.sampleRate,
                     text: "gap: \(gap.gap.missingCount) samples (\(gap.gap.cause.rawValue))")
                 try writer.appendFill(count: gap.gap.missingCount)
@@ -126,6 +132,24 @@ public enum EDFConversion {
             records: writer.recordCount, recordDuration: duration, annotations: writer.annotationsWritten,
             truncatedAnnotations: writer.truncatedAnnotationCount, clipped: writer.clippedSamples,
             padded: writer.paddedSamples, startIsKnown: writer.startIsKnown, plans: plans)
+    }
+
+    /// The patient and recording subfields of an EDF/BDF source (`metadata["edf.*"]` as ``EDFFileReader`` keeps
+    /// EDFlib's reading: `Male`, `02 aug 1951`, names with spaces) in EDF+'s spelling (`M`, `02-AUG-1951`,
+    /// `Jane_Doe`); fields the source lacks stay unknown (`X`).
+    static func identify(_ options: inout EDFWriter.Options, from metadata: [String: String]) {
+        func field(_ key: String) -> String? { metadata["edf." + key].flatMap { $0.isEmpty ? nil : $0 } }
+        if let code = field("patientCode") { options.patient.code = code }
+        if let sex = field("sex")?.first.map(String.init)?.uppercased(), sex == "M" || sex == "F" {
+            options.patient.sex = sex
+        }
+        if let birthdate = field("birthdate") {
+            options.patient.birthdate = birthdate.uppercased().replacingOccurrences(of: " ", with: "-")
+        }
+        if let name = field("patientName") { options.patient.name = name }
+        if let admin = field("admincode") { options.adminCode = admin }
+        if let technician = field("technician") { options.technician = technician }
+        if let equipment = field("equipment") { options.equipment = equipment }
     }
 
     /// `1`, `2.5`: a marker value without a needless `.0`.

@@ -61,8 +61,10 @@ struct EDFHeaderBuilder {
         // seconds from a device's power-on, say) would be read back as another century, and EDFlib refuses a header
         // date that disagrees with the EDF+ Startdate. Such a start, or one the caller marks unknown, is written as
         // EDF+'s unknown start date.
-        startIsKnown = options.startDateIsKnown && startUnixTime >= Self.earliestStart
-            && startUnixTime < Self.latestStart
+        // Anonymized, the header states the start moved by whole days (the time of day and its fraction stay).
+        let anonymization = options.anonymization
+        let shownStart = anonymization.shifted(startUnixTime)
+        startIsKnown = options.startDateIsKnown && shownStart >= Self.earliestStart && shownStart < Self.latestStart
 
         var scalings: [Scaling] = []
         for (index, channel) in descriptor.channels.enumerated() {
@@ -86,15 +88,18 @@ struct EDFHeaderBuilder {
             ascii.append(contentsOf: repeatElement(UInt8(ascii: " "), count: width - ascii.count))
             header.append(contentsOf: ascii)
         }
-        let start = Date(timeIntervalSince1970: startIsKnown ? startUnixTime.rounded(.down) : Self.earliestStart)
+        let start = Date(timeIntervalSince1970: startIsKnown ? shownStart.rounded(.down) : Self.earliestStart)
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC")!
         let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: start)
         let months = ["JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC"]
         func two(_ value: Int?) -> String { String(format: "%02d", value ?? 0) }
         let year = parts.year ?? 1985
-        let patient = options.patient
-        let equipment = options.equipment ?? descriptor.name
+        // Anonymized: every identification subfield unknown (`X`), as the EDF+ specification's anonymous file.
+        let patient = anonymization == nil ? options.patient : EDFWriter.Patient()
+        let equipment = anonymization == nil ? options.equipment ?? descriptor.name : "X"
+        let adminCode = anonymization == nil ? options.adminCode : "X"
+        let technician = anonymization == nil ? options.technician : "X"
 
         if format == .bdfPlus {
             header.append(0xFF)
@@ -104,8 +109,8 @@ struct EDFHeaderBuilder {
         }
         put([patient.code, patient.sex, patient.birthdate, patient.name].map(Self.subfield).joined(separator: " "), 80)
         let startdate = "\(two(parts.day))-\(months[(parts.month ?? 1) - 1])-\(year)"
-        put(["Startdate", startIsKnown ? startdate : "X", Self.subfield(options.adminCode),
-             Self.subfield(options.technician),
+        put(["Startdate", startIsKnown ? startdate : "X", Self.subfield(adminCode),
+             Self.subfield(technician),
              Self.subfield(equipment)].joined(separator: " "), 80)
         put("\(two(parts.day)).\(two(parts.month)).\(two(year % 100))", 8)
         put("\(two(parts.hour)).\(two(parts.minute)).\(two(parts.second))", 8)

@@ -110,7 +110,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
             }
             let gap = positioned.gap
             guard gap.missingCount > 0, writer.frameCount > 0 else { continue }  // nothing to hold before data
-            writer.annotate(
+            writer.annotateGenerated(
                 onset: Double(writer.frameCount) / descriptor.nominalRate,
                 text: "gap: \(gap.missingCount) samples (\(gap.cause.rawValue))")
             try writer.appendFill(count: gap.missingCount)

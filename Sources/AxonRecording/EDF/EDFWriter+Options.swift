@@ -90,6 +90,11 @@ extension EDFWriter {
         /// header, for a recording whose source gives no date; ``EDFFileReader`` reads such a file without
         /// timestamps.
         public var startDateIsKnown = true
+        /// De-identification (``Anonymization``): EDF+'s anonymous patient field `X X X X`, the recording field
+        /// `Startdate <date> X X X` with the date moved by ``Anonymization/shiftDays`` (in the header's start date
+        /// too), and annotations dropped unless kept (Axon's own gap and start annotations stay). `nil` (default)
+        /// writes the fields above as given. ``EDFWriter/startUnixTime`` stays the real start: onsets are relative.
+        public var anonymization: Anonymization?
 
         /// Creates options; see the properties for each default.
         public init(

@@ -143,7 +143,7 @@ public final class EDFWriter {
             PosixFile.discard(fd)
             throw error
         }
-        if let text = options.startAnnotation { annotate(onset: 0, text: text) }
+        if let text = options.startAnnotation { annotateGenerated(onset: 0, text: text) }
     }
 
     deinit {
@@ -302,8 +302,21 @@ public final class EDFWriter {
     /// Annotates UTF-8 text in place (no `String`): the allocation-free path for a sink's real-time thread.
     ///
     /// Every `annotate` call ends here. An onset before the first sample (a device's status while connecting) is
-    /// written at the file's start, since readers skip negative onsets.
+    /// written at the file's start, since readers skip negative onsets. With ``Options/anonymization`` the
+    /// annotation is dropped unless it ``Anonymization/keepsAnnotations``: free text may name a person.
     public func annotate(onset: Double, duration: Double?, utf8: UnsafeRawBufferPointer) {
+        guard options.anonymization.keepsAnnotations else { return }
+        enqueue(onset: onset, duration: duration, utf8: utf8)
+    }
+
+    /// Annotates a text Axon generates itself (`gap: N samples (cause)`, the start annotation): written even when
+    /// anonymizing, since it names no one and says which samples are fill.
+    func annotateGenerated(onset: Double, text: String) {
+        var text = text
+        text.withUTF8 { enqueue(onset: onset, duration: nil, utf8: UnsafeRawBufferPointer($0)) }
+    }
+
+    private func enqueue(onset: Double, duration: Double?, utf8: UnsafeRawBufferPointer) {
         let durationTicks = duration.map { $0.isFinite && $0 >= 0 ? EDFAnnotationQueue.ticks($0) : -1 } ?? -1
         let fileTicks = onset.isFinite ? EDFAnnotationQueue.ticks(max(0, onset)) : Int64(recordCount) * recordTicks
         let onsetTicks = startOffsetTicks + fileTicks

@@ -12,6 +12,9 @@ import AxonStreams
 ///   its length in them.
 /// - **Markers** go in a `Markers` stream, one string sample per marker (its text, or `marker <value>`), stamped with
 ///   its frame's time: ``XDFFile/recording(sourceName:)`` puts each back on the frame stamped nearest to it.
+/// - **Anonymized** (``Anonymization``): the timestamps count seconds from the first frame and the start (moved by
+///   its days) is the FileHeader's `unix_time_offset`, so no timestamp is a date; the stream headers name no host,
+///   device or file; markers are left out unless kept.
 ///
 /// Threading: a pure function of its arguments; runs on the caller's thread.
 public enum XDFConversion {
@@ -29,16 +32,23 @@ public enum XDFConversion {
     ///
     /// - Throws: ``EDFWriterError`` when the file cannot be created or written.
     /// - Complexity: O(frames × channels).
-    public static func write(_ recording: Recording, to path: String) throws -> Result {
+    public static func write(
+        _ recording: Recording, to path: String, anonymization: Anonymization? = nil
+    ) throws -> Result {
         let start = EDFConversion.start(of: recording)
-        let writer = try XDFWriter(path: path, unixTimeOffset: start == nil ? nil : 0)
+        // Anonymized, the times are relative and the start travels (shifted by the writer) in the offset alone.
+        let origin = anonymization == nil ? 0 : start ?? 0
+        let writer = try XDFWriter(
+            path: path, unixTimeOffset: start == nil ? nil : origin, anonymization: anonymization)
         var descriptor = recording.descriptor
         descriptor.format = .float64
         let stream = try writer.addStream(descriptor)
         let times: [Double] = (0..<recording.frameCount).map { frame in
-            if start != nil, let timestamps = recording.timestamps { return timestamps[frame] }
-            return (start ?? 0) + Double(frame + recording.missingSamples(before: frame)) / recording.sampleRate
+            if start != nil, let timestamps = recording.timestamps { return timestamps[frame] - origin }
+            return (start ?? 0) - origin
+                + Double(frame + recording.missingSamples(before: frame)) / recording.sampleRate
         }
+        let kept = anonymization.markers(recording.markers)
         let channels = recording.channelCount
         var scratch: [UInt8] = []
         let chunk = 1024
@@ -55,19 +65,19 @@ public enum XDFConversion {
                 }
             }
         }
-        if !recording.markers.isEmpty {
+        if !kept.isEmpty {
             let markers = try writer.addStream(
                 StreamDescriptor(
                     name: "\(recording.descriptor.name) Markers", contentType: .markers,
                     channels: [ChannelInfo(label: "marker", unit: "")], nominalRate: 0, format: .string,
                     sourceID: "\(recording.descriptor.sourceID)/markers"))
-            for marker in recording.markers {
+            for marker in kept {
                 try writer.appendStrings(
                     stream: markers, timestamp: times[marker.frame],
                     strings: [marker.text ?? "marker \(EDFConversion.shortest(marker.value))"])
             }
         }
         try writer.close()
-        return Result(frames: recording.frameCount, markers: recording.markers.count, startIsKnown: start != nil)
+        return Result(frames: recording.frameCount, markers: kept.count, startIsKnown: start != nil)
     }
 }

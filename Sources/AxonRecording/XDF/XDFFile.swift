@@ -32,6 +32,8 @@ public struct XDFFile: Sendable, Equatable {
         public var clockOffsets: [ClockOffset]
         /// `sample_count` of the footer, or nil when the file has no footer for the stream.
         public var footerSampleCount: Int?
+        /// The StreamHeader's XML as written (every field, `desc` included; ``IdentifyingFields`` reads it).
+        public var headerXML: String = ""
 
         /// Samples read.
         public var sampleCount: Int { timestamps.count }
@@ -77,4 +79,6 @@ public struct XDFFile: Sendable, Equatable {
     /// The FileHeader's `unix_time_offset` (``XDFWriter/unixTimeOffsetElement``, Axon's): what to add to the
     /// synchronised timestamps for Unix time; nil when the file has none.
     public var unixTimeOffset: Double? = nil
+    /// The FileHeader's XML as written, or nil when the file has none.
+    public var fileHeaderXML: String? = nil
 }

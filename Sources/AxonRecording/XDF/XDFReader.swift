@@ -26,6 +26,7 @@ public enum XDFReader {
         var lastWhole = 4
         var datetime: String?
         var unixTimeOffset: Double?
+        var fileHeaderXML: String?
         while cursor.offset < bytes.count {
             guard let length = cursor.variableLength(), length >= 2, UInt64(cursor.remaining) >= length,
                 let tagValue = cursor.uint16()
@@ -39,7 +40,10 @@ public enum XDFReader {
                 let content = Array(bytes[cursor.offset..<end])
                 if tag == .streamHeader {
                     index[id] = streams.count
-                    streams.append(try stream(id: id, xml: String(decoding: content, as: UTF8.self)))
+                    let xml = String(decoding: content, as: UTF8.self)
+                    var header = try stream(id: id, xml: xml)
+                    header.headerXML = xml
+                    streams.append(header)
                 } else if let position = index[id] {
                     if tag == .samples {
                         guard readSamples(content, into: &streams[position]) else {
@@ -60,6 +64,7 @@ public enum XDFReader {
                 boundaries += 1
             case .fileHeader:
                 let xml = String(decoding: bytes[cursor.offset..<end], as: UTF8.self)
+                fileHeaderXML = xml
                 datetime = XMLText.first("datetime", in: xml)
                 unixTimeOffset = XMLText.first(XDFWriter.unixTimeOffsetElement, in: xml).flatMap { Double($0) }
                     .flatMap { $0.isFinite ? $0 : nil }
@@ -71,7 +76,7 @@ public enum XDFReader {
         }
         return XDFFile(
             streams: streams, boundaryCount: boundaries, trailingBytes: bytes.count - lastWhole, datetime: datetime,
-            unixTimeOffset: unixTimeOffset)
+            unixTimeOffset: unixTimeOffset, fileHeaderXML: fileHeaderXML)
     }
 
     private static func stream(id: UInt32, xml: String) throws(RecordingError) -> XDFFile.Stream {

@@ -37,6 +37,8 @@ public final class XDFWriter: @unchecked Sendable {
     public let path: String
     /// Seconds of stream time between boundary chunks.
     public let boundaryInterval: Double
+    /// De-identification of the file's headers, or nil.
+    public let anonymization: Anonymization?
 
     struct Stream {
         var descriptor: StreamDescriptor
@@ -69,18 +71,26 @@ public final class XDFWriter: @unchecked Sendable {
     ///   the FileHeader (``unixTimeOffsetElement``) so the recording's start survives: by default this machine's
     ///   monotonic-to-Unix offset now (Axon's streams are stamped on the monotonic clock); 0 for timestamps that are
     ///   Unix times already; `nil` writes none, and no `datetime` either (a recording whose start is unknown).
+    /// - Parameter anonymization: de-identifies the file (``Anonymization``): every stream header without
+    ///   `hostname`, with the de-identified name and `source_id` `anonymous`; `datetime` and `unix_time_offset`
+    ///   moved by its days. The timestamps are the caller's: they must not be Unix times then (give times from the
+    ///   start and the start as `unixTimeOffset`, as ``XDFConversion`` does), and markers are the caller's to drop.
     /// - Throws: ``EDFWriterError/cannotCreate(path:errno:)`` or ``EDFWriterError/writeFailed(path:operation:errno:)``.
     public init(
-        path: String, boundaryInterval: Double = 10, unixTimeOffset: Double? = HostClock.wallClockOffset()
+        path: String, boundaryInterval: Double = 10, unixTimeOffset: Double? = HostClock.wallClockOffset(),
+        anonymization: Anonymization? = nil
     ) throws {
         precondition(boundaryInterval > 0)
         self.path = path
         self.boundaryInterval = boundaryInterval
+        self.anonymization = anonymization
         let fd = try PosixFile.create(path)
         var bytes = XDFChunk.magic
         // Without an offset the recording has no date: no datetime either, which readers would take for its start.
+        let shift = anonymization?.shiftSeconds ?? 0
         let dated = unixTimeOffset.map {
-            "<datetime>\(Self.isoNow())</datetime><\(Self.unixTimeOffsetElement)>\($0)</\(Self.unixTimeOffsetElement)>"
+            "<datetime>\(Self.isoNow(shift: shift))</datetime>"
+                + "<\(Self.unixTimeOffsetElement)>\($0 + shift)</\(Self.unixTimeOffsetElement)>"
         }
         let header =
             "<?xml version=\"1.0\"?><info><version>1.0</version>\(dated ?? "")<writer>Axon</writer></info>"
@@ -112,7 +122,8 @@ public final class XDFWriter: @unchecked Sendable {
             let id = UInt32(state.streams.count)
             var content: [UInt8] = []
             XDFChunk.appendLittleEndian(id, to: &content)
-            content.append(contentsOf: Self.headerXML(descriptor, format: format).utf8)
+            let shown = anonymization.descriptor(descriptor)
+            content.append(contentsOf: Self.headerXML(shown, format: format, withHost: anonymization == nil).utf8)
             var bytes: [UInt8] = []
             XDFChunk.append(tag: .streamHeader, content: content[...], to: &bytes)
             try write(bytes, state: &state, operation: "write XDF stream header")
@@ -271,7 +282,8 @@ public final class XDFWriter: @unchecked Sendable {
         }
     }
 
-    static func headerXML(_ descriptor: StreamDescriptor, format: XDFChannelFormat) -> String {
+    /// A StreamHeader; `withHost: false` leaves out `hostname` (an anonymized file).
+    static func headerXML(_ descriptor: StreamDescriptor, format: XDFChannelFormat, withHost: Bool = true) -> String {
         func element(_ name: String, _ value: String) -> String { "<\(name)>\(XDFChunk.escape(value))</\(name)>" }
         var xml = "<?xml version=\"1.0\"?><info>"
         xml += element("name", descriptor.name) + element("type", descriptor.contentType.rawValue)
@@ -280,7 +292,7 @@ public final class XDFWriter: @unchecked Sendable {
         xml += element("channel_format", format.rawValue) + element("source_id", descriptor.sourceID)
         xml += element("version", "1.1") + element("created_at", String(HostClock.now()))
         xml += element("uid", UUID().uuidString.lowercased()) + element("session_id", "default")
-        xml += element("hostname", hostName)
+        if withHost { xml += element("hostname", hostName) }
         xml += "<desc><channels>"
         for channel in descriptor.channels {
             xml +=
@@ -309,8 +321,9 @@ public final class XDFWriter: @unchecked Sendable {
         return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }()
 
-    private static func isoNow() -> String {
+    /// Now, `shift` seconds later, in ISO 8601.
+    private static func isoNow(shift: Double = 0) -> String {
         let formatter = ISO8601DateFormatter()
-        return formatter.string(from: Date())
+        return formatter.string(from: Date().addingTimeInterval(shift))
     }
 }
