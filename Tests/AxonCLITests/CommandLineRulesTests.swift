@@ -58,7 +58,7 @@ struct CommandLineRulesTests {
         Row(path: ["band", "set", "reset"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["band", "hr"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["band", "pairing"], failing: ["ble:X", "--bus", noBus], negative: nil),
-        Row(path: ["researchbit", "scan"], failing: ["--bus", noBus], negative: nil),
+        Row(path: ["researchbit", "scan"], failing: ["--bus", noBus, "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["researchbit", "fetch"], failing: ["X", "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["researchbit", "pair"], failing: ["X", "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["simulate-cyton"], failing: ["\(missing)/a.txt"], negative: nil),
