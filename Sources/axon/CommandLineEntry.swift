@@ -124,22 +124,22 @@ enum StandardOutputSignals {
     private static let takenOver = CompletionFlag()
 
     static func install() {
-        // A parent's blocked mask is inherited (a test runner's worker thread blocks most signals): unblock these
-        // two before any thread starts, so every thread of this process can take them.
-        var stops = sigset_t()
-        sigemptyset(&stops)
-        sigaddset(&stops, SIGINT)
-        sigaddset(&stops, SIGTERM)
-        pthread_sigmask(SIG_UNBLOCK, &stops, nil)
+        // Ignored first, then watched: Dispatch installs its own handler when the first source for a signal starts,
+        // and a later `signal(_, SIG_IGN)` would replace it (commands that take the signals over add sources only).
         let made = [SIGINT, SIGTERM].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
                 guard !takenOver.isSet else { return }
                 fflush(nil)
+                // The default action, on this thread (a Dispatch worker blocks signals, and a process-directed
+                // signal could be taken by Dispatch again).
                 signal(number, SIG_DFL)
-                // To the process, not this thread: a dispatch worker blocks signals, so raise() would stay pending.
-                kill(getpid(), number)
+                var this = sigset_t()
+                sigemptyset(&this)
+                sigaddset(&this, number)
+                pthread_sigmask(SIG_UNBLOCK, &this, nil)
+                raise(number)
             }
             source.resume()
             return source

@@ -10,8 +10,9 @@ final class StopSignals {
     init() {
         StandardOutputSignals.handOver()
         let flag = flag
+        // No `signal(_, SIG_IGN)` here: `Axon.main` ignored them before its own sources started, and ignoring them
+        // again would replace the handler Dispatch installed then.
         sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { flag.set() }
             source.resume()

@@ -346,8 +346,8 @@ final class StopRequest: @unchecked Sendable {
 
     init() {
         StandardOutputSignals.handOver()
+        // Ignored already by `Axon.main` (``StopSignals`` says why not again).
         sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.request() }
             source.resume()

@@ -276,7 +276,7 @@ struct AnonymizeCommandTests {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: axon)
-        process.arguments = ["record", "--source", "simulator", "--duration", "3", "--baseline", "0"] + arguments
+        process.arguments = ["record", "simulator", "--seconds", "3", "--baseline", "0"] + arguments
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
@@ -318,7 +318,7 @@ struct AnonymizeCommandTests {
         for format in ["edf", "xdf", "csv"] {
             let plain = folder.appendingPathComponent("plain.\(format)").path
             let output = folder.appendingPathComponent("anonymous.\(format)").path
-            let common = ["record", "--source", "simulator", "--duration", "2", "--fast", "--baseline", "0"]
+            let common = ["record", "simulator", "--seconds", "2", "--fast", "--baseline", "0"]
             _ = try Self.axon(common + ["--out", plain])
             _ = try Self.axon(common + ["--out", output, "--anonymize", "--shift-days", "2"])
             let before = Self.kinds(try Self.axon(["info", "--identifiers", plain]))

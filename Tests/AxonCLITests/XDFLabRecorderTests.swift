@@ -175,7 +175,7 @@ struct XDFLabRecorderTests {
     func analyzeLeavesTheGapOut() throws {
         let (folder, path) = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (status, output) = try ConvertCommandTests.axon(["analyze", path, "--json", "--baseline", "20"])
+        let (status, output) = try ConvertCommandTests.axon(["analyze", path, "--json", "--baseline", "20", "--hop", "250"])
         #expect(status == 0, "\(output)")
         let json = try #require(output.split(separator: "\n").first { $0.hasPrefix("{") })
         let report = try JSONDecoder().decode(EEGAnalysisReport.self, from: Data(json.utf8))
@@ -190,7 +190,7 @@ struct XDFLabRecorderTests {
 
         // A 120-s baseline spans the pause: it holds the spectra of the 90 s before it (none from the pause, as for
         // a live gap) and ends with the first sample after it; the first indicator is 10 s of data later.
-        let spanning = try ConvertCommandTests.axon(["analyze", path, "--json", "--baseline", "120"])
+        let spanning = try ConvertCommandTests.axon(["analyze", path, "--json", "--baseline", "120", "--hop", "250"])
         #expect(spanning.status == 0, "\(spanning.output)")
         let spanningJSON = try #require(spanning.output.split(separator: "\n").first { $0.hasPrefix("{") })
         let spanningReport = try JSONDecoder().decode(EEGAnalysisReport.self, from: Data(spanningJSON.utf8))
