@@ -29,7 +29,13 @@ enum SourceArgument {
                     + "an argument: axon \(command) \(option.value!)")
         }
         guard let text = given.first else { return nil }
-        do { return try SourceSpecifier(parsing: text) } catch { throw ValidationError("\(error)") }
+        let specifier: SourceSpecifier
+        do { specifier = try SourceSpecifier(parsing: text) } catch { throw ValidationError("\(error)") }
+        // The old `--device` named devices only: a bare word there is a mistyped device, not a file.
+        if old.contains(where: { $0.option == "--device" }), specifier.isPath {
+            throw ValidationError("\(text) is no device Axon knows; expected \(SourceSpecifier.forms)")
+        }
+        return specifier
     }
 
     /// `--test-sequence HZ` as the SOURCE it now is.

@@ -136,7 +136,9 @@ extension Axon {
             let watcher = Task {
                 do { try await serverTask.value } catch { listening.failed(error) }
             }
-            guard let url = await listening.wait() else { throw ExitCode.failure }
+            guard let url = await listening.wait() else {
+                throw CommandFailure(listening.failure(port: port, address: listen))
+            }
             print("axon view: \(made.label) — open \(url)")
             if noToken {
                 print("  warning: --no-token: any program or user of this machine can watch this EEG (other web sites "
@@ -313,15 +315,28 @@ final class ListeningSignal: Sendable {
 
     func failed(_ error: any Error) { settle(url: nil, error: "\(error)") }
 
+    /// Why the server did not start, for people: a taken port by its number, with what to do about it; anything
+    /// else as the server said it.
+    func failure(port: Int, address: String) -> String {
+        let error = state.withLock { $0.error } ?? "it stopped before listening"
+        // NIO's bind error carries the errno: EADDRINUSE is 98 on Linux.
+        if error.contains("errno: 98") || error.contains("Address already in use") {
+            return "port \(port) on \(address) is taken (another axon view?); choose another with --port N, or --port 0 "
+                + "for any free port"
+        }
+        return "the server did not start: \(error)"
+    }
+
     private func settle(url: String?, error: String?) {
-        let waiter = state.withLock { state -> CheckedContinuation<String?, Never>? in
-            guard state.url == nil, state.error == nil else { return nil }
+        let (waiter, wasListening) = state.withLock { state -> (CheckedContinuation<String?, Never>?, Bool) in
+            guard state.url == nil, state.error == nil else { return (nil, state.url != nil) }
             state.url = url
             state.error = error
             defer { state.waiter = nil }
-            return state.waiter
+            return (state.waiter, false)
         }
-        if let error { print("axon view: the server stopped: \(error)") }
+        // A failure before listening is the command's error (``failure(port:address:)``); one after, a line.
+        if let error, wasListening { print("axon view: the server stopped: \(error)") }
         waiter?.resume(returning: url)
     }
 

@@ -131,4 +131,19 @@ struct LiveOutputTests {
             #expect(output.contains(summary), "\(output)")
         }
     }
+
+    @Test("a taken port is named, with --port suggested and no server internals")
+    func takenPort() throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let first = try Run(axon, ["view", "test-sequence:10", "--no-token", "--port", "0", "--seconds", "30"])
+        defer { first.process.terminate() }
+        #expect(first.wait(seconds: 30) { $0.contains { $0.text.contains("open http://127.0.0.1:") } })
+        let line = try #require(first.received.first { $0.text.contains("open http://127.0.0.1:") }?.text)
+        let port = try #require(line.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        let (status, output) = try AxonExecutable.run(axon, ["view", "test-sequence:10", "--port", "\(port)"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("port \(port) on 127.0.0.1 is taken"), "\(output)")
+        #expect(output.contains("--port"), "\(output)")
+        #expect(!output.contains("bind(") && !output.contains("NIO") && !output.contains("Usage:"), "\(output)")
+    }
 }
