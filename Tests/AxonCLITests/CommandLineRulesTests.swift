@@ -19,6 +19,8 @@ struct CommandLineRulesTests {
     static let missing = "/nonexistent-axon-test"
     static let noBus = "unix:path=\(missing)/bus"
     static let noBroker = "nats://127.0.0.1:1"
+    /// An event store that cannot be created (the commands' default would land in the working folder).
+    static let store = "\(missing)/e.sqlite"
 
     /// Every subcommand. `failing: nil` only where nothing outside the command can be missing.
     static let rows: [Row] = [
@@ -41,21 +43,21 @@ struct CommandLineRulesTests {
         Row(path: ["scale", "memory"], failing: ["sim:hs5", "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["scale", "users"], failing: ["ble:X", "list", "--bus", noBus], negative: nil),
         Row(path: ["band", "sync"], failing: ["sim:band", "--out", "\(missing)/e.sqlite"], negative: nil),
-        Row(path: ["band", "set", "alarm"], failing: ["ble:X", "--bus", noBus, "--id", "1", "--time", "07:00"],
+        Row(path: ["band", "set", "alarm"], failing: ["ble:X", "--bus", noBus, "--out", store, "--id", "1", "--time", "07:00"],
             negative: nil),
-        Row(path: ["band", "set", "sedentary"], failing: ["ble:X", "--bus", noBus, "--start", "9", "--end", "17"],
+        Row(path: ["band", "set", "sedentary"], failing: ["ble:X", "--bus", noBus, "--out", store, "--start", "9", "--end", "17"],
             negative: nil),
         Row(path: ["band", "set", "schedule"],
-            failing: ["ble:X", "--bus", noBus, "--date", "2026-12-01", "--time", "09:00", "--title", "t"], negative: nil),
-        Row(path: ["band", "set", "targets"], failing: ["ble:X", "--bus", noBus, "walk=300"], negative: nil),
-        Row(path: ["band", "set", "options"], failing: ["ble:X", "--bus", noBus], negative: nil),
+            failing: ["ble:X", "--bus", noBus, "--out", store, "--date", "2026-12-01", "--time", "09:00", "--title", "t"], negative: nil),
+        Row(path: ["band", "set", "targets"], failing: ["ble:X", "--bus", noBus, "--out", store, "walk=300"], negative: nil),
+        Row(path: ["band", "set", "options"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "set", "personal"],
-            failing: ["ble:X", "--bus", noBus, "--gender", "woman", "--height", "170", "--weight", "60", "--steps",
+            failing: ["ble:X", "--bus", noBus, "--out", store, "--gender", "woman", "--height", "170", "--weight", "60", "--steps",
                       "8000", "--age", "30"], negative: nil),
-        Row(path: ["band", "set", "push"], failing: ["ble:X", "--bus", noBus, "--text", "hi"], negative: nil),
-        Row(path: ["band", "set", "camera"], failing: ["ble:X", "--bus", noBus], negative: nil),
+        Row(path: ["band", "set", "push"], failing: ["ble:X", "--bus", noBus, "--out", store, "--text", "hi"], negative: nil),
+        Row(path: ["band", "set", "camera"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "set", "autosync"], failing: ["ble:X", "hr", "--bus", noBus], negative: nil),
-        Row(path: ["band", "set", "reset"], failing: ["ble:X", "--bus", noBus], negative: nil),
+        Row(path: ["band", "set", "reset"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "hr"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["band", "pairing"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["researchbit", "scan"], failing: ["--bus", noBus, "--out", "\(missing)/e.sqlite"], negative: nil),
