@@ -56,7 +56,7 @@ struct CommandLineRulesTests {
                       "8000", "--age", "30"], negative: nil),
         Row(path: ["band", "set", "push"], failing: ["ble:X", "--bus", noBus, "--out", store, "--text", "hi"], negative: nil),
         Row(path: ["band", "set", "camera"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
-        Row(path: ["band", "set", "autosync"], failing: ["ble:X", "hr", "--bus", noBus], negative: nil),
+        Row(path: ["band", "set", "autosync"], failing: ["ble:X", "hr", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "set", "reset"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "hr"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["band", "pairing"], failing: ["ble:X", "--bus", noBus], negative: nil),
