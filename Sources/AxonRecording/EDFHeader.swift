@@ -51,6 +51,8 @@ struct EDFHeader: Sendable, Hashable {
     var signals: [Signal]
     /// Annotation-signal fields that should be blank but are not (see ``NonBlankAnnotationField``).
     var nonBlankAnnotationFields: [NonBlankAnnotationField] = []
+    /// Numeric fields written with leading spaces (see ``PaddedNumericField``).
+    var paddedNumericFields: [PaddedNumericField] = []
 
     /// 2 (EDF) or 3 (BDF).
     var bytesPerSample: Int { isBDF ? 3 : 2 }
@@ -170,6 +172,7 @@ struct EDFHeader: Sendable, Hashable {
                     isAnnotation: isAnnotation))
         }
         self.signals = signals
+        paddedNumericFields = Self.paddedNumericFields(bytes, count: count)
         for (i, signal) in signals.enumerated() where signal.isAnnotation {
             let fields = [("transducer type", 256 + 16 * count + 80 * i), ("prefiltering", 256 + 136 * count + 80 * i)]
             for (name, offset) in fields where !Self.field(bytes, offset, 80).isEmpty {

@@ -76,7 +76,8 @@ extension Axon {
                 let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
                 let original =
                     metadata[Recording.sourceColumnKeyPrefix + channel.label]
-                    .map { "  (as written: \"\($0)\")" } ?? ""
+                    .map { "  (as written: \"\($0)\")" }
+                    ?? channel.writtenLabel.map { "  (as written: \"\($0)\")" } ?? ""
                 let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
                     .compactMap { $0 }.joined(separator: "; ")
                 let label = channel.label.padding(toLength: 12, withPad: " ", startingAt: 0)
