@@ -64,20 +64,28 @@ struct EDFLenientReadTests {
         try expectSameAsMNE(path, recording, steps: signals.map(step))
     }
 
-    @Test("every reader's duplicate labels are made unique: an Axon CSV round trip")
-    func duplicateLabelsInRecording() throws {
-        let descriptor = StreamDescriptor(
-            name: "EEG", contentType: .eeg,
-            channels: [ChannelInfo(label: "Fp1", unit: "µV"), ChannelInfo(label: "Fp1", unit: "µV")],
-            nominalRate: 10, format: .float64, sourceID: "test")
-        let recording = Recording(descriptor: descriptor, values: [1, 2, 3, 4])
+    @Test("every reader's duplicate labels are made unique: an Axon CSV file with two Fp1 columns")
+    func duplicateLabelsInAxonCSV() throws {
+        let text = """
+            # axon-csv 1
+            # descriptor {"channels":[{"label":"Fp1","unit":"uV"},{"label":"Fp1","unit":"uV"}],"contentType":"EEG",\
+            "format":"float32","metadata":{},"name":"t","nominalRate":10,"sourceID":"s"}
+            sample,host_time,device_time,counter,Fp1 (uV),Fp1 (uV)
+            0,1764201600.0,,,1.5,2.5
+            1,1764201600.1,,,3.5,4.5
+
+            """
+        let path = try EDFTestFiles.temporaryFile(Array(text.utf8), suffix: ".csv")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = try RecordingReader.read(path: path)
         #expect(recording.channelLabels == ["Fp1-0", "Fp1-1"])
+        #expect(recording.descriptor.channels.map(\.writtenLabel) == ["Fp1", "Fp1"])
         #expect(recording.warnings.count == 1)
-        // A recording already unique is left as it is: no second warning when it is copied.
-        let copy = try recording.selecting(channels: ["Fp1-1", "Fp1-0"])
-        #expect(copy.channelLabels == ["Fp1-1", "Fp1-0"])
-        #expect(copy.warnings.count == 1)
-        #expect(copy.channel(at: 0) == [2, 4])
+        // Each name selects its own column; a copy, already unique, gets no second warning.
+        let second = try recording.selecting(channels: ["Fp1-1"])
+        #expect(second.channel(at: 0) == [2.5, 4.5])
+        #expect(second.warnings == recording.warnings)
+        #expect(try recording.channel("Fp1-0") == [1.5, 3.5])
     }
 
     @Test("samples outside the declared digital range are kept and scaled, not clipped", arguments: [false, true])
