@@ -32,8 +32,9 @@ import Synchronization
 /// or too high) is read up to its last complete record with a warning (``keepsCompleteRecords``; off, it throws
 /// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` naming the cut record).
 /// EDFlib's own refusals map one-to-one onto ``EDFLibraryError``. Deviations real writers produce and MNE-Python
-/// reads are read and named in a warning: numbers padded with leading spaces (``EDFHeader/PaddedNumericField``)
-/// and non-blank fields of an annotation signal (EDFlib gets a temporary copy with them normalised).
+/// reads are read and named in a warning (``EDFHeader/DeviantField``): numbers padded with leading spaces, text
+/// outside printable ASCII (labels and units decoded as Latin-1) and
+/// non-blank fields of an annotation signal (EDFlib gets a temporary copy with them normalised).
 /// Samples are read from the data records by Axon (``EDFDigitalSamples``), since EDFlib clips samples beyond the
 /// header's digital range to its limits: such samples are kept and scaled like the others, as MNE-Python reads
 /// them, and a warning per signal counts them; another counts the samples at the limits (saturated).
@@ -108,14 +109,17 @@ public struct EDFFileReader: Sendable {
         }
         // The samples are taken from these bytes (EDFlib would clip them: ``EDFDigitalSamples``).
         var whole = try RecordingFile.readAll(path: path)
-        guard cut != nil || !header.nonBlankAnnotationFields.isEmpty || !header.paddedNumericFields.isEmpty else {
+        guard
+            cut != nil || !header.nonBlankAnnotationFields.isEmpty || !header.paddedNumericFields.isEmpty
+                || !header.nonASCIITextFields.isEmpty
+        else {
             return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
                 try readLocked(path: path, libraryPath: path, bytes: whole, header: header, notes: [])
             }
         }
         // EDFlib reads only whole, exactly sized files and refuses an EDF+ file whose annotation signal has a
-        // non-blank transducer or prefiltering field, and numbers written with leading spaces. Cut, blank and
-        // left-align in a temporary copy, and say so.
+        // non-blank transducer or prefiltering field, numbers written with leading spaces and text outside
+        // printable ASCII. Cut, blank, left-align and replace in a temporary copy, and say so.
         if let cut {
             whole.removeSubrange(min(whole.count, cut.keptBytes)...)
             whole.replaceSubrange(236..<244, with: cut.recordField)
@@ -128,10 +132,11 @@ public struct EDFFileReader: Sendable {
                     + "\"\(field.value)\", not blank as EDF+ requires; EDFlib refuses that, so the file was read "
                     + "from a copy with the field blanked (no samples or annotations change)")
         }
-        for field in header.paddedNumericFields {
-            whole.replaceSubrange(field.byteOffset..<(field.byteOffset + field.width), with: field.leftAligned)
+        for field in header.paddedNumericFields + header.nonASCIITextFields {
+            whole.replaceSubrange(field.byteOffset..<(field.byteOffset + field.width), with: field.replacement)
         }
         if let note = Self.paddingNote(header.paddedNumericFields) { notes.append(note) }
+        if let note = Self.textNote(header.nonASCIITextFields) { notes.append(note) }
         let copy = try RecordingFile.writeTemporary(whole, suffix: ".edf")
         defer { _ = unlink(copy) }
         return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
@@ -141,10 +146,10 @@ public struct EDFFileReader: Sendable {
 
     /// One sentence for the numeric fields written with leading spaces, grouped by field: the first one's byte and
     /// text, and how many signals share the deviation.
-    private static func paddingNote(_ fields: [EDFHeader.PaddedNumericField]) -> String? {
+    private static func paddingNote(_ fields: [EDFHeader.DeviantField]) -> String? {
         guard let first = fields.first else { return nil }
         var names: [String] = []
-        var byName: [String: [EDFHeader.PaddedNumericField]] = [:]
+        var byName: [String: [EDFHeader.DeviantField]] = [:]
         for field in fields {
             if byName[field.field] == nil { names.append(field.field) }
             byName[field.field, default: []].append(field)
@@ -156,8 +161,26 @@ public struct EDFFileReader: Sendable {
         }
         return "header numbers written with leading spaces, which the EDF specification does not allow and EDFlib "
             + "refuses: " + parts.joined(separator: "; ") + "; read from a copy with the numbers left-aligned "
-            + "(\"\(first.written)\" as \"\(String(decoding: first.leftAligned, as: UTF8.self))\"), as MNE-Python "
+            + "(\"\(first.written)\" as \"\(String(decoding: first.replacement, as: UTF8.self))\"), as MNE-Python "
             + "reads them"
+    }
+
+    /// One sentence for the text fields holding bytes outside printable ASCII: each field, its byte and its text.
+    private static func textNote(_ fields: [EDFHeader.DeviantField]) -> String? {
+        guard !fields.isEmpty else { return nil }
+        let parts = fields.map { field in
+            let signal = field.signal.map { " of signal \($0 + 1)" } ?? ""
+            // Control bytes shown as \xNN, so the warning never carries them to a terminal.
+            let shown = trimmed(field.written).unicodeScalars.map { scalar -> String in
+                if (32...126).contains(scalar.value) || scalar.value >= 160 { return String(scalar) }
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            }.joined()
+            return "\(field.field)\(signal) (byte \(field.byteOffset): \"\(shown)\")"
+        }
+        return "header text with bytes outside printable ASCII, which the EDF specification does not allow and "
+            + "EDFlib refuses: " + parts.joined(separator: "; ") + "; read from a copy with those bytes as \"?\"; "
+            + "labels and units are decoded as Latin-1, as MNE-Python decodes them, other fields keep the \"?\""
     }
 
     /// Reads a file's contents (through a temporary file: EDFlib only opens paths); `sourceName` names the data.
@@ -244,6 +267,11 @@ public struct EDFFileReader: Sendable {
                     expectedBytes: header.headerBytes + records * header.recordBytes, actualBytes: bytes.count))
         }
         let file = EDFDigitalSamples(bytes: bytes, header: header, records: records)
+        // Labels and units EDFlib saw with "?" for bytes outside ASCII: as written, decoded as Latin-1.
+        var latin1: [String: String] = [:]
+        for field in header.nonASCIITextFields {
+            if let signal = field.signal { latin1["\(field.field) \(signal)"] = trimmed(field.written) }
+        }
         let frames = Int(parameters[kept[0]].smp_in_file)
         let width = kept.count
         var values = [Double](repeating: 0, count: frames * width)
@@ -253,7 +281,7 @@ public struct EDFFileReader: Sendable {
         var prefilters: [String] = []
         for (slot, signal) in kept.enumerated() {
             let parameter = parameters[signal]
-            let label = trimmed(EDFLibrary.text(parameter.label))
+            let label = latin1["label \(ordinary[signal])"] ?? trimmed(EDFLibrary.text(parameter.label))
             let digital = file.samples(ofSignal: ordinary[signal])
             guard digital.count == frames else {
                 throw .edf(
@@ -288,7 +316,9 @@ public struct EDFFileReader: Sendable {
             let high = max(parameter.phys_min, parameter.phys_max)
             channels.append(
                 ChannelInfo(
-                    label: label, unit: trimmed(EDFLibrary.text(parameter.physdimension)),
+                    label: label,
+                    unit: latin1["physical dimension \(ordinary[signal])"]
+                        ?? trimmed(EDFLibrary.text(parameter.physdimension)),
                     range: low...high))
             transducers.append(trimmed(EDFLibrary.text(parameter.transducer)))
             prefilters.append(trimmed(EDFLibrary.text(parameter.prefilter)))

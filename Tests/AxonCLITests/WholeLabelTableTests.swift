@@ -13,7 +13,8 @@ struct WholeLabelTableTests {
         let rate = 256.0
         let frequencies = [8, 8.1777, 8.5, 10]
         let channels = labels.map { "{\"label\":\"\($0)\",\"unit\":\"uV\"}" }.joined(separator: ",")
-        var text = "# axon-csv 1\n# descriptor {\"channels\":[\(channels)],\"contentType\":\"EEG\","
+        var text =
+            "# axon-csv 1\n# descriptor {\"channels\":[\(channels)],\"contentType\":\"EEG\","
             + "\"format\":\"float32\",\"metadata\":{},\"name\":\"t\",\"nominalRate\":\(rate),\"sourceID\":\"s\"}\n"
             + "sample,host_time,device_time,counter," + labels.map { "\($0) (uV)" }.joined(separator: ",") + "\n"
         for frame in 0..<Int(20 * rate) {

@@ -129,17 +129,21 @@ struct EDFLenientReadTests {
         String(repeating: " ", count: width - text.count) + text
     }
 
-    @Test("numbers padded with leading spaces (BioSemi's header) are read, and the warning says so", arguments: [true, false])
+    @Test(
+        "numbers padded with leading spaces (BioSemi's header) are read, and the warning says so",
+        arguments: [true, false])
     func paddedNumbers(bdf: Bool) throws {
         let signals = (1...3).map {
             EDFTestFiles.Signal(
                 label: "A\($0)", samplesPerRecord: 64, digital: -999_999...999_999, physical: -262144...262143)
         }
         let edfSignals = signals.map {
-            EDFTestFiles.Signal(label: $0.label, samplesPerRecord: 64, digital: -32768...32767, physical: -3276.8...3276.7)
+            EDFTestFiles.Signal(
+                label: $0.label, samplesPerRecord: 64, digital: -32768...32767, physical: -3276.8...3276.7)
         }
         let used = bdf ? signals : edfSignals
-        let digital: (Int, Int, Int) -> Int = { signal, record, sample in (signal + 1) * (sample * 311 - 9000) + record }
+        let digital: (Int, Int, Int) -> Int = { signal, record, sample in (signal + 1) * (sample * 311 - 9000) + record
+        }
         var bytes = EDFTestFiles.make(bdf: bdf, signals: used, records: 1, digital: digital)
         let ns = used.count
         // Every numeric field right-aligned, the record count as the file has it: "  1     ".
@@ -148,11 +152,13 @@ struct EDFLenientReadTests {
         bytes = EDFTestFiles.patch(bytes, at: 244, width: 8, with: rightAligned("1", 8))
         for (index, signal) in used.enumerated() {
             let fields = [
-                (104, EDFTestFiles.number(signal.physical.lowerBound)), (112, EDFTestFiles.number(signal.physical.upperBound)),
+                (104, EDFTestFiles.number(signal.physical.lowerBound)),
+                (112, EDFTestFiles.number(signal.physical.upperBound)),
                 (120, "\(signal.digital.lowerBound)"), (128, "\(signal.digital.upperBound)"), (216, "64"),
             ]
             for (block, text) in fields {
-                bytes = EDFTestFiles.patch(bytes, at: 256 + block * ns + 8 * index, width: 8, with: rightAligned(text, 8))
+                bytes = EDFTestFiles.patch(
+                    bytes, at: 256 + block * ns + 8 * index, width: 8, with: rightAligned(text, 8))
             }
         }
         let path = try EDFTestFiles.temporaryFile(bytes, suffix: bdf ? ".bdf" : ".edf")
@@ -193,5 +199,48 @@ struct EDFLenientReadTests {
                     field: "number of data records", signal: nil, byteOffset: 236, value: "1 x",
                     reason: "not a positive integer"))
         ) { try EDFFileReader().read(path: brokenPath) }
+    }
+
+    @Test(
+        "text outside printable ASCII (Latin-1 labels and units, NULs) is read, decoded as MNE does",
+        arguments: [false, true])
+    func nonASCIIText(bdf: Bool) throws {
+        let signals = ["Fp1", "T\u{E9}mp", "Cz"].map {
+            EDFTestFiles.Signal(label: $0, samplesPerRecord: 32, digital: -32768...32767, physical: -3276.8...3276.7)
+        }
+        let digital: (Int, Int, Int) -> Int = { signal, record, sample in (signal + 1) * 1000 - sample * 37 + record }
+        var bytes = EDFTestFiles.make(bdf: bdf, signals: signals, records: 2, digital: digital)
+        func put(_ latin1: [UInt8], at offset: Int, width: Int) {
+            bytes.replaceSubrange(
+                offset..<(offset + width), with: latin1 + Array(repeating: 0x20, count: width - latin1.count))
+        }
+        let ns = signals.count
+        put(Array("Jos".utf8) + [0xE9] + Array(" X X X".utf8), at: 8, width: 80)  // patient: Latin-1 é
+        put([0x54, 0xE9, 0x6D, 0x70], at: 256 + 16, width: 16)  // label of signal 2: "Témp" in Latin-1
+        put([0xB5, 0x56], at: 256 + 96 * ns, width: 8)  // unit of signal 1: "µV" in Latin-1
+        put(Array((bdf ? "24BIT" : "").utf8) + [0, 0, 0], at: 192, width: 44)  // NULs after the reserved text
+        let path = try EDFTestFiles.temporaryFile(bytes, suffix: bdf ? ".bdf" : ".edf")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = try EDFFileReader().read(path: path)
+
+        #expect(recording.channelLabels == ["Fp1", "T\u{E9}mp", "Cz"])
+        #expect(recording.descriptor.channels.map(\.unit) == ["\u{B5}V", "uV", "uV"])
+        #expect(recording.descriptor.metadata["edf.patient"] == "Jos? X X X")
+        for frame in [0, 31, 33] {
+            for channel in 0..<ns {
+                let expected = physical(digital(channel, frame / 32, frame % 32), signals[channel])
+                #expect(abs(recording.value(frame: frame, channel: channel) - expected) < 1e-9)
+            }
+        }
+        let reserved = (bdf ? "24BIT" : "") + "\\x00\\x00\\x00"
+        #expect(
+            recording.warnings == [
+                "header text with bytes outside printable ASCII, which the EDF specification does not allow and EDFlib "
+                    + "refuses: patient identification (byte 8: \"Jos\u{E9} X X X\"); reserved (byte 192: \"\(reserved)\"); "
+                    + "label of signal 2 (byte 272: \"T\u{E9}mp\"); physical dimension of signal 1 (byte 544: "
+                    + "\"\u{B5}V\"); read from a copy with those bytes as \"?\"; labels and units are decoded as "
+                    + "Latin-1, as MNE-Python decodes them, other fields keep the \"?\""
+            ])
+        try expectSameAsMNE(path, recording, steps: signals.map(step))
     }
 }
