@@ -14,10 +14,10 @@ import Synchronization
 ///
 /// | in the file | in the ``Recording`` |
 /// |---|---|
-/// | signal label (`Fc5.`) | the channel's label, trimmed of spaces only (`"Fc5."`); the 16-byte field as written goes to `metadata["sourceColumn.Fc5."]` |
+/// | signal label (`Fc5.`) | the channel's label, trimmed of spaces only (`"Fc5."`); the 16-byte field as written goes to `metadata["sourceColumn.Fc5."]`; duplicates made unique as MNE-Python does (`EEG-0`, `EEG-1`; ``UniqueChannelLabels``), the label as written in ``ChannelInfo/writtenLabel`` |
 /// | physical dimension (`uV`) | ``ChannelInfo/unit``, as written |
 /// | physical minimum/maximum | ``ChannelInfo/range`` |
-/// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula) |
+/// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula), samples outside the digital range included (never clipped) |
 /// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone); none when the EDF+ recording identification says `Startdate X` (start unknown) |
 /// | EDF+/BDF+ annotations | ``Recording/markers``: frame = onset × rate rounded, `value` 0, `text` the annotation |
 /// | patient, recording, equipment, transducer, prefiltering, … | `metadata["edf.*"]` |
@@ -31,9 +31,13 @@ import Synchronization
 /// its byte offset — nothing is allocated beyond what the file holds. A truncated file (or a record count of `-1`
 /// or too high) is read up to its last complete record with a warning (``keepsCompleteRecords``; off, it throws
 /// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` naming the cut record).
-/// EDFlib's own refusals map one-to-one onto ``EDFLibraryError``.
-/// EDFlib clips digital samples beyond the header's digital range to its limits; the reader counts the samples at
-/// the limits (saturated or clipped) per signal in a warning.
+/// EDFlib's own refusals map one-to-one onto ``EDFLibraryError``. Deviations real writers produce and MNE-Python
+/// reads are read and named in a warning (``EDFHeader/DeviantField``): numbers padded with leading spaces, text
+/// outside printable ASCII (labels and units decoded as Latin-1) and
+/// non-blank fields of an annotation signal (EDFlib gets a temporary copy with them normalised).
+/// Samples are read from the data records by Axon (``EDFDigitalSamples``), since EDFlib clips samples beyond the
+/// header's digital range to its limits: such samples are kept and scaled like the others, as MNE-Python reads
+/// them, and a warning per signal counts them; another counts the samples at the limits (saturated).
 /// EDF+D/BDF+D (discontinuous) files are refused by EDFlib (``EDFLibraryError/fileIsDiscontinuous``).
 ///
 ///     let eeg = try EDFFileReader().read(path: "datasets/physionet-eegmmidb/S001R01.edf")
@@ -103,14 +107,19 @@ public struct EDFFileReader: Sendable {
                 "file truncated: the header's record count is \(claimedText) but only \(complete) data records are "
                     + "complete; read those, dropped \(actual - kept) bytes after byte \(kept)")
         }
-        guard cut != nil || !header.nonBlankAnnotationFields.isEmpty else {
+        // The samples are taken from these bytes (EDFlib would clip them: ``EDFDigitalSamples``).
+        var whole = try RecordingFile.readAll(path: path)
+        guard
+            cut != nil || !header.nonBlankAnnotationFields.isEmpty || !header.paddedNumericFields.isEmpty
+                || !header.nonASCIITextFields.isEmpty
+        else {
             return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
-                try readLocked(path: path, libraryPath: path, header: header, notes: [])
+                try readLocked(path: path, libraryPath: path, bytes: whole, header: header, notes: [])
             }
         }
         // EDFlib reads only whole, exactly sized files and refuses an EDF+ file whose annotation signal has a
-        // non-blank transducer or prefiltering field. Cut and blank a temporary copy, and say so.
-        var whole = try RecordingFile.readAll(path: path)
+        // non-blank transducer or prefiltering field, numbers written with leading spaces and text outside
+        // printable ASCII. Cut, blank, left-align and replace in a temporary copy, and say so.
         if let cut {
             whole.removeSubrange(min(whole.count, cut.keptBytes)...)
             whole.replaceSubrange(236..<244, with: cut.recordField)
@@ -123,11 +132,55 @@ public struct EDFFileReader: Sendable {
                     + "\"\(field.value)\", not blank as EDF+ requires; EDFlib refuses that, so the file was read "
                     + "from a copy with the field blanked (no samples or annotations change)")
         }
+        for field in header.paddedNumericFields + header.nonASCIITextFields {
+            whole.replaceSubrange(field.byteOffset..<(field.byteOffset + field.width), with: field.replacement)
+        }
+        if let note = Self.paddingNote(header.paddedNumericFields) { notes.append(note) }
+        if let note = Self.textNote(header.nonASCIITextFields) { notes.append(note) }
         let copy = try RecordingFile.writeTemporary(whole, suffix: ".edf")
         defer { _ = unlink(copy) }
         return try EDFLibrary.withLock { () throws(RecordingError) -> Recording in
-            try readLocked(path: path, libraryPath: copy, header: header, notes: notes)
+            try readLocked(path: path, libraryPath: copy, bytes: whole, header: header, notes: notes)
         }
+    }
+
+    /// One sentence for the numeric fields written with leading spaces, grouped by field: the first one's byte and
+    /// text, and how many signals share the deviation.
+    private static func paddingNote(_ fields: [EDFHeader.DeviantField]) -> String? {
+        guard let first = fields.first else { return nil }
+        var names: [String] = []
+        var byName: [String: [EDFHeader.DeviantField]] = [:]
+        for field in fields {
+            if byName[field.field] == nil { names.append(field.field) }
+            byName[field.field, default: []].append(field)
+        }
+        let parts = names.map { name -> String in
+            let group = byName[name]!
+            let signals = group.first!.signal == nil ? "" : " of \(group.count) signal\(group.count == 1 ? "" : "s")"
+            return "\(name)\(signals) (byte \(group[0].byteOffset): \"\(group[0].written)\")"
+        }
+        return "header numbers written with leading spaces, which the EDF specification does not allow and EDFlib "
+            + "refuses: " + parts.joined(separator: "; ") + "; read from a copy with the numbers left-aligned "
+            + "(\"\(first.written)\" as \"\(String(decoding: first.replacement, as: UTF8.self))\"), as MNE-Python "
+            + "reads them"
+    }
+
+    /// One sentence for the text fields holding bytes outside printable ASCII: each field, its byte and its text.
+    private static func textNote(_ fields: [EDFHeader.DeviantField]) -> String? {
+        guard !fields.isEmpty else { return nil }
+        let parts = fields.map { field in
+            let signal = field.signal.map { " of signal \($0 + 1)" } ?? ""
+            // Control bytes shown as \xNN, so the warning never carries them to a terminal.
+            let shown = trimmed(field.written).unicodeScalars.map { scalar -> String in
+                if (32...126).contains(scalar.value) || scalar.value >= 160 { return String(scalar) }
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                return "\\x" + (hex.count < 2 ? "0" + hex : hex)
+            }.joined()
+            return "\(field.field)\(signal) (byte \(field.byteOffset): \"\(shown)\")"
+        }
+        return "header text with bytes outside printable ASCII, which the EDF specification does not allow and "
+            + "EDFlib refuses: " + parts.joined(separator: "; ") + "; read from a copy with those bytes as \"?\"; "
+            + "labels and units are decoded as Latin-1, as MNE-Python decodes them, other fields keep the \"?\""
     }
 
     /// Reads a file's contents (through a temporary file: EDFlib only opens paths); `sourceName` names the data.
@@ -148,9 +201,10 @@ public struct EDFFileReader: Sendable {
             markers: recording.markers, warnings: recording.warnings)
     }
 
-    /// Reads `libraryPath` with EDFlib (the caller holds the EDFlib lock); errors and metadata name `path`.
+    /// Reads `libraryPath` with EDFlib (the caller holds the EDFlib lock) and the samples from `bytes`, the
+    /// same file's contents; errors and metadata name `path`.
     private func readLocked(
-        path: String, libraryPath: String, header: EDFHeader, notes: [String]
+        path: String, libraryPath: String, bytes: [UInt8], header: EDFHeader, notes: [String]
     ) throws(RecordingError) -> Recording {
         let info = UnsafeMutablePointer<edf_hdr_struct>.allocate(capacity: 1)
         defer { info.deallocate() }
@@ -166,8 +220,15 @@ public struct EDFFileReader: Sendable {
         let signalCount = Int(info.pointee.edfsignals)
         guard signalCount >= 1 else { throw .edf(path: path, problem: .noSignals) }
         let parameters = EDFLibrary.signalParameters(info, count: signalCount)
-        let ordinary = header.signals.filter { !$0.isAnnotation }
-        let rawLabels = ordinary.count == signalCount ? ordinary.map(\.rawLabel) : nil
+        // EDFlib numbers the signals without the annotation signals; the header numbers them all.
+        let ordinary = header.signals.indices.filter { !header.signals[$0].isAnnotation }
+        guard ordinary.count == signalCount else {
+            throw .edf(
+                path: path,
+                problem: .headerField(
+                    field: "number of signals", signal: nil, byteOffset: 252, value: String(header.signals.count),
+                    reason: "EDFlib reads \(signalCount) signals besides annotations, Axon's parse \(ordinary.count)"))
+        }
         let recordSeconds = Double(info.pointee.datarecord_duration) / Double(EDFLIB_TIME_DIMENSION)
         guard recordSeconds > 0 else {
             throw .edf(
@@ -196,53 +257,78 @@ public struct EDFFileReader: Sendable {
             }
         }
 
-        // Samples: digital values per signal, scaled as EDFlib does, interleaved frame-major.
+        // Samples: digital values per signal as written (never clipped), scaled as EDFlib does, frame-major.
+        let records = Int(info.pointee.datarecords_in_file)
+        guard bytes.count >= header.headerBytes + records * header.recordBytes else {  // changed since the check
+            throw .edf(
+                path: path,
+                problem: .truncated(
+                    claimedRecords: records, completeRecords: (bytes.count - header.headerBytes) / header.recordBytes,
+                    expectedBytes: header.headerBytes + records * header.recordBytes, actualBytes: bytes.count))
+        }
+        let file = EDFDigitalSamples(bytes: bytes, header: header, records: records)
+        // Labels and units EDFlib saw with "?" for bytes outside ASCII: as written, decoded as Latin-1.
+        var latin1: [String: String] = [:]
+        for field in header.nonASCIITextFields {
+            if let signal = field.signal { latin1["\(field.field) \(signal)"] = trimmed(field.written) }
+        }
         let frames = Int(parameters[kept[0]].smp_in_file)
         let width = kept.count
         var values = [Double](repeating: 0, count: frames * width)
-        var digital = [Int32](repeating: 0, count: frames)
-        var atLimits = 0
         var channels: [ChannelInfo] = []
         var metadata: [String: String] = [:]
         var transducers: [String] = []
         var prefilters: [String] = []
         for (slot, signal) in kept.enumerated() {
             let parameter = parameters[signal]
-            let label = trimmed(EDFLibrary.text(parameter.label))
-            let got = digital.withUnsafeMutableBufferPointer {
-                edfread_digital_samples(handle, Int32(signal), Int32(frames), $0.baseAddress)
-            }
-            guard got == frames else {
+            let label = latin1["label \(ordinary[signal])"] ?? trimmed(EDFLibrary.text(parameter.label))
+            let digital = file.samples(ofSignal: ordinary[signal])
+            guard digital.count == frames else {
                 throw .edf(
                     path: path,
-                    problem: .readFailed(signal: signal, label: label, requested: frames, got: Int(got)))
+                    problem: .readFailed(signal: signal, label: label, requested: frames, got: digital.count))
             }
             let dmin = Int32(parameter.dig_min)
             let dmax = Int32(parameter.dig_max)
             let bitValue = (parameter.phys_max - parameter.phys_min) / Double(dmax - dmin)
             let offset = parameter.phys_max / bitValue - Double(dmax)
+            var atLimits = 0
+            var beyond = 0
             values.withUnsafeMutableBufferPointer { out in
                 for frame in 0..<frames {
                     let sample = digital[frame]
-                    if sample <= dmin || sample >= dmax { atLimits += 1 }
+                    if sample == dmin || sample == dmax { atLimits += 1 }
+                    if sample < dmin || sample > dmax { beyond += 1 }
                     out[frame * width + slot] = bitValue * (offset + Double(sample))
                 }
             }
             if atLimits > 0 {
                 warnings.append(
                     "signal \(signal + 1) (\"\(label)\"): \(atLimits) samples at the digital limits \(dmin)…\(dmax) "
-                        + "(saturated, or beyond the range and clipped by EDFlib)")
-                atLimits = 0
+                        + "(saturated)")
+            }
+            if beyond > 0 {
+                warnings.append(
+                    "signal \(signal + 1) (\"\(label)\"): \(beyond) samples outside the declared digital range "
+                        + "\(dmin)…\(dmax), read as written (not clipped) and scaled beyond the physical range")
             }
             let low = min(parameter.phys_min, parameter.phys_max)
             let high = max(parameter.phys_min, parameter.phys_max)
             channels.append(
                 ChannelInfo(
-                    label: label, unit: trimmed(EDFLibrary.text(parameter.physdimension)),
+                    label: label,
+                    unit: latin1["physical dimension \(ordinary[signal])"]
+                        ?? trimmed(EDFLibrary.text(parameter.physdimension)),
                     range: low...high))
-            if let rawLabels { metadata[Recording.sourceColumnKeyPrefix + label] = rawLabels[signal] }
             transducers.append(trimmed(EDFLibrary.text(parameter.transducer)))
             prefilters.append(trimmed(EDFLibrary.text(parameter.prefilter)))
+        }
+        // Duplicate labels made unique (as MNE does) before they key the metadata.
+        let unique = UniqueChannelLabels.apply(to: channels)
+        channels = unique.channels
+        if let warning = unique.warning { warnings.append(warning) }
+        for (channel, signal) in zip(channels, kept) {
+            metadata[Recording.sourceColumnKeyPrefix + channel.label] = header.signals[ordinary[signal]].rawLabel
         }
         // Transducer and prefiltering: one `edf.transducer` / `edf.prefilter` entry when every kept signal has the
         // same, else one per channel (`edf.prefilter.<label>`).

@@ -51,6 +51,10 @@ struct EDFHeader: Sendable, Hashable {
     var signals: [Signal]
     /// Annotation-signal fields that should be blank but are not (see ``NonBlankAnnotationField``).
     var nonBlankAnnotationFields: [NonBlankAnnotationField] = []
+    /// Numeric fields written with leading spaces (see ``DeviantField``).
+    var paddedNumericFields: [DeviantField] = []
+    /// Text fields holding bytes outside printable ASCII (see ``DeviantField``).
+    var nonASCIITextFields: [DeviantField] = []
 
     /// 2 (EDF) or 3 (BDF).
     var bytesPerSample: Int { isBDF ? 3 : 2 }
@@ -126,7 +130,8 @@ struct EDFHeader: Sendable, Hashable {
         var totalSamples = 0
         for i in 0..<count {
             let base = 256
-            let rawLabel = String(decoding: bytes[(base + 16 * i)..<(base + 16 * i + 16)], as: UTF8.self)
+            // Latin-1, as MNE decodes labels (the specification allows ASCII only; writers put µ and accents).
+            let rawLabel = Self.latin1(bytes[(base + 16 * i)..<(base + 16 * i + 16)])
             let label = Self.field(bytes, base + 16 * i, 16)
             let isAnnotation = plus && (label == "EDF Annotations" || label == "BDF Annotations")
             let physMinAt = base + 104 * count + 8 * i
@@ -170,6 +175,8 @@ struct EDFHeader: Sendable, Hashable {
                     isAnnotation: isAnnotation))
         }
         self.signals = signals
+        paddedNumericFields = Self.paddedNumericFields(bytes, count: count)
+        nonASCIITextFields = Self.nonASCIITextFields(bytes, count: count)
         for (i, signal) in signals.enumerated() where signal.isAnnotation {
             let fields = [("transducer type", 256 + 16 * count + 80 * i), ("prefiltering", 256 + 136 * count + 80 * i)]
             for (name, offset) in fields where !Self.field(bytes, offset, 80).isEmpty {

@@ -45,7 +45,9 @@ public struct Recording: Sendable, Equatable {
     /// Creates a recording from frame-major values.
     ///
     /// The shapes must agree (`values.count` a multiple of the channel count, one timestamp and one counter per
-    /// frame, markers inside the recording): a mismatch is a programmer error and traps.
+    /// frame, markers inside the recording): a mismatch is a programmer error and traps. Duplicate channel labels
+    /// are made unique as MNE-Python does (`EEG`, `EEG` → `EEG-0`, `EEG-1`; see ``ChannelInfo/writtenLabel``), with
+    /// a warning.
     /// - Complexity: O(markers) to check.
     public init(
         descriptor: StreamDescriptor, values: [Double], timestamps: [Double]? = nil, counters: [UInt64]? = nil,
@@ -61,6 +63,10 @@ public struct Recording: Sendable, Equatable {
         precondition(counters.map { $0.count == frames } ?? true, "one counter per frame")
         precondition(markers.allSatisfy { (0..<frames).contains($0.frame) }, "markers must be in range")
         precondition(gaps.allSatisfy { (1..<max(1, frames)).contains($0.beforeFrame) }, "gaps must be between frames")
+        // Every reader's labels are made unique here, so `--channels` can name each channel (MNE's names).
+        let unique = UniqueChannelLabels.apply(to: descriptor.channels)
+        var descriptor = descriptor
+        descriptor.channels = unique.channels
         self.descriptor = descriptor
         self.frameCount = frames
         self.values = values
@@ -69,7 +75,7 @@ public struct Recording: Sendable, Equatable {
         self.counterModulus = counterModulus
         self.markers = markers
         self.gaps = gaps
-        self.warnings = warnings
+        self.warnings = warnings + (unique.warning.map { [$0] } ?? [])
         self.truncation = truncation
     }
 

@@ -286,10 +286,11 @@ extension Axon {
             func cell(_ value: Double?, _ digits: Int, _ width: Int) -> String {
                 (value.map { fmt($0, digits) } ?? "–").leftPadded(width)
             }
-            print("  channel  band Hz   median    min    max   median power µV²   share")
+            let labelWidth = max(7, report.channels.map(\.label.count).max() ?? 0)  // whole labels, never cut
+            print("  " + "channel".rightPadded(labelWidth) + "  band Hz   median    min    max   median power µV²   share")
             for channel in report.channels {
                 for band in channel.bands {
-                    let label = channel.label.padding(toLength: 7, withPad: " ", startingAt: 0)
+                    let label = channel.label.rightPadded(labelWidth)
                     let range = "\(fmt(band.low, 0))–\(fmt(band.high, 0))".padding(toLength: 7, withPad: " ", startingAt: 0)
                     let frequencies = cell(band.median, 2, 8) + cell(band.min, 2, 7) + cell(band.max, 2, 7)
                     let share = cell(band.medianRelativePower.map { $0 * 100 }, 0, 7) + "%"
@@ -313,10 +314,11 @@ extension Axon {
         }
 
         private func printQuality(_ report: EEGAnalysisReport) {
-            print("  signal quality   railed   unusable   mains   muscle   slow swing (median)")
+            let labelWidth = max(15, report.channels.map(\.label.count).max() ?? 0)
+            print("  " + "signal quality".rightPadded(labelWidth) + "  railed   unusable   mains   muscle   slow swing (median)")
             for channel in report.channels {
                 let quality = channel.quality
-                let label = channel.label.padding(toLength: 15, withPad: " ", startingAt: 0)
+                let label = channel.label.rightPadded(labelWidth)
                 let line = quality.medianLineShare.map { fmt($0 * 100, 0) + "%" } ?? "–"
                 let muscle = quality.medianMuscleShare.map { fmt($0 * 100, 0) + "%" } ?? "–"
                 let swing = quality.medianSlowSwing.map { fmt($0, 1) } ?? "–"

@@ -24,7 +24,7 @@ struct EEGPrinter {
     /// Two header lines naming the channels and the bands.
     func header() -> String {
         let bandNames = bands.map { "\(fmt($0.low, 0))–\(fmt($0.high, 0))" }.joined(separator: " ")
-        let columns = labels.map { $0.padding(toLength: 18, withPad: " ", startingAt: 0) }.joined(separator: " ")
+        let columns = labels.map { $0.rightPadded(columnWidth) }.joined(separator: " ")
         return "dominant frequency (Hz) per channel in bands \(bandNames); α% = alpha's share of 3–30 Hz power\n"
             + "  time s  baseline  " + columns
     }
@@ -43,7 +43,7 @@ struct EEGPrinter {
             let peaks = channel.bands.map { ($0.dominantFrequency.map { fmt($0, 1) } ?? "–").leftPadded(4) }
                 .joined(separator: " ")
             let alphaShare = channel.bands.count > 1 ? fmt(channel.bands[1].relativePower * 100, 0) : ""
-            return (peaks + " " + (alphaShare + "%").leftPadded(4)).padding(toLength: 18, withPad: " ", startingAt: 0)
+            return (peaks + " " + (alphaShare + "%").leftPadded(4)).rightPadded(columnWidth)
         }
         let filled = frame.filledSamples > 0 ? "  (\(frame.filledSamples) samples filled in)" : ""
         let artifacts = frame.artifacts.isEmpty ? "" : "  [\(frame.artifacts)]"
@@ -63,6 +63,9 @@ struct EEGPrinter {
             + "   [\(channels)]   z(θ α β) \(scores)" + excluded
     }
 
+    /// A channel's column: 18 characters, or its longest label's, so no label is cut.
+    private var columnWidth: Int { max(18, labels.map(\.count).max() ?? 0) }
+
     private func percent(_ value: Double) -> String { "\(Int((value * 100).rounded()))%" }
 }
 
@@ -71,5 +74,10 @@ func fmt(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+
+    /// Padded with spaces on the right to `width`; never cut (a table's label column is as wide as its longest).
+    func rightPadded(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }

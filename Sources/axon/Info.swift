@@ -72,14 +72,16 @@ extension Axon {
                 for (key, value) in header.sorted(by: { $0.key < $1.key }) { print("    \(key): \(value)") }
             }
             print("  channels (\(recording.channelCount))")
+            let labelWidth = max(12, descriptor.channels.map(\.label.count).max() ?? 0)  // whole labels, never cut
             for channel in descriptor.channels {
                 let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
                 let original =
                     metadata[Recording.sourceColumnKeyPrefix + channel.label]
-                    .map { "  (as written: \"\($0)\")" } ?? ""
+                    .map { "  (as written: \"\($0)\")" }
+                    ?? channel.writtenLabel.map { "  (as written: \"\($0)\")" } ?? ""
                 let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
                     .compactMap { $0 }.joined(separator: "; ")
-                let label = channel.label.padding(toLength: 12, withPad: " ", startingAt: 0)
+                let label = channel.label.rightPadded(labelWidth)
                 let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
                 print(
                     "    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original

@@ -247,11 +247,12 @@ struct EDFFileReaderTests {
         defer { try? FileManager.default.removeItem(atPath: path) }
         let recording = try EDFFileReader().read(path: path)
         #expect(recording.frameCount == 200)
-        #expect(recording.value(frame: 100, channel: 0) == 100)  // EDFlib clips to the digital maximum
+        #expect(recording.value(frame: 100, channel: 0) == 30000)  // as written: EDFlib would clip it to 100
         #expect(recording.value(frame: 150, channel: 0) == 50)
         #expect(
             recording.warnings == [
-                "signal 1 (\"C3\"): 7 samples at the digital limits -100…100 (saturated, or beyond the range and clipped by EDFlib)"
+                "signal 1 (\"C3\"): 7 samples outside the declared digital range -100…100, read as written (not "
+                    + "clipped) and scaled beyond the physical range",
             ])
     }
 }

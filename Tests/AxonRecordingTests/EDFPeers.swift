@@ -54,6 +54,42 @@ enum EDFPeers {
         return (process.terminationStatus, output)
     }
 
+    /// What MNE-Python makes of a file (scripts/mne-read.py): labels, units, rate and samples per channel in the
+    /// unit as written.
+    struct MNEReading: Decodable {
+        var labels: [String]
+        var units: [String]
+        var rate: Double
+        var samples: Int
+        var warnings: [String]
+        var values: [[Double]] = []
+
+        private enum CodingKeys: String, CodingKey { case labels, units, rate, samples, warnings }
+    }
+
+    /// Reads `file` with MNE; throws with MNE's message when MNE cannot read it.
+    static func mneRead(file: String) throws -> MNEReading {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("axon-mne-\(UUID().uuidString)").path
+        defer {
+            try? FileManager.default.removeItem(atPath: out + ".json")
+            try? FileManager.default.removeItem(atPath: out + ".f64")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = [TestData.root.appendingPathComponent("scripts/mne-read.py").path, file, out]
+        let pipe = Pipe()
+        process.standardError = pipe
+        try process.run()
+        let errors = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown, userInfo: ["mne": errors]) }
+        var reading = try JSONDecoder().decode(MNEReading.self, from: Data(contentsOf: URL(fileURLWithPath: out + ".json")))
+        let data = try Data(contentsOf: URL(fileURLWithPath: out + ".f64"))
+        let flat = data.withUnsafeBytes { Array($0.bindMemory(to: Double.self)) }
+        reading.values = (0..<reading.labels.count).map { Array(flat[($0 * reading.samples)..<(($0 + 1) * reading.samples)]) }
+        return reading
+    }
+
     /// A fresh temporary folder.
     static func temporaryFolder() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("axon-edf-\(UUID().uuidString)")

@@ -54,7 +54,7 @@ enum EDFTestFiles {
         return out
     }
 
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         value.rounded() == value ? String(Int(value)) : String(value)
     }
 

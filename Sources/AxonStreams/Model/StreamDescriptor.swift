@@ -59,12 +59,16 @@ public struct ChannelInfo: Sendable, Hashable, Codable {
     public var unit: String
     /// The physical range the device can produce, if declared; file writers derive their scaling from it.
     public var range: ClosedRange<Double>?
+    /// The label as the source wrote it, when a reader changed ``label`` to tell duplicates apart (`"EEG"` for
+    /// `"EEG-0"`); `nil` when ``label`` is as written.
+    public var writtenLabel: String?
 
     /// Creates a channel description.
-    public init(label: String, unit: String, range: ClosedRange<Double>? = nil) {
+    public init(label: String, unit: String, range: ClosedRange<Double>? = nil, writtenLabel: String? = nil) {
         self.label = label
         self.unit = unit
         self.range = range
+        self.writtenLabel = writtenLabel
     }
 }
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""Reads an EDF/BDF file with MNE-Python and writes what MNE makes of it, for tests comparing Axon's reading.
+
+    scripts/mne-read.py FILE OUT
+
+OUT.json: {"labels": [...], "units": [...], "rate": Hz, "samples": n, "warnings": [MNE's warnings]}
+OUT.f64:  the samples as float64 little-endian, channel-major [channel][sample], in each channel's unit as written
+          (MNE returns volts for uV and mV: scaled back).
+Exits 1 with MNE's error on standard error when MNE cannot read the file.
+"""
+import json
+import sys
+import warnings
+
+import numpy as np
+
+
+def main():
+    path, out = sys.argv[1], sys.argv[2]
+    import mne
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        read = mne.io.read_raw_bdf if path.lower().endswith(".bdf") else mne.io.read_raw_edf
+        raw = read(path, preload=True, verbose="error")
+    orig_units = getattr(raw, "_orig_units", {})
+    labels = list(raw.ch_names)
+    units = [orig_units.get(label, "").replace("µV", "uV") for label in labels]
+    scale = np.array([1e6 if u == "uV" else (1e3 if u == "mV" else 1.0) for u in units])
+    data = raw.get_data() * scale[:, None]
+    data.astype("<f8").tofile(out + ".f64")
+    with open(out + ".json", "w") as f:
+        json.dump({"labels": labels, "units": units, "rate": float(raw.info["sfreq"]), "samples": int(raw.n_times),
+                   "warnings": [str(w.message) for w in caught]}, f)
+
+
+if __name__ == "__main__":
+    main()
