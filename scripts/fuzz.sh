@@ -72,6 +72,15 @@ run_target() {
     found=$(( $(ls "$crashes" | wc -l) - before ))
 }
 
+# After run_target: a crash, hang or broken invariant fails the script (after the other targets) and is shown.
+report_failure() {
+    if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
+        failed=1
+        echo "fuzz: $target stopped with status $status; log $log, inputs in $crashes:" >&2
+        grep -E 'ERROR: |Fatal error|invariant broken|SUMMARY' "$log" | head -5 >&2
+    fi
+}
+
 # Minimises Fuzz/Corpus/<target $1> and the working corpus into Fuzz/Corpus/<target>: seed-* and regression-* files
 # are kept under their names, libFuzzer adds (named by their SHA-1) the other inputs that reach further.
 merge_target() {
@@ -119,26 +128,16 @@ if [ $campaign -eq 1 ]; then
             "$found" "$total_found" >> "$table"
         printf '%-12s %8s %12s %8s %10s %8s %8s %8s %s\n' "$target" "$sessions" "$total_execs" "$total_secs" \
             "${rate:-?}" "${edges:-?}" "$before_merge" "$after_merge" "$found"
-        if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
-            failed=1
-            echo "fuzz: $target stopped with status $status; log $log, inputs in $crashes:" >&2
-            grep -E 'ERROR: |Fatal error|invariant broken|SUMMARY' "$log" | head -5 >&2
-        fi
+        report_failure
     done
-    echo "fuzz: $(( $(date +%s) - started )) s in all"
-    exit $failed
+else
+    printf '%-12s %12s %10s %8s %8s %8s %s\n' target executions exec/s seconds edges corpus crashes
+    for target in "${targets[@]}"; do
+        run_target "$target" "$seconds" "$runs"
+        printf '%-12s %12s %10s %8s %8s %8s %s\n' "$target" "${executions:-?}" "${rate:-?}" \
+            "$elapsed" "${edges:-?}" "$(ls "$corpus" | wc -l)" "$found"
+        report_failure
+    done
 fi
-printf '%-12s %12s %10s %8s %8s %8s %s\n' target executions exec/s seconds edges corpus crashes
-for target in "${targets[@]}"; do
-    run_target "$target" "$seconds" "$runs"
-    printf '%-12s %12s %10s %8s %8s %8s %s\n' "$target" "${executions:-?}" "${rate:-?}" \
-        "$elapsed" "${edges:-?}" \
-        "$(ls "$corpus" | wc -l)" "$found"
-    if [ "$status" -ne 0 ] || [ "$found" -ne 0 ]; then
-        failed=1
-        echo "fuzz: $target stopped with status $status; log $log, inputs in $crashes:" >&2
-        grep -E 'ERROR: |Fatal error|invariant broken|SUMMARY' "$log" | head -5 >&2
-    fi
-done
 echo "fuzz: $(( $(date +%s) - started )) s in all"
 exit $failed
