@@ -88,7 +88,7 @@ FUZZ_TARGETS ?=
 fuzz-campaign: deps
 	FUZZ_BUDGET=$(FUZZ_BUDGET) FUZZ_TIMEOUT=60 SWIFT=$(SWIFT) nice -n 19 ./scripts/fuzz.sh --campaign $(FUZZ_TARGETS)
 
-## The same build and every target for 4 s: fails on any crash or broken invariant (the runs take 77 s; the build
+## The same build and every target for 4 s: fails on any crash or broken invariant (the runs take about 80 s; the build
 ## from nothing 3 min on a quiet 2-vCPU machine, 8 min under load).
 FUZZ_TIMEOUT ?= 10
 fuzz-smoke: deps
