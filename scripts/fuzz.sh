@@ -106,7 +106,7 @@ if [ $campaign -eq 1 ]; then
     [ -f "$table" ] || printf 'date\ttarget\tsession\texecutions\tseconds\ttotal_executions\ttotal_seconds\tedges\tcorpus_before_merge\tcorpus_after_merge\tfindings\ttotal_findings\n' > "$table"
     printf '%-12s %8s %12s %8s %10s %8s %8s %8s %s\n' target session total_execs total_s exec/s edges before after findings
     for target in "${targets[@]}"; do
-        IFS=$'\t' read -r _ _ sessions total_execs total_secs _ _ _ _ _ total_found <<< "$(last_row "$target")"
+        IFS=$'\t' read -r _ _ sessions _ _ total_execs total_secs _ _ _ _ total_found <<< "$(last_row "$target")"
         sessions=${sessions:-0} total_execs=${total_execs:-0} total_secs=${total_secs:-0} total_found=${total_found:-0}
         if [ "$total_execs" -ge "$campaign_runs" ] || [ "$total_secs" -ge "$campaign_seconds" ]; then
             echo "fuzz: $target done ($total_execs executions, $total_secs s)"; continue
