@@ -270,24 +270,22 @@ struct AnonymizeCommandTests {
         }
     }
 
-    /// `axon record` of the simulator for 3 s in real time, with a line typed on standard input after 1 s (a user
-    /// marker); returns the output.
+    /// `axon record` of the simulator for 3 s in real time, with a line typed on standard input once samples are
+    /// being written (a user marker); returns the output.
     static func recordTyping(_ line: String, _ arguments: [String]) throws -> String {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: axon)
-        process.arguments = ["record", "simulator", "--seconds", "3", "--baseline", "0"] + arguments
         let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        Thread.sleep(forTimeInterval: 1)
+        let run = try LiveOutputTests.Run(
+            axon, ["record", "simulator", "--seconds", "3", "--baseline", "0"] + arguments, input: input)
+        // The first progress line: samples are in the file, so the marker falls inside the recording.
+        let started = run.wait(seconds: 30) { $0.contains { $0.text.hasPrefix("recorded ") } }
+        #expect(started, "\(run.received.map(\.text))")
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(printed)")
+        let marked = run.wait(seconds: 30) { $0.contains { $0.text.hasPrefix("marked") } }
+        #expect(marked, "\(run.received.map(\.text))")
+        let status = run.finish(seconds: 60)
+        let printed = run.received.map(\.text).joined(separator: "\n")
+        #expect(status == 0, "\(printed)")
         return printed
     }
 

@@ -15,10 +15,11 @@ struct LiveOutputTests {
         private var partial = Data()
         private let started = Date()
 
-        init(_ executable: String, _ arguments: [String], directory: URL? = nil) throws {
+        init(_ executable: String, _ arguments: [String], directory: URL? = nil, input: Pipe? = nil) throws {
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments
             if let directory { process.currentDirectoryURL = directory }
+            if let input { process.standardInput = input }
             let pipe = Pipe()
             process.standardOutput = pipe
             process.standardError = pipe
