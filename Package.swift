@@ -133,7 +133,8 @@ let package = Package(
             name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         // The soak: a simulated headset for hours of device time through every sink a run can have.
         .testTarget(
-            name: "AxonSoakTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "AxonView", "AxonLSL"]),
+            name: "AxonSoakTests",
+            dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "AxonView", "AxonLSL", "CLinux"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.

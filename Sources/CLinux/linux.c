@@ -1,9 +1,10 @@
-// CLinux — eventfd(2), pthread_setname_np(3) and sched_{get,set}affinity(2), which Swift's Glibc module does not
-// declare, and setvbuf(3) on stdout, which Swift 6 cannot name (a mutable C global).
+// CLinux — eventfd(2), pthread_setname_np(3), sched_{get,set}affinity(2) and mallinfo2(3), which Swift's Glibc
+// module does not declare, and setvbuf(3) on stdout, which Swift 6 cannot name (a mutable C global).
 #define _GNU_SOURCE
 #include "CLinux.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -13,6 +14,11 @@
 int axon_eventfd(void) { return eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK); }
 
 void axon_line_buffer_stdout(void) { setvbuf(stdout, NULL, _IOLBF, 0); }
+
+unsigned long long axon_heap_bytes_in_use(void) {
+    struct mallinfo2 info = mallinfo2();
+    return (unsigned long long)info.uordblks + (unsigned long long)info.hblkhd;
+}
 
 int axon_name_current_thread(const char *name) {
     char cut[16];

@@ -21,6 +21,11 @@ int axon_thread_cpus(int *cpus, int capacity);
 /// as soon as it is printed. Call before anything is written to it.
 void axon_line_buffer_stdout(void);
 
+/// Bytes the process's heap has handed out and not had back (glibc `mallinfo2`: allocated chunks in every arena,
+/// mmapped ones included). Unlike resident memory it falls once freed memory is freed, whether or not the allocator
+/// returns it to the system — what a leak check wants.
+unsigned long long axon_heap_bytes_in_use(void);
+
 /// Tells the CPU the caller is in a spin-wait loop (x86 `pause`, Arm `yield`): the loop backs off the core's
 /// pipeline and its sibling hyper-thread instead of hammering the line it polls.
 static inline void axon_spin_hint(void) {
