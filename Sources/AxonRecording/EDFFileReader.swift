@@ -20,6 +20,7 @@ import Synchronization
 /// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula), samples outside the digital range included (never clipped) |
 /// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone); none when the EDF+ recording identification says `Startdate X` (start unknown) |
 /// | EDF+/BDF+ annotations | ``Recording/markers``: frame = onset × rate rounded, `value` 0, `text` the annotation |
+/// | a BDF signal labelled `Status` (BioSemi's trigger and status word) | decoded by ``BioSemiStatus``, not scaled: triggers (`trigger 12`, `value` the code) and device status events (`CMS out of range`, `battery low`, …) join ``Recording/markers`` in frame order; `metadata["edf.status"]` counts them; a warning when CMS left its range or the battery ran low; the channel is left out, or kept as the raw 24-bit word (unit `""`) with ``keepsStatusChannel`` |
 /// | patient, recording, equipment, transducer, prefiltering, … | `metadata["edf.*"]` |
 ///
 /// Signals at different rates: a ``Recording`` has one rate, so the reader keeps the signals whose rate is the
@@ -55,10 +56,14 @@ public struct EDFFileReader: Sendable {
     /// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` or
     /// ``EDFProblem/recordCountUnknown``. A file without one complete record always throws.
     public var keepsCompleteRecords: Bool
+    /// Whether a BDF's BioSemi `Status` channel, decoded into markers either way (``BioSemiStatus``), is also kept
+    /// as a channel holding the raw 24-bit Status word (unit `""`). `false`: the channel is left out.
+    public var keepsStatusChannel: Bool
 
-    /// Creates a reader; see ``keepsCompleteRecords``.
-    public init(keepsCompleteRecords: Bool = true) {
+    /// Creates a reader; see ``keepsCompleteRecords`` and ``keepsStatusChannel``.
+    public init(keepsCompleteRecords: Bool = true, keepsStatusChannel: Bool = false) {
         self.keepsCompleteRecords = keepsCompleteRecords
+        self.keepsStatusChannel = keepsStatusChannel
     }
 
     /// Reads a file.
@@ -267,6 +272,10 @@ public struct EDFFileReader: Sendable {
                     expectedBytes: header.headerBytes + records * header.recordBytes, actualBytes: bytes.count))
         }
         let file = EDFDigitalSamples(bytes: bytes, header: header, records: records)
+        // A BDF's BioSemi Status signal becomes markers (``BioSemiStatus``); its channel is left out unless kept.
+        let status = BioSemiStatusSignal(header: header, ordinary: ordinary, kept: kept, file: file)
+        let keepsStatus = keepsStatusChannel || kept.count == 1
+        if let status, !keepsStatus { kept.remove(at: status.slot) }
         // Labels and units EDFlib saw with "?" for bytes outside ASCII: as written, decoded as Latin-1.
         var latin1: [String: String] = [:]
         for field in header.nonASCIITextFields {
@@ -323,6 +332,7 @@ public struct EDFFileReader: Sendable {
             transducers.append(trimmed(EDFLibrary.text(parameter.transducer)))
             prefilters.append(trimmed(EDFLibrary.text(parameter.prefilter)))
         }
+        if let status, keepsStatus { status.keepRaw(values: &values, channels: &channels, width: width) }
         // Duplicate labels made unique (as MNE does) before they key the metadata.
         let unique = UniqueChannelLabels.apply(to: channels)
         channels = unique.channels
@@ -370,6 +380,11 @@ public struct EDFFileReader: Sendable {
                 markers.append(RecordingMarker(frame: frame, value: 0, text: text))
             }
             markers.sort { $0.frame < $1.frame }
+        }
+        if let status {
+            markers = status.decoded.merged(into: markers)
+            metadata["edf.status"] = status.decoded.summary(signal: status.signal, label: status.label, kept: keepsStatus)
+            if let warning = status.decoded.warning { warnings.append(warning) }
         }
 
         let type = EDFLibrary.fileTypeName(info.pointee.filetype)

@@ -1,0 +1,186 @@
+import AxonStreams
+
+/// Decodes a BioSemi ActiveTwo `Status` channel (a BDF signal labelled `Status`) into trigger markers and device
+/// status events, as ``EDFFileReader`` does for every BDF that has one.
+///
+/// The channel is no measurement: each sample is a 24-bit word whose bits mean (BioSemi's "trigger signals" page,
+/// as MNE-Python, FieldTrip and BioSemi's own acquisition code read it):
+///
+/// | bits | meaning |
+/// |---|---|
+/// | 0–15 | the 16 trigger inputs: the trigger code |
+/// | 16 | high when a new epoch starts (MNE-Python keeps it as the mark of a pause in the recording) |
+/// | 17, 18, 19, 21 | speed mode bits 0, 1, 2, 3 |
+/// | 20 | high while CMS is within range |
+/// | 22 | high while the battery is low |
+/// | 23 | high on an ActiveTwo Mk2 |
+///
+/// What becomes a marker (frame = sample index):
+///
+/// | in the Status word | marker `text` | marker `value` |
+/// |---|---|---|
+/// | bits 0–15 change to a non-zero code (also a code already on at frame 0) | `trigger 12` | the code, `12` |
+/// | bits 0–15 return to 0 | — (no marker) | |
+/// | bit 20 falls (at frame 0: is low) | `CMS out of range` | the 24-bit word |
+/// | bit 20 rises | `CMS in range` | the 24-bit word |
+/// | bit 22 rises (at frame 0: is high) | `battery low` | the 24-bit word |
+/// | bit 22 falls | `battery ok` | the 24-bit word |
+/// | bit 16 rises after frame 0 | `new epoch` | the 24-bit word |
+///
+/// The triggers are MNE-Python's `mne.find_events(raw, stim_channel="Status", consecutive=True, mask=0xFFFF)` on
+/// `read_raw_bdf`'s reading (which keeps bits 0–16), onsets only, with two differences that keep information MNE
+/// drops: a code already on at the first sample is a trigger at frame 0 (MNE: only with `initial_event=True`), and
+/// a code still on at the last sample is kept (MNE removes it as an "orphaned onset"). MNE's default
+/// `consecutive="increasing"` also leaves out a change to a lower non-zero code (12 → 7); Axon reports it.
+/// The speed mode and the Mk2 bit are read from the first sample into ``summary``; the bits above 23 of the
+/// sign-extended BDF sample are ignored (the word is the sample masked to 24 bits).
+///
+/// Threading: a value; share freely.
+public struct BioSemiStatus: Sendable, Hashable {
+    /// Triggers and status events in frame order (at one frame: the trigger first).
+    public var markers: [RecordingMarker] = []
+    /// How many of ``markers`` are triggers.
+    public var triggerCount = 0
+    /// How many of ``markers`` are device status events.
+    public var statusEventCount: Int { markers.count - triggerCount }
+    /// The speed mode (0…15) the first sample gives.
+    public var speedMode = 0
+    /// Whether the first sample says ActiveTwo Mk2 (bit 23).
+    public var isMk2 = false
+
+    /// The marker text of a trigger: `trigger 12`.
+    public static func triggerText(_ code: Int) -> String { "trigger \(code)" }
+
+    /// The code in a trigger marker's text (`trigger 12` → 12), so a reading of Axon's own output (EDF+
+    /// annotations and XDF markers carry text only) gets the code back; `nil` for any other text.
+    public static func triggerCode(inText text: String) -> Int? {
+        guard text.hasPrefix("trigger "), let code = Int(text.dropFirst(8)), (1...0xFFFF).contains(code) else {
+            return nil
+        }
+        return code
+    }
+
+    /// Whether a BDF signal label names the Status channel: `Status`, trimmed, in any case (as MNE and BioSemi
+    /// name it).
+    public static func isStatusLabel(_ label: String) -> Bool {
+        trimmed(label).lowercased() == "status"
+    }
+
+    /// Decodes the channel's samples as the BDF holds them (24-bit two's complement, sign-extended).
+    /// - Complexity: O(samples); allocates one marker per change.
+    public init(samples: [Int32]) {
+        var code = 0
+        var cmsInRange = true
+        var batteryLow = false
+        var epoch = true
+        for (frame, sample) in samples.enumerated() {
+            let word = Int(UInt32(bitPattern: sample) & 0xFF_FFFF)
+            if frame == 0 {
+                speedMode = (word >> 17 & 0b111) | (word >> 21 & 1) << 3
+                isMk2 = word & 1 << 23 != 0
+            }
+            let newCode = word & 0xFFFF
+            if newCode != code, newCode != 0 {
+                markers.append(RecordingMarker(frame: frame, value: Double(newCode), text: Self.triggerText(newCode)))
+                triggerCount += 1
+            }
+            code = newCode
+            let cms = word & 1 << 20 != 0
+            if cms != cmsInRange {
+                markers.append(
+                    RecordingMarker(frame: frame, value: Double(word), text: cms ? "CMS in range" : "CMS out of range"))
+            }
+            cmsInRange = cms
+            let low = word & 1 << 22 != 0
+            if low != batteryLow {
+                markers.append(RecordingMarker(frame: frame, value: Double(word), text: low ? "battery low" : "battery ok"))
+            }
+            batteryLow = low
+            let newEpoch = word & 1 << 16 != 0
+            if newEpoch, !epoch { markers.append(RecordingMarker(frame: frame, value: Double(word), text: "new epoch")) }
+            epoch = newEpoch
+        }
+    }
+
+    /// One line for `metadata["edf.status"]`: what was decoded from which signal, and what became of the channel.
+    public func summary(signal: Int, label: String, kept: Bool) -> String {
+        var counts: [String: Int] = [:]
+        var order: [String] = []
+        for marker in markers {
+            guard let text = marker.text, Self.triggerCode(inText: text) == nil else { continue }
+            if counts[text] == nil { order.append(text) }
+            counts[text, default: 0] += 1
+        }
+        let events = order.map { "\($0) ×\(counts[$0]!)" }.joined(separator: ", ")
+        return "signal \(signal + 1) (\"\(label)\") decoded as BioSemi's Status channel: \(triggerCount) trigger"
+            + (triggerCount == 1 ? "" : "s") + ", \(statusEventCount) device status event"
+            + (statusEventCount == 1 ? "" : "s") + (events.isEmpty ? "" : " (\(events))")
+            + "; speed mode \(speedMode)" + (isMk2 ? ", ActiveTwo Mk2" : "")
+            + (kept ? "; the channel kept raw (the 24-bit Status word)" : "; the channel itself left out")
+    }
+
+    /// `existing` (the file's annotations) and ``markers`` in frame order; a decoded marker with the same frame and
+    /// text as an annotation is left out (a file Axon wrote with both carries each event once).
+    /// - Complexity: O(n log n) in the markers.
+    public func merged(into existing: [RecordingMarker]) -> [RecordingMarker] {
+        let present = Set(existing.map { MarkerKey(frame: $0.frame, text: $0.text) })
+        let added = markers.filter { !present.contains(MarkerKey(frame: $0.frame, text: $0.text)) }
+        return (existing + added).enumerated()
+            .sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
+            .map(\.element)
+    }
+
+    private struct MarkerKey: Hashable {
+        var frame: Int
+        var text: String?
+    }
+}
+
+extension BioSemiStatus {
+    /// A warning when the device reported trouble: CMS out of range or the battery low, how often and first when
+    /// (frame); `nil` when it did not.
+    public var warning: String? {
+        let trouble = ["CMS out of range", "battery low"].compactMap { text -> String? in
+            let at = markers.filter { $0.text == text }
+            guard let first = at.first else { return nil }
+            return "\(text) \(at.count) time" + (at.count == 1 ? "" : "s") + " (first at frame \(first.frame))"
+        }
+        guard !trouble.isEmpty else { return nil }
+        return "the BioSemi Status channel reports " + trouble.joined(separator: " and ")
+            + ": the EEG while it lasts may be unusable (see the markers)"
+    }
+}
+
+/// A BDF's Status signal among the signals a reading keeps: ``EDFFileReader``'s hook, so the reader itself only
+/// asks for it, leaves its channel out (or keeps it raw) and merges the markers.
+struct BioSemiStatusSignal {
+    /// Its place among the kept signals.
+    var slot: Int
+    /// Its index among the ordinary (non-annotation) signals, as EDFlib numbers them.
+    var signal: Int
+    var label: String
+    var samples: [Int32]
+    var decoded: BioSemiStatus
+
+    /// The first kept signal of a BDF labelled `Status`, decoded; `nil` in an EDF or without one. `kept` holds
+    /// indices among the ordinary signals, `ordinary` maps those to header signals.
+    init?(header: EDFHeader, ordinary: [Int], kept: [Int], file: EDFDigitalSamples) {
+        guard header.isBDF,
+            let slot = kept.firstIndex(where: { BioSemiStatus.isStatusLabel(header.signals[ordinary[$0]].label) })
+        else { return nil }
+        self.slot = slot
+        signal = kept[slot]
+        label = header.signals[ordinary[signal]].label
+        samples = file.samples(ofSignal: ordinary[signal])
+        decoded = BioSemiStatus(samples: samples)
+    }
+
+    /// Puts the 24-bit Status words in the channel's column of frame-major `values` (`width` channels) and
+    /// describes the channel as the raw word: unit `""`, range 0…16,777,215.
+    func keepRaw(values: inout [Double], channels: inout [ChannelInfo], width: Int) {
+        for (frame, sample) in samples.enumerated() {
+            values[frame * width + slot] = Double(UInt32(bitPattern: sample) & 0xFF_FFFF)
+        }
+        channels[slot] = ChannelInfo(label: channels[slot].label, unit: "", range: 0...16_777_215)
+    }
+}
