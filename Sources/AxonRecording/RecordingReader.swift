@@ -6,14 +6,18 @@
 /// Threading: stateless; call from any thread, concurrently.
 public enum RecordingReader {
     /// What the file alone cannot say: the board of a BrainFlow file (``BrainFlowCSVReader``; `nil` decides from
-    /// the column count). Threading: a value type.
+    /// the column count); and what to keep: a BDF's BioSemi Status channel as a raw channel besides its markers
+    /// (``EDFFileReader/keepsStatusChannel``). Threading: a value type.
     public struct Options: Sendable, Equatable {
         /// The board a BrainFlow-format file was recorded from.
         public var brainFlowBoard: BrainFlowBoard?
+        /// Whether a BDF's `Status` channel is kept as a channel of raw 24-bit Status words.
+        public var keepsStatusChannel: Bool
 
         /// Creates options.
-        public init(brainFlowBoard: BrainFlowBoard? = nil) {
+        public init(brainFlowBoard: BrainFlowBoard? = nil, keepsStatusChannel: Bool = false) {
             self.brainFlowBoard = brainFlowBoard
+            self.keepsStatusChannel = keepsStatusChannel
         }
     }
 
@@ -25,7 +29,9 @@ public enum RecordingReader {
     public static func read(path: String, options: Options = Options()) throws(RecordingError) -> Recording {
         // EDF/BDF go to EDFlib by path; the header tells it from the first 8 bytes.
         let (prefix, _) = try RecordingFile.readPrefix(path: path, count: 8)
-        if EDFHeader.isSignature(prefix) { return try EDFFileReader().read(path: path) }
+        if EDFHeader.isSignature(prefix) {
+            return try EDFFileReader(keepsStatusChannel: options.keepsStatusChannel).read(path: path)
+        }
         let bytes = try RecordingFile.readAll(path: path)
         return try read(bytes: bytes, sourceName: RecordingFile.fileName(of: path), options: options)
     }
@@ -42,7 +48,9 @@ public enum RecordingReader {
         case .museCSV: return try MuseCSVReader().read(bytes: bytes, sourceName: sourceName)
         case .mindMonitorCSV: return try MindMonitorCSVReader().read(bytes: bytes, sourceName: sourceName).recording
         case .axonCSV: return try AxonCSVReader().read(bytes: bytes, sourceName: sourceName)
-        case .edf, .bdf: return try EDFFileReader().read(bytes: bytes, sourceName: sourceName)
+        case .edf, .bdf:
+            return try EDFFileReader(keepsStatusChannel: options.keepsStatusChannel).read(
+                bytes: bytes, sourceName: sourceName)
         case .xdf: return try XDFReader.read(bytes: bytes).recording(sourceName: sourceName)
         }
     }
