@@ -62,13 +62,21 @@ enum EDFPeers {
         var rate: Double
         var samples: Int
         var warnings: [String]
+        /// With `findEvents`: MNE's `find_events` on the `Status` channel, `[sample, code]` (codes masked to 16 bits),
+        /// with `consecutive=True` and with MNE's default `consecutive="increasing"`.
+        var events: [[Int]]?
+        var eventsDefault: [[Int]]?
         var values: [[Double]] = []
 
-        private enum CodingKeys: String, CodingKey { case labels, units, rate, samples, warnings }
+        private enum CodingKeys: String, CodingKey {
+            case labels, units, rate, samples, warnings, events
+            case eventsDefault = "events_default"
+        }
     }
 
-    /// Reads `file` with MNE; throws with MNE's message when MNE cannot read it.
-    static func mneRead(file: String) throws -> MNEReading {
+    /// Reads `file` with MNE (and its BioSemi Status triggers with `findEvents`); throws with MNE's message when MNE
+    /// cannot read it.
+    static func mneRead(file: String, findEvents: Bool = false) throws -> MNEReading {
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("axon-mne-\(UUID().uuidString)").path
         defer {
             try? FileManager.default.removeItem(atPath: out + ".json")
@@ -76,7 +84,9 @@ enum EDFPeers {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [TestData.root.appendingPathComponent("scripts/mne-read.py").path, file, out]
+        process.arguments =
+            [TestData.root.appendingPathComponent("scripts/mne-read.py").path, file, out]
+            + (findEvents ? ["--find-events"] : [])
         let pipe = Pipe()
         process.standardError = pipe
         try process.run()
