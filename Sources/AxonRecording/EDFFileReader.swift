@@ -383,7 +383,8 @@ public struct EDFFileReader: Sendable {
         }
         if let status {
             markers = status.decoded.merged(into: markers)
-            metadata["edf.status"] = status.decoded.summary(signal: status.signal, label: status.label, kept: keepsStatus)
+            metadata["edf.status"] = status.decoded.summary(
+                signal: status.signal, label: status.label, kept: keepsStatus)
             if let warning = status.decoded.warning { warnings.append(warning) }
         }
 

@@ -43,7 +43,8 @@ struct BioSemiStatusTests {
     }
 
     static let eeg = ["Fp1", "Fz", "Cz"].map {
-        EDFTestFiles.Signal(label: $0, samplesPerRecord: 128, digital: -8_388_608...8_388_607, physical: -262144...262143)
+        EDFTestFiles.Signal(
+            label: $0, samplesPerRecord: 128, digital: -8_388_608...8_388_607, physical: -262144...262143)
     }
     /// BioSemi's Status signal header: the word's range on both sides, unit `Boolean`.
     static let status = EDFTestFiles.Signal(
@@ -90,8 +91,9 @@ struct BioSemiStatusTests {
         #expect(recording.channelLabels == ["Fp1", "Fz", "Cz"])
         #expect(recording.frameCount == Self.frames)
         #expect(Self.triggerPairs(recording.markers) == Self.expectedTriggers)
-        #expect(recording.markers.filter { $0.text?.hasPrefix("trigger ") == true }.map(\.value)
-            == Self.triggers.map { Double($0.1) })
+        #expect(
+            recording.markers.filter { $0.text?.hasPrefix("trigger ") == true }.map(\.value)
+                == Self.triggers.map { Double($0.1) })
         #expect(Self.statusEvents(recording.markers) == Self.expectedEvents)
         #expect(recording.markers.map(\.frame) == recording.markers.map(\.frame).sorted())
         #expect(
@@ -138,7 +140,9 @@ struct BioSemiStatusTests {
         #expect(recording.channel(at: 2) == (0..<Self.frames).map { Double(Self.word($0)) })
         #expect(recording.value(frame: 20, channel: 2) == Double(1 << 23 | 1 << 20 | 1 << 19 | 12))
         #expect(Self.triggerPairs(recording.markers) == Self.expectedTriggers)
-        #expect(recording.descriptor.metadata["edf.status"]?.hasSuffix("the channel kept raw (the 24-bit Status word)") == true)
+        #expect(
+            recording.descriptor.metadata["edf.status"]?.hasSuffix("the channel kept raw (the 24-bit Status word)")
+                == true)
         // Through RecordingReader's options, as `--keep-status-channel` asks.
         let read = try RecordingReader.read(path: path, options: .init(keepsStatusChannel: true))
         #expect(read.channelLabels == recording.channelLabels)
@@ -172,10 +176,11 @@ struct BioSemiStatusTests {
         ]
         // As a BDF holds them: 24-bit two's complement, sign-extended.
         let decoded = BioSemiStatus(samples: words.map { Int32(truncatingIfNeeded: $0 << 8) >> 8 })
-        #expect(decoded.markers.map { "\($0.frame) \($0.text ?? "")" } == [
-            "0 trigger 4", "0 CMS out of range", "0 battery low", "2 CMS in range", "2 battery ok", "4 trigger 6",
-            "4 new epoch",
-        ])
+        #expect(
+            decoded.markers.map { "\($0.frame) \($0.text ?? "")" } == [
+                "0 trigger 4", "0 CMS out of range", "0 battery low", "2 CMS in range", "2 battery ok", "4 trigger 6",
+                "4 new epoch",
+            ])
         #expect(decoded.triggerCount == 2)
         #expect(decoded.statusEventCount == 5)
         #expect(decoded.speedMode == 4 && decoded.isMk2)

@@ -93,11 +93,14 @@ public struct BioSemiStatus: Sendable, Hashable {
             cmsInRange = cms
             let low = word & 1 << 22 != 0
             if low != batteryLow {
-                markers.append(RecordingMarker(frame: frame, value: Double(word), text: low ? "battery low" : "battery ok"))
+                markers.append(
+                    RecordingMarker(frame: frame, value: Double(word), text: low ? "battery low" : "battery ok"))
             }
             batteryLow = low
             let newEpoch = word & 1 << 16 != 0
-            if newEpoch, !epoch { markers.append(RecordingMarker(frame: frame, value: Double(word), text: "new epoch")) }
+            if newEpoch, !epoch {
+                markers.append(RecordingMarker(frame: frame, value: Double(word), text: "new epoch"))
+            }
             epoch = newEpoch
         }
     }
