@@ -381,12 +381,7 @@ public struct EDFFileReader: Sendable {
             }
             markers.sort { $0.frame < $1.frame }
         }
-        if let status {
-            markers = status.decoded.merged(into: markers)
-            metadata["edf.status"] = status.decoded.summary(
-                signal: status.signal, label: status.label, kept: keepsStatus)
-            if let warning = status.decoded.warning { warnings.append(warning) }
-        }
+        status?.apply(markers: &markers, metadata: &metadata, warnings: &warnings, kept: keepsStatus)
 
         let type = EDFLibrary.fileTypeName(info.pointee.filetype)
         metadata["file"] = RecordingFile.fileName(of: path)

@@ -168,6 +168,29 @@ struct BioSemiStatusTests {
         #expect(Self.statusEvents(back.markers) == Self.expectedEvents)
     }
 
+    @Test("a file converted with the Status channel kept carries each trigger once: its annotations, not a re-decoding")
+    func convertKeptChannel() throws {
+        let path = try Self.bdf()
+        let folder = try EDFPeers.temporaryFolder()
+        defer {
+            try? FileManager.default.removeItem(atPath: path)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        let source = try EDFFileReader(keepsStatusChannel: true).read(path: path)
+        let out = folder.appendingPathComponent("kept.bdf").path
+        _ = try ConvertRoundTripTests.write(source, as: .bdf, to: out)
+        for keeps in [false, true] {
+            let back = try EDFFileReader(keepsStatusChannel: keeps).read(path: out)
+            #expect(back.channelLabels == (keeps ? ["Fp1", "Fz", "Status", "Cz"] : ["Fp1", "Fz", "Cz"]))
+            #expect(Self.triggerPairs(back.markers) == Self.expectedTriggers)
+            #expect(Self.statusEvents(back.markers) == Self.expectedEvents)
+            #expect(
+                back.descriptor.metadata["edf.status"]?.hasPrefix(
+                    "signal 3 (\"Status\") not decoded: the file's annotations already carry 14 Status trigger and "
+                        + "status markers") == true, "\(back.descriptor.metadata)")
+        }
+    }
+
     @Test("the decoder: a code on at frame 0 and at the end, CMS out and battery low from the start, battery ok again")
     func decoderEdges() {
         let words = [

@@ -60,6 +60,16 @@ public struct BioSemiStatus: Sendable, Hashable {
         return code
     }
 
+    /// The texts of the device status events.
+    public static let statusTexts: Set<String> = [
+        "CMS out of range", "CMS in range", "battery low", "battery ok", "new epoch",
+    ]
+
+    /// Whether `text` is one this decoder gives a marker: a trigger's or a status event's.
+    public static func isDecodedText(_ text: String) -> Bool {
+        triggerCode(inText: text) != nil || statusTexts.contains(text)
+    }
+
     /// Whether a BDF signal label names the Status channel: `Status`, trimmed, in any case (as MNE and BioSemi
     /// name it).
     public static func isStatusLabel(_ label: String) -> Bool {
@@ -122,20 +132,13 @@ public struct BioSemiStatus: Sendable, Hashable {
             + (kept ? "; the channel kept raw (the 24-bit Status word)" : "; the channel itself left out")
     }
 
-    /// `existing` (the file's annotations) and ``markers`` in frame order; a decoded marker with the same frame and
-    /// text as an annotation is left out (a file Axon wrote with both carries each event once).
+    /// `existing` (the file's annotations, in frame order) and ``markers`` in frame order; at one frame the
+    /// annotations first.
     /// - Complexity: O(n log n) in the markers.
     public func merged(into existing: [RecordingMarker]) -> [RecordingMarker] {
-        let present = Set(existing.map { MarkerKey(frame: $0.frame, text: $0.text) })
-        let added = markers.filter { !present.contains(MarkerKey(frame: $0.frame, text: $0.text)) }
-        return (existing + added).enumerated()
+        (existing + markers).enumerated()
             .sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
             .map(\.element)
-    }
-
-    private struct MarkerKey: Hashable {
-        var frame: Int
-        var text: String?
     }
 }
 
@@ -176,6 +179,27 @@ struct BioSemiStatusSignal {
         label = header.signals[ordinary[signal]].label
         samples = file.samples(ofSignal: ordinary[signal])
         decoded = BioSemiStatus(samples: samples)
+    }
+
+    /// Adds the decoded markers to the file's `markers` (annotations, in frame order) and says what was decoded in
+    /// `metadata["edf.status"]`, with a warning when the device reported trouble. A file whose annotations already
+    /// carry Status markers (Axon's conversion of a file read with the channel kept: the triggers as annotations,
+    /// the channel rescaled by the writer, so not bit-exact) keeps its annotations: decoding the channel again would
+    /// add each event twice, perhaps with a code off by one.
+    func apply(
+        markers: inout [RecordingMarker], metadata: inout [String: String], warnings: inout [String], kept: Bool
+    ) {
+        let carried = markers.filter { $0.text.map(BioSemiStatus.isDecodedText) ?? false }.count
+        guard carried == 0 else {
+            metadata["edf.status"] =
+                "signal \(signal + 1) (\"\(label)\") not decoded: the file's annotations already carry "
+                + "\(carried) Status trigger and status markers (a file Axon converted with the channel kept)"
+                + (kept ? "; the channel kept raw (its 24-bit digital samples)" : "; the channel itself left out")
+            return
+        }
+        markers = decoded.merged(into: markers)
+        metadata["edf.status"] = decoded.summary(signal: signal, label: label, kept: kept)
+        if let warning = decoded.warning { warnings.append(warning) }
     }
 
     /// Puts the 24-bit Status words in the channel's column of frame-major `values` (`width` channels) and
