@@ -32,7 +32,7 @@ import AxonStreams
 /// drops: a code already on at the first sample is a trigger at frame 0 (MNE: only with `initial_event=True`), and
 /// a code still on at the last sample is kept (MNE removes it as an "orphaned onset"). MNE's default
 /// `consecutive="increasing"` also leaves out a change to a lower non-zero code (12 → 7); Axon reports it.
-/// The speed mode and the Mk2 bit are read from the first sample into ``summary``; the bits above 23 of the
+/// The speed mode and the Mk2 bit are read from the first sample (``speedMode``, ``isMk2``); the bits above 23 of the
 /// sign-extended BDF sample are ignored (the word is the sample masked to 24 bits).
 ///
 /// Threading: a value; share freely.
