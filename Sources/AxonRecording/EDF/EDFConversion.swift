@@ -63,12 +63,17 @@ public enum EDFConversion {
     }
 
     /// Why the streams of `recording` cannot be signals of one EDF file, or `nil` when they can (or there is one):
-    /// a gap in any stream (fill would shift the others), or a stream that starts more than half a sample (of the
-    /// main stream) away from the main one (EDF signals share the header's start).
+    /// a gap in any stream (fill would shift the others), an irregular stream (`metadata["irregular"]`: Mind
+    /// Monitor's band powers), or a stream that starts more than half a sample (of the main stream) away from the
+    /// main one (EDF signals share the header's start).
     public static func companionProblem(_ recording: Recording) -> String? {
         guard !recording.companions.isEmpty else { return nil }
         if recording.streams.contains(where: { !$0.gaps.isEmpty }) {
             return "its streams at several rates have gaps, which EDF could only fill in one of them"
+        }
+        if let irregular = recording.companions.first(where: { $0.descriptor.metadata["irregular"] != nil }) {
+            return "the stream \(irregular.descriptor.name) is irregular (one sample per update), and EDF signals "
+                + "have a fixed rate"
         }
         let start = recording.startTime
         for companion in recording.companions {
@@ -125,6 +130,7 @@ public enum EDFConversion {
         _ recording: Recording, to path: String, format: EDFWriter.Format, range: ClosedRange<Double>? = nil,
         plans planned: [EDFChannelPlan]? = nil, anonymization: Anonymization? = nil
     ) throws(EDFWriterError) -> Result {
+        if let problem = companionProblem(recording) { throw .unsupportedStream(reason: problem) }
         let plans: [EDFChannelPlan]
         if let planned {
             plans = planned
@@ -139,7 +145,6 @@ public enum EDFConversion {
             let rate = streams.map(\.sampleRate).first { recordDuration(rate: $0) == nil } ?? recording.sampleRate
             throw .nonIntegerSamplesPerRecord(rate: rate, recordDuration: 1)
         }
-        if let problem = companionProblem(recording) { throw .unsupportedStream(reason: problem) }
         // One header update and one sync at close: a conversion is rewritten whole if interrupted.
         var options = EDFWriter.Options(
             format: format, recordDuration: duration, flushInterval: 1 << 20, synchronizes: false,
