@@ -47,6 +47,8 @@ public enum AxonCSVWriterError: Error, Sendable, Hashable, CustomStringConvertib
 /// Threading: stateless; call from any thread (distinct paths).
 public enum AxonCSVWriter {
     /// Writes `recording` to `path` (created or truncated), in O(frames × channels), flushing every 64 KiB.
+    /// An Axon CSV file holds one stream: the recording's ``Recording/companions`` are not written (`axon convert`
+    /// counts them as a loss).
     ///
     /// - Parameter anonymization: de-identifies the file (``Anonymization``): the descriptor line without the
     ///   source's name, id and header fields, every date moved by its days, no `# marker` lines unless kept.

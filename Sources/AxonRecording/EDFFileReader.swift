@@ -23,9 +23,10 @@ import Synchronization
 /// | a BDF signal labelled `Status` (BioSemi's trigger and status word) | decoded by ``BioSemiStatus``, not scaled: triggers (`trigger 12`, `value` the code) and device status events (`CMS out of range`, `battery low`, …) join ``Recording/markers`` in frame order; `metadata["edf.status"]` counts them; a warning when CMS left its range or the battery ran low; the channel is left out, or kept as the raw 24-bit word (unit `""`) with ``keepsStatusChannel``; not decoded again when the annotations already carry its markers (Axon's conversion of a kept channel) |
 /// | patient, recording, equipment, transducer, prefiltering, … | `metadata["edf.*"]` |
 ///
-/// Signals at different rates: a ``Recording`` has one rate, so the reader keeps the signals whose rate is the
-/// most common one (ties: the first signal's) and lists each other signal in ``Recording/warnings`` as skipped.
-/// It never resamples.
+/// Signals at different rates: every signal is kept, one stream per rate, never resampled. The rate most signals
+/// have (ties: the first signal's) is the ``Recording`` itself, with the annotations and warnings; each other rate is
+/// one of its ``Recording/companions`` (its `sourceID` ends in `/12.8 Hz`), and `metadata["edf.streams"]` lists them
+/// all. MNE-Python instead resamples every signal to the highest rate; pyedflib reads each at its own, as Axon does.
 ///
 /// Damage: before EDFlib opens the file, ``EDFHeader`` parses the header and checks the record count and sizes
 /// against the file's length, so a lying header gives ``RecordingError/edf(path:problem:)`` naming the field and
@@ -198,12 +199,16 @@ public struct EDFFileReader: Sendable {
         } catch .edf(_, let problem) {
             throw .edf(path: sourceName, problem: problem)  // name the data, not the temporary copy
         }
-        var descriptor = recording.descriptor
-        descriptor.sourceID = "file:\(sourceName)"
-        descriptor.metadata["file"] = sourceName
-        return Recording(
-            descriptor: descriptor, values: recording.values, timestamps: recording.timestamps,
-            markers: recording.markers, warnings: recording.warnings)
+        let named = recording.streams.map { stream in
+            var descriptor = stream.descriptor
+            descriptor.sourceID = descriptor.sourceID.replacingOccurrences(
+                of: "file:\(RecordingFile.fileName(of: path))", with: "file:\(sourceName)")
+            descriptor.metadata["file"] = sourceName
+            return Recording(
+                descriptor: descriptor, values: stream.values, timestamps: stream.timestamps,
+                markers: stream.markers, warnings: stream.warnings)
+        }
+        return named[0].withCompanions(Array(named.dropFirst()))
     }
 
     /// Reads `libraryPath` with EDFlib (the caller holds the EDFlib lock) and the samples from `bytes`, the
@@ -243,24 +248,20 @@ public struct EDFFileReader: Sendable {
                     value: String(header.recordDuration), reason: "EDFlib reads it as 0 s"))
         }
 
-        // The most common rate wins; the others are skipped (a Recording has one rate).
+        // One stream per rate, in the order of each rate's first signal; the rate with the most signals (ties: the
+        // first) is the main stream, the others its companions.
         let perRecord = parameters.map { Int($0.smp_in_datarecord) }
-        var tally: [Int: Int] = [:]
-        for samples in perRecord { tally[samples, default: 0] += 1 }
-        let best = tally.values.max() ?? 0
-        let chosen = perRecord.first { tally[$0] == best } ?? perRecord[0]
-        let rate = Double(chosen) / recordSeconds
+        // A BDF's BioSemi Status signal becomes markers (``BioSemiStatus``); its channel is left out unless kept.
+        let status = BioSemiStatusSignal(header: header, ordinary: ordinary)
+        let keepsStatus = keepsStatusChannel || signalCount == 1
+        let listed = perRecord.indices.filter { keepsStatus || $0 != status?.signal }
+        var rates: [Int] = []
+        for samples in listed.map({ perRecord[$0] }) where !rates.contains(samples) { rates.append(samples) }
+        let sizes = rates.map { samples in listed.filter { perRecord[$0] == samples }.count }
+        let mainRate = rates[sizes.firstIndex(of: sizes.max()!)!]
+        rates.removeAll { $0 == mainRate }
+        rates.insert(mainRate, at: 0)
         var warnings = notes
-        var kept: [Int] = []
-        for (index, samples) in perRecord.enumerated() {
-            if samples == chosen {
-                kept.append(index)
-            } else {
-                warnings.append(
-                    "signal \(index + 1) (\"\(trimmed(EDFLibrary.text(parameters[index].label)))\") at "
-                        + "\(Double(samples) / recordSeconds) Hz skipped: the recording keeps the \(rate) Hz signals")
-            }
-        }
 
         // Samples: digital values per signal as written (never clipped), scaled as EDFlib does, frame-major.
         let records = Int(info.pointee.datarecords_in_file)
@@ -272,25 +273,19 @@ public struct EDFFileReader: Sendable {
                     expectedBytes: header.headerBytes + records * header.recordBytes, actualBytes: bytes.count))
         }
         let file = EDFDigitalSamples(bytes: bytes, header: header, records: records)
-        // A BDF's BioSemi Status signal becomes markers (``BioSemiStatus``); its channel is left out unless kept.
-        let status = BioSemiStatusSignal(header: header, ordinary: ordinary, kept: kept, file: file)
-        let keepsStatus = keepsStatusChannel || kept.count == 1
-        if let status, !keepsStatus { kept.remove(at: status.slot) }
         // Labels and units EDFlib saw with "?" for bytes outside ASCII: as written, decoded as Latin-1.
         var latin1: [String: String] = [:]
         for field in header.nonASCIITextFields {
             if let signal = field.signal { latin1["\(field.field) \(signal)"] = trimmed(field.written) }
         }
-        let frames = Int(parameters[kept[0]].smp_in_file)
-        let width = kept.count
-        var values = [Double](repeating: 0, count: frames * width)
+        var columns: [[Double]] = []
         var channels: [ChannelInfo] = []
-        var metadata: [String: String] = [:]
         var transducers: [String] = []
         var prefilters: [String] = []
-        for (slot, signal) in kept.enumerated() {
+        for signal in 0..<signalCount {
             let parameter = parameters[signal]
             let label = latin1["label \(ordinary[signal])"] ?? trimmed(EDFLibrary.text(parameter.label))
+            let frames = Int(parameter.smp_in_file)
             let digital = file.samples(ofSignal: ordinary[signal])
             guard digital.count == frames else {
                 throw .edf(
@@ -303,14 +298,14 @@ public struct EDFFileReader: Sendable {
             let offset = parameter.phys_max / bitValue - Double(dmax)
             var atLimits = 0
             var beyond = 0
-            values.withUnsafeMutableBufferPointer { out in
-                for frame in 0..<frames {
-                    let sample = digital[frame]
-                    if sample == dmin || sample == dmax { atLimits += 1 }
-                    if sample < dmin || sample > dmax { beyond += 1 }
-                    out[frame * width + slot] = bitValue * (offset + Double(sample))
-                }
+            var column = [Double](repeating: 0, count: frames)
+            for frame in 0..<frames {
+                let sample = digital[frame]
+                if sample == dmin || sample == dmax { atLimits += 1 }
+                if sample < dmin || sample > dmax { beyond += 1 }
+                column[frame] = bitValue * (offset + Double(sample))
             }
+            columns.append(column)
             if atLimits > 0 {
                 warnings.append(
                     "signal \(signal + 1) (\"\(label)\"): \(atLimits) samples at the digital limits \(dmin)…\(dmax) "
@@ -332,33 +327,24 @@ public struct EDFFileReader: Sendable {
             transducers.append(trimmed(EDFLibrary.text(parameter.transducer)))
             prefilters.append(trimmed(EDFLibrary.text(parameter.prefilter)))
         }
-        if let status, keepsStatus { status.keepRaw(values: &values, channels: &channels, width: width) }
-        // Duplicate labels made unique (as MNE does) before they key the metadata.
+        if let status, keepsStatus {
+            status.keepRaw(
+                file: file, ordinary: ordinary, column: &columns[status.signal], channel: &channels[status.signal])
+        }
+        // Duplicate labels made unique (as MNE does) across every signal, before they key the metadata.
         let unique = UniqueChannelLabels.apply(to: channels)
         channels = unique.channels
         if let warning = unique.warning { warnings.append(warning) }
-        for (channel, signal) in zip(channels, kept) {
-            metadata[Recording.sourceColumnKeyPrefix + channel.label] = header.signals[ordinary[signal]].rawLabel
-        }
-        // Transducer and prefiltering: one `edf.transducer` / `edf.prefilter` entry when every kept signal has the
-        // same, else one per channel (`edf.prefilter.<label>`).
-        for (key, texts) in [("edf.transducer", transducers), ("edf.prefilter", prefilters)] {
-            if Set(texts).count == 1 {
-                if !texts[0].isEmpty { metadata[key] = texts[0] }
-            } else {
-                for (channel, text) in zip(channels, texts) where !text.isEmpty {
-                    metadata["\(key).\(channel.label)"] = text
-                }
-            }
-        }
 
         // Start time (the header's clock, taken as UTC) → per-frame Unix seconds.
         // An EDF+ file whose recording identification says `Startdate X` does not know its start (its header date
         // is a placeholder, 01.01.85 by convention): no timestamps, so nobody takes the placeholder for the date.
         let startUnknown = header.isPlus && trimmed(header.recordingField).hasPrefix("Startdate X")
         let start = EDFLibrary.startTime(info.pointee)
-        let timestamps = startUnknown ? nil : (0..<frames).map { start + Double($0) / rate }
+        var metadata: [String: String] = [:]
         if startUnknown { metadata["edf.startUnknown"] = "Startdate X: the file does not know its start date" }
+        let rate = Double(mainRate) / recordSeconds
+        let frames = columns[perRecord.firstIndex(of: mainRate)!].count
 
         // Annotations → markers.
         var markers: [RecordingMarker] = []
@@ -381,7 +367,9 @@ public struct EDFFileReader: Sendable {
             }
             markers.sort { $0.frame < $1.frame }
         }
-        status?.apply(markers: &markers, metadata: &metadata, warnings: &warnings, kept: keepsStatus)
+        status?.apply(
+            file: file, ordinary: ordinary, perRecord: perRecord, mainRate: mainRate, frames: frames,
+            markers: &markers, metadata: &metadata, warnings: &warnings, kept: keepsStatus)
 
         let type = EDFLibrary.fileTypeName(info.pointee.filetype)
         metadata["file"] = RecordingFile.fileName(of: path)
@@ -405,12 +393,59 @@ public struct EDFFileReader: Sendable {
             ("recordingAdditional", EDFLibrary.text(info.pointee.recording_additional)),
         ]
         for (key, value) in textFields where !trimmed(value).isEmpty { metadata["edf." + key] = trimmed(value) }
-        let isEEG = channels.contains { ["uV", "µV", "mV"].contains($0.unit) }
-        let descriptor = StreamDescriptor(
-            name: isEEG ? "\(type) EEG" : type, contentType: isEEG ? .eeg : StreamContentType(type),
-            channels: channels, nominalRate: rate, format: header.isBDF ? .int24 : .int16,
-            sourceID: "file:\(RecordingFile.fileName(of: path))", metadata: metadata)
-        return Recording(
-            descriptor: descriptor, values: values, timestamps: timestamps, markers: markers, warnings: warnings)
+        if rates.count > 1 {
+            metadata["edf.streams"] =
+                rates.map { samples in
+                    "\(listed.filter { perRecord[$0] == samples }.count) at "
+                        + "\(Self.decimal(Double(samples) / recordSeconds)) Hz"
+                }.joined(separator: ", ") + " (one stream per rate, never resampled)"
+        }
+        let streams = rates.map { samples -> Recording in
+            let signals = listed.filter { perRecord[$0] == samples }
+            let streamRate = Double(samples) / recordSeconds
+            let streamFrames = columns[signals[0]].count
+            let width = signals.count
+            var values = [Double](repeating: 0, count: streamFrames * width)
+            for (slot, signal) in signals.enumerated() {
+                for frame in 0..<streamFrames { values[frame * width + slot] = columns[signal][frame] }
+            }
+            let streamChannels = signals.map { channels[$0] }
+            var streamMetadata = metadata
+            for signal in signals {
+                streamMetadata[Recording.sourceColumnKeyPrefix + channels[signal].label] =
+                    header.signals[ordinary[signal]].rawLabel
+            }
+            // Transducer and prefiltering: one `edf.transducer` / `edf.prefilter` entry when every signal of the
+            // stream has the same, else one per channel (`edf.prefilter.<label>`).
+            for (key, texts) in [("edf.transducer", signals.map { transducers[$0] }),
+                ("edf.prefilter", signals.map { prefilters[$0] })]
+            {
+                if Set(texts).count == 1 {
+                    if !texts[0].isEmpty { streamMetadata[key] = texts[0] }
+                } else {
+                    for (channel, text) in zip(streamChannels, texts) where !text.isEmpty {
+                        streamMetadata["\(key).\(channel.label)"] = text
+                    }
+                }
+            }
+            let isEEG = streamChannels.contains { ["uV", "µV", "mV"].contains($0.unit) }
+            let descriptor = StreamDescriptor(
+                name: isEEG ? "\(type) EEG" : type, contentType: isEEG ? .eeg : StreamContentType(type),
+                channels: streamChannels, nominalRate: streamRate, format: header.isBDF ? .int24 : .int16,
+                sourceID: "file:\(RecordingFile.fileName(of: path))"
+                    + (samples == mainRate ? "" : "/\(Self.decimal(streamRate)) Hz"),
+                metadata: streamMetadata)
+            let isMain = samples == mainRate
+            return Recording(
+                descriptor: descriptor, values: values,
+                timestamps: startUnknown ? nil : (0..<streamFrames).map { start + Double($0) / streamRate },
+                markers: isMain ? markers : [], warnings: isMain ? warnings : [])
+        }
+        return streams[0].withCompanions(Array(streams.dropFirst()))
+    }
+
+    /// `12.8`, `100`: a rate without a needless `.0`.
+    private static func decimal(_ value: Double) -> String {
+        value.rounded() == value && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }

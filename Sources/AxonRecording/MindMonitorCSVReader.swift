@@ -417,9 +417,14 @@ public struct MindMonitorFile: Sendable, Equatable {
     /// The `Elements` column's texts with their times (Unix seconds in `deviceTime` and `arrivalTime`).
     public let elements: [EventSample<String>]
 
-    /// The EEG when the file has RAW rows, else the band powers (the reader guarantees one of them).
+    /// The EEG when the file has RAW rows, with the band powers as its companion stream
+    /// (``Recording/companions``, so `convert` keeps them), else the band powers alone (the reader guarantees one of
+    /// them).
     public var recording: Recording {
-        guard let main = eeg ?? bandPowers else { preconditionFailure("the reader returns EEG or band powers") }
-        return main
+        guard let eeg else {
+            guard let bandPowers else { preconditionFailure("the reader returns EEG or band powers") }
+            return bandPowers
+        }
+        return eeg.withCompanions(bandPowers.map { [$0] } ?? [])
     }
 }

@@ -41,6 +41,11 @@ public struct Recording: Sendable, Equatable {
     public let warnings: [String]
     /// Set when the file ended in the middle of a row; the rows before it are all here.
     public let truncation: RecordingTruncation?
+    /// The file's other streams, each at a rate of its own: an EDF/BDF file's signals at other rates than this
+    /// recording's (one recording per rate, in the order of their first signal), an XDF file's other regular numeric
+    /// streams. Each is a whole recording (rate, timestamps, metadata); markers and gaps stay with this one, the file's
+    /// main stream. Empty for a single-stream file.
+    public let companions: [Recording]
 
     /// Creates a recording from frame-major values.
     ///
@@ -52,7 +57,7 @@ public struct Recording: Sendable, Equatable {
     public init(
         descriptor: StreamDescriptor, values: [Double], timestamps: [Double]? = nil, counters: [UInt64]? = nil,
         counterModulus: UInt64? = nil, markers: [RecordingMarker] = [], gaps: [RecordingGap] = [],
-        warnings: [String] = [], truncation: RecordingTruncation? = nil
+        warnings: [String] = [], truncation: RecordingTruncation? = nil, companions: [Recording] = []
     ) {
         let channels = descriptor.channelCount
         precondition(channels >= 1, "a recording needs at least one channel")
@@ -77,6 +82,20 @@ public struct Recording: Sendable, Equatable {
         self.gaps = gaps
         self.warnings = warnings + (unique.warning.map { [$0] } ?? [])
         self.truncation = truncation
+        self.companions = companions
+    }
+
+    /// Every stream of the file: this recording (without its companions), then each companion.
+    public var streams: [Recording] {
+        [withCompanions([])] + companions
+    }
+
+    /// This recording with other companions (``companions``); everything else unchanged.
+    public func withCompanions(_ companions: [Recording]) -> Recording {
+        Recording(
+            descriptor: descriptor, values: values, timestamps: timestamps, counters: counters,
+            counterModulus: counterModulus, markers: markers, gaps: gaps, warnings: warnings, truncation: truncation,
+            companions: companions)
     }
 
     /// Samples per second per channel (the descriptor's nominal rate).

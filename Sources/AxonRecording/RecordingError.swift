@@ -24,6 +24,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
     case malformedRow(line: Int, reason: String)
     /// A channel label that the recording does not have.
     case unknownChannel(label: String, available: [String])
+    /// A label as the file wrote it that several channels share (made unique on reading, `EEG-0`, `EEG-1`).
+    case ambiguousChannel(label: String, matches: [String])
     /// A time range that is empty, reversed, not finite or outside the recording (seconds from its first sample).
     case invalidSegment(from: Double, to: Double, duration: Double)
     /// An EDF/EDF+/BDF/BDF+ file (at `path`) cannot be read; ``EDFProblem`` says where and why.
@@ -54,6 +56,9 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
             return "line \(line): malformed row: \(reason)"
         case .unknownChannel(let label, let available):
             return "no channel \"\(label)\"; available: \(available.joined(separator: ", "))"
+        case .ambiguousChannel(let label, let matches):
+            return "\"\(label)\" is the label of \(matches.count) channels, named \(matches.joined(separator: ", ")) "
+                + "here (duplicates are made unique as MNE-Python does): name one of those"
         case .invalidSegment(let from, let to, let duration):
             return "invalid segment \(from)–\(to) s: the recording lasts \(duration) s (times count from its first "
                 + "sample; the start must be ≥ 0 and before the end)"

@@ -47,12 +47,15 @@ public final class LiveViewHub: Sendable {
         public var spectrumMaximum: Double
         /// Says what the source is, shown in the page's header.
         public var sourceLabel: String
+        /// Indicators the zone timeline keeps (one hour at the engine's 10 s); older ones scroll out into a summary
+        /// (how many, from when to when, how many in each zone), so a view that runs for days holds the same memory.
+        public var timelineEntries: Int
 
         /// Creates options.
         public init(
             historySeconds: Double = 10, displayRate: Double = 125, queueCapacity: Int = 64, ringCapacity: Int = 16384,
             flushInterval: Double = 0.1, statisticsInterval: Double = 0.5, timeOffset: Double = 0,
-            spectrumMaximum: Double = 40, sourceLabel: String = ""
+            spectrumMaximum: Double = 40, sourceLabel: String = "", timelineEntries: Int = 360
         ) {
             self.historySeconds = historySeconds
             self.displayRate = displayRate
@@ -63,6 +66,7 @@ public final class LiveViewHub: Sendable {
             self.timeOffset = timeOffset
             self.spectrumMaximum = spectrumMaximum
             self.sourceLabel = sourceLabel
+            self.timelineEntries = max(1, timelineEntries)
         }
     }
 
@@ -98,7 +102,11 @@ public final class LiveViewHub: Sendable {
         /// The newest spectrum not yet sent: the hub's thread encodes and sends it at its next flush, so a replay
         /// at any speed costs the viewers at most one spectrum per ``Options/flushInterval``.
         var pendingSpectrum: (frame: SpectrumFrame, baselineFrames: Int)?
+        /// The zone timeline's newest ``Options/timelineEntries`` indicators, as sent.
         var indicators: [String] = []
+        /// Each of those indicators' time and zone, for the summary when it scrolls out.
+        var indicatorZones: [(time: Double, zone: String)] = []
+        var scrolledOut = ScrolledOutIndicators()
         var status: [String] = []
         var battery: Int?
         var statistics: String?
@@ -106,6 +114,26 @@ public final class LiveViewHub: Sendable {
         var baselineFrames = 0
         var ended: String?
         var connections = 0
+    }
+
+    /// What scrolled out of the zone timeline: counts per zone and the span of time.
+    struct ScrolledOutIndicators {
+        var count = 0
+        var from = 0.0
+        var to = 0.0
+        /// Zones in the order first seen, with their counts.
+        var zones: [(zone: String, count: Int)] = []
+
+        mutating func add(time: Double, zone: String) {
+            if count == 0 { from = time }
+            to = time
+            count += 1
+            if let index = zones.firstIndex(where: { $0.zone == zone }) {
+                zones[index].count += 1
+            } else {
+                zones.append((zone, 1))
+            }
+        }
     }
 
     /// Creates a hub for a stream and the engine run on it.
@@ -206,12 +234,32 @@ public final class LiveViewHub: Sendable {
     }
 
     /// An indicator from the engine: a new entry of the zone timeline.
+    ///
+    /// The timeline keeps the newest ``Options/timelineEntries``; an older one leaves a count in the summary a new
+    /// viewer's `hello` carries (`earlier`).
     public func publish(_ indicator: ActivityIndicators) {
         let text = indicatorJSON(indicator)
+        let entry = (time: indicatorTime(indicator), zone: "\(indicator.activity.zone)")
         shared.withLock { state in
             state.indicators.append(text)
+            state.indicatorZones.append(entry)
+            if state.indicators.count > options.timelineEntries {
+                let old = state.indicatorZones.removeFirst()
+                state.indicators.removeFirst()
+                state.scrolledOut.add(time: old.time, zone: old.zone)
+            }
             broadcast(ViewMessage(kind: .indicator, text: text), &state)
         }
+    }
+
+    /// How many indicators the timeline holds now, and how many scrolled out of it.
+    public var timelineCounts: (kept: Int, scrolledOut: Int) {
+        shared.withLock { ($0.indicators.count, $0.scrolledOut.count) }
+    }
+
+    /// An indicator's time on the page: stream seconds (plus ``Options/timeOffset``) at its last sample.
+    private func indicatorTime(_ indicator: ActivityIndicators) -> Double {
+        options.timeOffset + Double(indicator.sampleIndex + 1) / configuration.sampleRate
     }
 
     /// A device status message (`code` and `name` as the device's SDK gives them; `code` nil for a rejected
@@ -459,9 +507,31 @@ public final class LiveViewHub: Sendable {
         json.raw(state.gapsShown.joined(separator: ","))
         json.raw("]},\"spectrum\":")
         json.raw(state.spectrum ?? "null")
+        json.raw(",\"timelineEntries\":")
+        json.int(options.timelineEntries)
         json.raw(",\"indicators\":[")
         json.raw(state.indicators.joined(separator: ","))
-        json.raw("],\"status\":[")
+        json.raw("],\"earlier\":")
+        if state.scrolledOut.count == 0 {
+            json.raw("null")
+        } else {
+            json.raw("{\"count\":")
+            json.int(state.scrolledOut.count)
+            json.raw(",\"from\":")
+            json.number(state.scrolledOut.from, digits: 3)
+            json.raw(",\"to\":")
+            json.number(state.scrolledOut.to, digits: 3)
+            json.raw(",\"zones\":")
+            json.array(state.scrolledOut.zones) { json, zone in
+                json.raw("{\"zone\":")
+                json.string(zone.zone)
+                json.raw(",\"count\":")
+                json.int(zone.count)
+                json.raw("}")
+            }
+            json.raw("}")
+        }
+        json.raw(",\"status\":[")
         json.raw(state.status.joined(separator: ","))
         json.raw("],\"battery\":")
         json.raw(state.battery.map(String.init) ?? "null")
@@ -525,7 +595,7 @@ public final class LiveViewHub: Sendable {
     private func indicatorJSON(_ indicator: ActivityIndicators) -> String {
         var json = ViewJSON(capacity: 512)
         json.raw("{\"type\":\"indicator\",\"time\":")
-        json.number(options.timeOffset + Double(indicator.sampleIndex + 1) / configuration.sampleRate, digits: 3)
+        json.number(indicatorTime(indicator), digits: 3)
         json.raw(",\"zone\":")
         json.string("\(indicator.activity.zone)")
         json.raw(",\"code\":")

@@ -80,8 +80,28 @@ extension Axon {
             if from != nil || to != nil {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
             }
-            if let highpass { recording = try Self.highPassed(recording, cutoff: highpass) }
+            if let highpass {
+                let streams = try recording.streams.map { try Self.highPassed($0, cutoff: highpass) }
+                recording = streams[0].withCompanions(Array(streams.dropFirst()))
+            }
             let head = "axon convert: \(input) → \(output)"
+            if !recording.companions.isEmpty, fileExtension == "csv" {
+                // Axon CSV holds one rate: the other streams would be dropped.
+                let dropped = recording.companions.map {
+                    "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz"
+                }
+                let loss = "Axon CSV holds one rate: the stream\(dropped.count == 1 ? "" : "s") "
+                    + dropped.joined(separator: "; ") + " would be left out"
+                guard allowLossy else {
+                    printError("  loss: \(loss)")
+                    printError(
+                        "axon convert: not written: the conversion would lose what is listed above. Use .xdf, .edf or "
+                            + ".bdf (every rate kept), --channels, or --allow-lossy to write it anyway.")
+                    throw ExitCode.failure
+                }
+                print("  loss: \(loss)")
+                recording = recording.withCompanions([])
+            }
             let shape =
                 "\(recording.frameCount) frames × \(recording.channelCount) channels at "
                 + "\(fmt(recording.sampleRate, 3)) Hz"
@@ -97,6 +117,11 @@ extension Axon {
                     try XDFConversion.write(recording, to: $0, anonymization: anonymization.value)
                 }
                 print("\(head) (XDF): \(shape), \(result.markers) markers; every value exact (double64)")
+                for companion in recording.companions {
+                    print(
+                        "  and a stream of \(companion.frameCount) frames × \(companion.channelCount) channels at "
+                            + "\(fmt(companion.sampleRate, 3)) Hz (\(companion.channelLabels.joined(separator: ", ")))")
+                }
                 print("  start       \(Self.startText(recording))")
                 if recording.counters != nil { print("  note: device counters are not carried by XDF") }
             default:
@@ -106,17 +131,31 @@ extension Axon {
             for warning in recording.warnings { print("  warning: \(warning)") }
         }
 
-        private func convertToEDF(_ recording: Recording, head: String, shape: String) throws {
+        private func convertToEDF(_ source: Recording, head: String, shape: String) throws {
             let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
             let name = format == .bdfPlus ? "BDF+" : "EDF+"
-            guard let recordDuration = EDFConversion.recordDuration(rate: recording.sampleRate) else {
+            var recording = source
+            var dropped: String?
+            if let problem = EDFConversion.companionProblem(recording) {
+                // Only the main stream can go: a loss, refused below unless --allow-lossy.
+                dropped = "the stream\(recording.companions.count == 1 ? "" : "s") "
+                    + recording.companions.map {
+                        "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz"
+                    }.joined(separator: "; ") + " would be left out: \(problem); .xdf keeps every stream"
+                recording = recording.withCompanions([])
+            }
+            guard let recordDuration = EDFConversion.recordDuration(for: recording) else {
+                let rates = recording.streams.map { fmt($0.sampleRate, 6) + " Hz" }.joined(separator: " and ")
                 printError(
-                    "axon convert: \(name) cannot carry \(fmt(recording.sampleRate, 6)) Hz: no data record of "
-                        + "0.1…10 s holds a whole number of samples; convert to .csv or .xdf instead")
+                    "axon convert: \(name) cannot carry \(rates): no data record of 0.1…10 s holds a whole number of "
+                        + "samples\(recording.companions.isEmpty ? "" : " of each"); convert to .xdf instead")
                 throw ExitCode.failure
             }
-            let plans = try EDFChannelPlan.plan(recording, format: format, range: PhysicalRangeOption.parse(range))
-            var losses: [String] = []
+            var plans: [EDFChannelPlan] = []
+            for stream in recording.streams {
+                plans += try EDFChannelPlan.plan(stream, format: format, range: PhysicalRangeOption.parse(range))
+            }
+            var losses: [String] = dropped.map { [$0] } ?? []
             for plan in plans {
                 if plan.clipped > 0 {
                     losses.append(
@@ -132,7 +171,7 @@ extension Axon {
                             + "(more than \(fmt(100 * EDFChannelPlan.maximumStepFraction, 0)) %)")
                 }
             }
-            for channel in recording.descriptor.channels {
+            for channel in recording.streams.flatMap(\.descriptor.channels) {
                 if channel.label.utf8.count > 16 {
                     losses.append("\(channel.label): the label is cut to EDF's 16 characters")
                 }
@@ -144,6 +183,12 @@ extension Axon {
             if longest > 600 { losses.append("annotations longer than 600 bytes are cut to fit a data record") }
 
             print("\(head) (\(name)): \(shape)")
+            for companion in recording.companions {
+                print(
+                    "  and \(companion.frameCount) frames × \(companion.channelCount) channels at "
+                        + "\(fmt(companion.sampleRate, 3)) Hz (\(companion.channelLabels.joined(separator: ", "))), "
+                        + "each signal at its own rate")
+            }
             func column(_ text: String, _ width: Int) -> String {
                 text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
             }

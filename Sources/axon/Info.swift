@@ -72,20 +72,15 @@ extension Axon {
                 for (key, value) in header.sorted(by: { $0.key < $1.key }) { print("    \(key): \(value)") }
             }
             print("  channels (\(recording.channelCount))")
-            let labelWidth = max(12, descriptor.channels.map(\.label.count).max() ?? 0)  // whole labels, never cut
-            for channel in descriptor.channels {
-                let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
-                let original =
-                    metadata[Recording.sourceColumnKeyPrefix + channel.label]
-                    .map { "  (as written: \"\($0)\")" }
-                    ?? channel.writtenLabel.map { "  (as written: \"\($0)\")" } ?? ""
-                let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
-                    .compactMap { $0 }.joined(separator: "; ")
-                let label = channel.label.rightPadded(labelWidth)
-                let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
+            let labelWidth = max(12, recording.streams.flatMap(\.descriptor.channels).map(\.label.count).max() ?? 0)
+            Self.printChannels(of: recording, labelWidth: labelWidth)  // whole labels, never cut
+            for (number, companion) in recording.companions.enumerated() {
                 print(
-                    "    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
-                        + (extra.isEmpty ? "" : "  [\(extra)]"))
+                    "  stream \(number + 2)    \(companion.channelCount) channel\(companion.channelCount == 1 ? "" : "s") "
+                        + "at \(fmt(companion.sampleRate, 3)) Hz: \(companion.frameCount) frames = "
+                        + "\(fmt(companion.duration, 3)) s (\(companion.descriptor.name), "
+                        + "\(companion.descriptor.contentType); a rate of its own, kept as its own stream)")
+                Self.printChannels(of: companion, labelWidth: labelWidth)
             }
             if !recording.gaps.isEmpty {
                 let missing = recording.gaps.reduce(0) { $0 + $1.gap.missingCount }
@@ -108,6 +103,25 @@ extension Axon {
             if let cut = recording.truncation { print("  damage      \(cut)") }
             print("  warnings    \(recording.warnings.isEmpty ? "none" : "\(recording.warnings.count)")")
             for warning in recording.warnings { print("    - \(warning)") }
+        }
+
+        /// One line per channel of `recording`'s own stream: label, unit, range, rate, the label as written.
+        static func printChannels(of recording: Recording, labelWidth: Int) {
+            let metadata = recording.descriptor.metadata
+            for channel in recording.descriptor.channels {
+                let range = channel.range.map { "\(fmt($0.lowerBound, 3))…\(fmt($0.upperBound, 3))" } ?? "–"
+                let original =
+                    metadata[Recording.sourceColumnKeyPrefix + channel.label]
+                    .map { "  (as written: \"\($0)\")" }
+                    ?? channel.writtenLabel.map { "  (as written: \"\($0)\")" } ?? ""
+                let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
+                    .compactMap { $0 }.joined(separator: "; ")
+                let label = channel.label.rightPadded(labelWidth)
+                let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
+                print(
+                    "    \(label) \(unit) range \(range)  \(fmt(recording.sampleRate, 3)) Hz" + original
+                        + (extra.isEmpty ? "" : "  [\(extra)]"))
+            }
         }
 
         /// Seconds from the first frame to `frame`: by the timestamps when the file has them, else at the nominal

@@ -169,6 +169,21 @@ extension Axon {
                 }
                 sink = created
             }
+            // A Muse's telemetry, motion and PPG streams go beside its EEG (XDF streams, EDF files of their own).
+            var museAuxiliary: MuseAuxiliaryRecording?
+            if let muse = source as? MuseSource {
+                if fileExtension == "csv" {
+                    print(
+                        "note: the Muse's telemetry, accelerometer and gyroscope streams are recorded with .xdf, .edf "
+                            + "or .bdf, not with .csv")
+                } else {
+                    let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
+                    let options = anonymization.applied(to: .init(format: format, startAnnotation: nil))
+                    museAuxiliary = try MuseAuxiliaryRecording(
+                        source: muse, out: out, xdf: xdf, options: options, replace: force
+                    ) { text in edfSink?.annotate(unixTime: HostClock.unixNow(), text: text) }
+                }
+            }
             let status = try lslOut ? lsl?.statusOutlet(for: descriptor) : nil
             if let status {
                 headsetEvents.target { event in
@@ -238,12 +253,21 @@ extension Axon {
                 stop = pipeline.stop
             }
 
-            // A device streams until told to stop: --duration ends it here.
-            let deadline = device != nil || source is LSLInletSource ? duration.map { HostClock.now() + $0 + 10 } : nil
+            // A device streams until told to stop: --seconds ends it here, once that much data is in (or 10 s after
+            // it is due, should the device stall). An LSL inlet ends itself after --seconds; the deadline is a net.
+            let streamsUntilStopped = specifier.isDevice || source is LSLInletSource
+            let deadline = streamsUntilStopped ? duration.map { HostClock.now() + $0 + 10 } : nil
+            let wanted = specifier.isDevice ? duration.map { Int(($0 * descriptor.nominalRate).rounded()) } : nil
+            let tick = wanted == nil ? progress : min(progress, 0.05)
             var next = HostClock.now()
-            while !done.isSet, !stopRequested.isSet, deadline.map({ HostClock.now() < $0 }) ?? true {
-                next += progress
+            var nextProgress = next + progress
+            while !done.isSet, !stopRequested.isSet, deadline.map({ HostClock.now() < $0 }) ?? true,
+                wanted.map({ statistics().delivered < $0 }) ?? true
+            {
+                next += tick
                 HostClock.sleep(until: next)
+                guard HostClock.now() >= nextProgress else { continue }
+                nextProgress += progress
                 let s = statistics()
                 print("recorded \(fmt(Double(s.delivered) / descriptor.nominalRate, 2)) s (\(s.delivered) samples, "
                     + "\(s.gapRecords) gaps, \(s.dropped) dropped)")
@@ -253,6 +277,7 @@ extension Axon {
             markerInlet?.stop()
             if let indicatorTask { waitForTask(indicatorTask) }
             if let spectraTask { waitForTask(spectraTask) }
+            let auxiliary = museAuxiliary?.finish()
             if let xdf {
                 try xdf.writer.close()
                 print("xdf: \(xdf.writer.counts.chunks) chunks, \(xdf.writer.counts.boundaries) boundaries")
@@ -265,6 +290,10 @@ extension Axon {
                     + "\(writer.clippedSamples)"
             }
             print(summary)
+            if let auxiliary {
+                print(auxiliary.summary)
+                if let failure = auxiliary.failure { print("warning: muse auxiliary streams: \(failure)") }
+            }
             if let writer = edfSink?.writer {
                 for (channel, clipped) in zip(descriptor.channels, writer.clippedSamples) where clipped > 0 {
                     print(

@@ -154,7 +154,11 @@ struct XDFLabRecorderTests {
         let (folder, path) = try Self.fixture()
         defer { try? FileManager.default.removeItem(at: folder) }
         let out = folder.appendingPathComponent("converted.\(format)").path
-        let (status, output) = try ConvertCommandTests.axon(["convert", path, out])
+        // The accelerometer stream cannot be a signal beside the EEG's gap: refused, then written when allowed.
+        let (refused, message) = try ConvertCommandTests.axon(["convert", path, out])
+        #expect(refused == 1 && message.contains("loss: the stream"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+        let (status, output) = try ConvertCommandTests.axon(["convert", path, out, "--allow-lossy"])
         #expect(status == 0, "\(output)")
         let converted = try RecordingReader.read(path: out)
         // 90 s + 60 s of fill + 60 s: the fill keeps every later sample at its time.

@@ -196,6 +196,34 @@ struct BioSemiStatusTests {
         }
     }
 
+    @Test(
+        "a Status signal at half the EEG's rate: its triggers land on the EEG's frames, as MNE's find_events puts them")
+    func statusAtAnotherRate() throws {
+        let signals = [
+            Self.eeg[0],
+            EDFTestFiles.Signal(
+                label: "Status", samplesPerRecord: 64, digital: -8_388_608...8_388_607,
+                physical: -8_388_608...8_388_607, unit: "Boolean"),
+        ]
+        let bytes = EDFTestFiles.make(bdf: true, signals: signals, records: 2) { signal, record, sample in
+            let frame = record * (signal == 0 ? 128 : 64) + sample
+            if signal == 0 { return Self.digital(0, frame) }
+            return Self.idle | ((10..<15).contains(frame) ? 7 : 0) | ((70..<75).contains(frame) ? 3 : 0)
+        }
+        let path = try EDFTestFiles.temporaryFile(bytes, suffix: ".bdf")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let recording = try EDFFileReader().read(path: path)
+        #expect(recording.channelLabels == ["Fp1"])
+        #expect(recording.companions.isEmpty)
+        #expect(Self.triggerPairs(recording.markers) == [[20, 7], [140, 3]])
+        guard EDFPeers.available else { return }
+        // MNE puts them on the same frames; its codes are not comparable here: MNE masks a Status channel to 17 bits
+        // only when it has the main rate, and takes the absolute value of the negative (Mk2) words it leaves
+        // unmasked, so it reports 65529 and 65533 for 7 and 3.
+        let mne = try EDFPeers.mneRead(file: path, findEvents: true)
+        #expect(mne.events?.map { $0[0] } == [20, 140])
+    }
+
     @Test("the decoder: a code on at frame 0 and at the end, CMS out and battery low from the start, battery ok again")
     func decoderEdges() {
         let words = [

@@ -87,7 +87,7 @@ struct EDFFileReaderTests {
         #expect(byBytes.descriptor.sourceID == "file:S001R01.edf")
     }
 
-    @Test("a BDF file: 24-bit samples, physical scaling, start time, mixed rates keep the most common one")
+    @Test("a BDF file: 24-bit samples, physical scaling, start time, the most common rate is the main stream")
     func bdfMixedRates() throws {
         let signals = [
             EDFTestFiles.Signal(
@@ -109,9 +109,13 @@ struct EDFFileReaderTests {
         #expect(recording.frameCount == 768)
         #expect(recording.descriptor.format == .int24)
         #expect(recording.descriptor.metadata["format"] == "BDF")
+        // The 128 Hz signal is a stream of its own (its samples lie beyond its digital range: read as written).
+        #expect(recording.companions.map(\.channelLabels) == [["Slow"]])
+        #expect(recording.companions.first?.sampleRate == 128 && recording.companions.first?.frameCount == 384)
         #expect(
             recording.warnings == [
-                "signal 2 (\"Slow\") at 128.0 Hz skipped: the recording keeps the 256.0 Hz signals"
+                "signal 2 (\"Slow\"): 384 samples outside the declared digital range -1000…1000, read as written (not "
+                    + "clipped) and scaled beyond the physical range"
             ])
         // 2020-01-01 10:20:30 UTC.
         #expect(recording.startTime == 1_577_874_030)

@@ -192,7 +192,9 @@ struct MindMonitorCSVReaderTests {
         #expect(mismatches == 0)
         // Millisecond times, exact: the same Doubles as muse-lsl's three-decimal stamps.
         #expect(eeg.timestamps == source.timestamps.map { Array($0.prefix(1024)) })
-        #expect(file.recording == eeg)
+        // What the readers return: the EEG, with the band powers kept as its companion stream.
+        #expect(file.recording.withCompanions([]) == eeg)
+        #expect(file.recording.companions == [try #require(file.bandPowers)])
         #expect(eeg.descriptor.metadata["format"] == "Mind Monitor CSV")
     }
 

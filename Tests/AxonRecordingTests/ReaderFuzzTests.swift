@@ -157,6 +157,7 @@ struct ReaderFuzzTests {
         case .malformedHeader: return "malformedHeader"
         case .malformedRow: return "malformedRow"
         case .unknownChannel: return "unknownChannel"
+        case .ambiguousChannel: return "ambiguousChannel"
         case .invalidSegment: return "invalidSegment"
         case .edf(_, let problem):
             switch problem {

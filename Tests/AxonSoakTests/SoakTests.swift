@@ -1,8 +1,8 @@
 // Hours of device time, as fast as the machine goes: a 4-channel 250 Hz headset that loses packets and its link,
-// through ring → engine → EDF+, the event store, the live view's hub (five viewers, one of which never reads) and an
-// LSL outlet read back by an LSL inlet in the same process, with the process's memory, descriptors and threads
-// sampled every simulated minute. `make test` runs half an hour of device time; `make soak` runs 24 hours
-// (AXON_SOAK_HOURS=24).
+// through ring → engine → EDF+, the event store, the live view's hub (five viewers, one of which never reads; a zone
+// timeline bounded to 60 entries) and an LSL outlet read back by an LSL inlet in the same process, with the
+// process's memory, descriptors and threads sampled every simulated minute. `make test` runs half an hour of device
+// time; `make soak` runs 24 hours (AXON_SOAK_HOURS=24).
 
 import AxonEEG
 import AxonLSL
@@ -215,7 +215,9 @@ struct SoakTests {
         let edf = EDFSink(path: edfPath, options: .init(format: .edfPlus, ranges: Array(repeating: -500...500, count: 4)))
 
         // The live view's hub with five viewers: four read every message, one never reads.
-        let hub = LiveViewHub(descriptor: source.descriptor, configuration: configuration)
+        // Its zone timeline keeps 60 entries (10 simulated minutes); the rest scroll out into a summary.
+        let hub = LiveViewHub(
+            descriptor: source.descriptor, configuration: configuration, options: .init(timelineEntries: 60))
         let viewers = (0..<5).map { _ in hub.connect() }
         let readers = viewers.dropLast().map { queue in
             Task {
@@ -279,6 +281,8 @@ struct SoakTests {
         let stalledPeak = stalled.peakCount
         let stalledSkipped = stalled.skippedCount
         hub.stop()
+        let timeline = hub.timelineCounts
+        #expect(timeline.kept == 60 && timeline.kept + timeline.scrolledOut == stored, "timeline \(timeline)")
         var read: [Int] = []
         for reader in readers { read.append(await reader.value) }
         #expect(read.allSatisfy { $0 > 0 })

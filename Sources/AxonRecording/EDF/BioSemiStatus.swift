@@ -157,36 +157,32 @@ extension BioSemiStatus {
     }
 }
 
-/// A BDF's Status signal among the signals a reading keeps: ``EDFFileReader``'s hook, so the reader itself only
-/// asks for it, leaves its channel out (or keeps it raw) and merges the markers.
+/// A BDF's Status signal: ``EDFFileReader``'s hook, so the reader itself only asks for it, leaves its channel out
+/// (or keeps it raw) and merges the markers.
 struct BioSemiStatusSignal {
-    /// Its place among the kept signals.
-    var slot: Int
-    /// Its index among the ordinary (non-annotation) signals, as EDFlib numbers them.
+    /// Its index among the ordinary (non-annotation) signals, as EDFlib and the reader number them.
     var signal: Int
     var label: String
-    var samples: [Int32]
-    var decoded: BioSemiStatus
 
-    /// The first kept signal of a BDF labelled `Status`, decoded; `nil` in an EDF or without one. `kept` holds
-    /// indices among the ordinary signals, `ordinary` maps those to header signals.
-    init?(header: EDFHeader, ordinary: [Int], kept: [Int], file: EDFDigitalSamples) {
+    /// The first signal of a BDF labelled `Status`; `nil` in an EDF or without one. `ordinary` maps EDFlib's
+    /// signal numbers to header signals.
+    init?(header: EDFHeader, ordinary: [Int]) {
         guard header.isBDF,
-            let slot = kept.firstIndex(where: { BioSemiStatus.isStatusLabel(header.signals[ordinary[$0]].label) })
+            let signal = ordinary.firstIndex(where: { BioSemiStatus.isStatusLabel(header.signals[$0].label) })
         else { return nil }
-        self.slot = slot
-        signal = kept[slot]
+        self.signal = signal
         label = header.signals[ordinary[signal]].label
-        samples = file.samples(ofSignal: ordinary[signal])
-        decoded = BioSemiStatus(samples: samples)
     }
 
-    /// Adds the decoded markers to the file's `markers` (annotations, in frame order) and says what was decoded in
-    /// `metadata["edf.status"]`, with a warning when the device reported trouble. A file whose annotations already
-    /// carry Status markers (Axon's conversion of a file read with the channel kept: the triggers as annotations,
-    /// the channel rescaled by the writer, so not bit-exact) keeps its annotations: decoding the channel again would
-    /// add each event twice, perhaps with a code off by one.
+    /// Decodes the signal's samples in `file` and adds the markers to the file's `markers` (annotations of the main
+    /// stream, in frame order; `frames` long at `mainRate` samples per record, the Status signal's frames scaled to
+    /// it when its rate differs), says what was decoded in `metadata["edf.status"]`, and adds a warning when the
+    /// device reported trouble. A file whose annotations already carry Status markers (Axon's conversion of a file
+    /// read with the channel kept: the triggers as annotations, the channel rescaled by the writer, so not
+    /// bit-exact) keeps its annotations: decoding the channel again would add each event twice, perhaps with a code
+    /// off by one.
     func apply(
+        file: EDFDigitalSamples, ordinary: [Int], perRecord: [Int], mainRate: Int, frames: Int,
         markers: inout [RecordingMarker], metadata: inout [String: String], warnings: inout [String], kept: Bool
     ) {
         let carried = markers.filter { $0.text.map(BioSemiStatus.isDecodedText) ?? false }.count
@@ -197,17 +193,23 @@ struct BioSemiStatusSignal {
                 + (kept ? "; the channel kept raw (its 24-bit digital samples)" : "; the channel itself left out")
             return
         }
+        var decoded = BioSemiStatus(samples: file.samples(ofSignal: ordinary[signal]))
+        if perRecord[signal] != mainRate {
+            let scale = Double(mainRate) / Double(perRecord[signal])
+            for index in decoded.markers.indices {
+                decoded.markers[index].frame = min(
+                    frames - 1, Int((Double(decoded.markers[index].frame) * scale).rounded()))
+            }
+        }
         markers = decoded.merged(into: markers)
         metadata["edf.status"] = decoded.summary(signal: signal, label: label, kept: kept)
         if let warning = decoded.warning { warnings.append(warning) }
     }
 
-    /// Puts the 24-bit Status words in the channel's column of frame-major `values` (`width` channels) and
-    /// describes the channel as the raw word: unit `""`, range 0…16,777,215.
-    func keepRaw(values: inout [Double], channels: inout [ChannelInfo], width: Int) {
-        for (frame, sample) in samples.enumerated() {
-            values[frame * width + slot] = Double(UInt32(bitPattern: sample) & 0xFF_FFFF)
-        }
-        channels[slot] = ChannelInfo(label: channels[slot].label, unit: "", range: 0...16_777_215)
+    /// The signal's samples in `file` as 24-bit Status words into `column`, and `channel` described as the raw
+    /// word: unit `""`, range 0…16,777,215.
+    func keepRaw(file: EDFDigitalSamples, ordinary: [Int], column: inout [Double], channel: inout ChannelInfo) {
+        column = file.samples(ofSignal: ordinary[signal]).map { Double(UInt32(bitPattern: $0) & 0xFF_FFFF) }
+        channel = ChannelInfo(label: channel.label, unit: "", range: 0...16_777_215)
     }
 }

@@ -22,6 +22,13 @@ import AxonStreams
 /// - **Records.** 1 s data records when the rate is a whole number of hertz, else the shortest of 2, 4, 5, 10, 0.5,
 ///   0.25, 0.2, 0.1 s that holds a whole number of samples. The last record is padded with each channel's last value
 ///   (``Result/padded``).
+/// - **Several rates.** A recording with ``Recording/companions`` (an EDF's signals at other rates, an XDF's other
+///   streams) is written whole: every stream's channels are signals of the file, each with its own samples per
+///   record, after the main stream's (EDF allows it; pyedflib and EDFlib read each at its rate, MNE resamples them
+///   to the highest). The record duration is the source EDF's when it holds a whole number of samples of every rate,
+///   else the first of the durations above that does; a stream shorter than the others is padded with its last
+///   values to the same number of records. EDF's signals share one start and have no gaps of their own, so a
+///   recording whose streams have gaps or start at different times is refused (``companionProblem(_:)``).
 ///
 /// Threading: a pure function of its arguments; runs on the caller's thread.
 public enum EDFConversion {
@@ -55,6 +62,50 @@ public enum EDFConversion {
         return nil
     }
 
+    /// Why the streams of `recording` cannot be signals of one EDF file, or `nil` when they can (or there is one):
+    /// a gap in any stream (fill would shift the others), an irregular stream (`metadata["irregular"]`: Mind
+    /// Monitor's band powers), or a stream that starts more than half a sample (of the main stream) away from the
+    /// main one (EDF signals share the header's start).
+    public static func companionProblem(_ recording: Recording) -> String? {
+        guard !recording.companions.isEmpty else { return nil }
+        if recording.streams.contains(where: { !$0.gaps.isEmpty }) {
+            return "its streams at several rates have gaps, which EDF could only fill in one of them"
+        }
+        if let irregular = recording.companions.first(where: { $0.descriptor.metadata["irregular"] != nil }) {
+            return "the stream \(irregular.descriptor.name) is irregular (one sample per update), and EDF signals "
+                + "have a fixed rate"
+        }
+        let start = recording.startTime
+        for companion in recording.companions {
+            if let start, let theirs = companion.startTime, abs(theirs - start) > 0.5 / recording.sampleRate {
+                return "the stream at \(companion.sampleRate) Hz starts \(theirs - start) s after the main one, "
+                    + "and EDF signals share one start"
+            }
+        }
+        return nil
+    }
+
+    /// The record duration for every stream of `recording` (``Recording/streams``): for one stream
+    /// ``recordDuration(rate:)``; for several, the source EDF's record duration (`metadata["edf.recordDuration"]`)
+    /// when it holds a whole number of samples of each rate, else the first of 1, 2, 4, 5, 10, 0.5, 0.25, 0.2, 0.1 s
+    /// that does; `nil` when none does.
+    public static func recordDuration(for recording: Recording) -> Double? {
+        guard !recording.companions.isEmpty else { return recordDuration(rate: recording.sampleRate) }
+        let rates = recording.streams.map(\.sampleRate)
+        func fits(_ duration: Double) -> Bool {
+            rates.allSatisfy { rate in
+                let samples = rate * duration
+                return samples >= 1 && abs(samples - samples.rounded()) < 1e-6
+            }
+        }
+        if let source = recording.descriptor.metadata["edf.recordDuration"].flatMap(Double.init), source > 0,
+            fits(source)
+        {
+            return source
+        }
+        return [1, 2, 4, 5, 10, 0.5, 0.25, 0.2, 0.1].first(where: fits)
+    }
+
     /// The recording's start as EDF can state it: its first timestamp when that is a date in 1985…2084, else `nil`
     /// (unknown).
     public static func start(of recording: Recording) -> Double? {
@@ -70,8 +121,8 @@ public enum EDFConversion {
     ///   - format: EDF+ (16-bit) or BDF+ (24-bit).
     ///   - range: one physical range for every channel; `nil` chooses each channel's from the data
     ///     (``EDFChannelPlan``). Samples outside are clipped and counted.
-    ///   - plans: ranges already planned (``EDFChannelPlan/plan(_:format:range:)``), one per channel; overrides
-    ///     `range`.
+    ///   - plans: ranges already planned (``EDFChannelPlan/plan(_:format:range:)``), one per channel of every stream
+    ///     (``Recording/streams``, in order); overrides `range`.
     /// - Throws: ``EDFWriterError`` if a rate has no whole number of samples per record, a range does not fit the
     ///   header, or the file cannot be created or written.
     /// - Complexity: O(frames × channels): one pass to plan (unless given), one to write.
@@ -79,15 +130,20 @@ public enum EDFConversion {
         _ recording: Recording, to path: String, format: EDFWriter.Format, range: ClosedRange<Double>? = nil,
         plans planned: [EDFChannelPlan]? = nil, anonymization: Anonymization? = nil
     ) throws(EDFWriterError) -> Result {
+        if let problem = companionProblem(recording) { throw .unsupportedStream(reason: problem) }
         let plans: [EDFChannelPlan]
         if let planned {
             plans = planned
         } else {
-            plans = try EDFChannelPlan.plan(recording, format: format, range: range)
+            var all: [EDFChannelPlan] = []
+            for stream in recording.streams { all += try EDFChannelPlan.plan(stream, format: format, range: range) }
+            plans = all
         }
-        precondition(plans.count == recording.channelCount, "one plan per channel")
-        guard let duration = recordDuration(rate: recording.sampleRate) else {
-            throw .nonIntegerSamplesPerRecord(rate: recording.sampleRate, recordDuration: 1)
+        let streams = recording.streams
+        precondition(plans.count == streams.reduce(0) { $0 + $1.channelCount }, "one plan per channel")
+        guard let duration = recordDuration(for: recording) else {
+            let rate = streams.map(\.sampleRate).first { recordDuration(rate: $0) == nil } ?? recording.sampleRate
+            throw .nonIntegerSamplesPerRecord(rate: rate, recordDuration: 1)
         }
         // One header update and one sync at close: a conversion is rewritten whole if interrupted.
         var options = EDFWriter.Options(
@@ -97,13 +153,26 @@ public enum EDFConversion {
         options.startDateIsKnown = start != nil
         Self.identify(&options, from: recording.descriptor.metadata)
         options.anonymization = anonymization
+        var descriptor = recording.descriptor
+        if streams.count > 1 {
+            descriptor.channels = streams.flatMap(\.descriptor.channels)
+            options.channelRates = streams.flatMap { Array(repeating: $0.sampleRate, count: $0.channelCount) }
+        }
         let writer = try EDFWriter(
-            path: path, descriptor: recording.descriptor, startUnixTime: start ?? EDFHeaderBuilder.earliestStart,
+            path: path, descriptor: descriptor, startUnixTime: start ?? EDFHeaderBuilder.earliestStart,
             options: options)
         for marker in recording.markers {
             let text = marker.text ?? "marker \(Self.shortest(marker.value))"
             let sample = marker.frame + recording.missingSamples(before: marker.frame)
             writer.annotate(onset: Double(sample) / recording.sampleRate, text: text)
+        }
+        if streams.count > 1 {
+            let padded = try writeRecords(of: streams, to: writer, duration: duration)
+            try writer.close()
+            return Result(
+                records: writer.recordCount, recordDuration: duration, annotations: writer.annotationsWritten,
+                truncatedAnnotations: writer.truncatedAnnotationCount, clipped: writer.clippedSamples,
+                padded: padded, startIsKnown: writer.startIsKnown, plans: plans)
         }
         let stride = recording.channelCount
         try recording.values.withUnsafeBufferPointer { (rows) throws(EDFWriterError) in
@@ -132,6 +201,32 @@ public enum EDFConversion {
             records: writer.recordCount, recordDuration: duration, annotations: writer.annotationsWritten,
             truncatedAnnotations: writer.truncatedAnnotationCount, clipped: writer.clippedSamples,
             padded: writer.paddedSamples, startIsKnown: writer.startIsKnown, plans: plans)
+    }
+
+    /// Streams at several rates, record by record: each record holds `duration` seconds of every stream; a stream
+    /// that ends early is padded with its channels' last values. Returns the main stream's padded samples.
+    private static func writeRecords(
+        of streams: [Recording], to writer: EDFWriter, duration: Double
+    ) throws(EDFWriterError) -> Int {
+        let perRecord = streams.map { Int(($0.sampleRate * duration).rounded()) }
+        let records = zip(streams, perRecord).map { ($0.frameCount + $1 - 1) / $1 }.max() ?? 0
+        var samples = streams.indices.flatMap { index in
+            Array(repeating: [Double](repeating: 0, count: perRecord[index]), count: streams[index].channelCount)
+        }
+        for record in 0..<records {
+            var slot = 0
+            for (index, stream) in streams.enumerated() {
+                for channel in 0..<stream.channelCount {
+                    for sample in 0..<perRecord[index] {
+                        let frame = min(record * perRecord[index] + sample, stream.frameCount - 1)
+                        samples[slot][sample] = stream.value(frame: frame, channel: channel)
+                    }
+                    slot += 1
+                }
+            }
+            try writer.appendRecord(samples)
+        }
+        return records * perRecord[0] - streams[0].frameCount
     }
 
     /// The patient and recording subfields of an EDF/BDF source (`metadata["edf.*"]` as ``EDFFileReader`` keeps

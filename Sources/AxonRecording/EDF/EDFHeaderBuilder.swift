@@ -30,7 +30,8 @@ struct EDFHeaderBuilder {
 
     var bytes: [UInt8]
     var scalings: [Scaling]
-    var samplesPerRecord: Int
+    /// Samples per record of each channel (all equal unless ``EDFWriter/Options/channelRates`` says otherwise).
+    var samplesPerRecord: [Int]
     var annotationSamples: Int
     /// Whether the header states the start (else EDF+'s unknown start date; see ``EDFWriter/Options``).
     var startIsKnown: Bool
@@ -45,14 +46,22 @@ struct EDFHeaderBuilder {
         let duration = options.recordDuration
         guard duration.isFinite, duration > 0 else { throw .invalidOption(reason: "record duration must be > 0") }
         guard options.flushInterval >= 1 else { throw .invalidOption(reason: "flush interval must be ≥ 1 record") }
-        let exact = descriptor.nominalRate * duration
-        let samples = exact.rounded()
-        guard samples >= 1, abs(exact - samples) < 1e-6 else {
-            throw .nonIntegerSamplesPerRecord(rate: descriptor.nominalRate, recordDuration: duration)
+        let rates = options.channelRates ?? Array(repeating: descriptor.nominalRate, count: descriptor.channelCount)
+        guard rates.count == descriptor.channelCount else {
+            throw .invalidOption(reason: "\(rates.count) channel rates for \(descriptor.channelCount) channels")
+        }
+        var perChannel: [Int] = []
+        for rate in rates {
+            let exact = rate * duration
+            let samples = exact.rounded()
+            guard samples >= 1, abs(exact - samples) < 1e-6 else {
+                throw .nonIntegerSamplesPerRecord(rate: rate, recordDuration: duration)
+            }
+            perChannel.append(Int(samples))
         }
         let annotationBytes = options.annotationBytesPerRecord
         guard annotationBytes >= 64 else { throw .invalidOption(reason: "annotation bytes per record must be ≥ 64") }
-        samplesPerRecord = Int(samples)
+        samplesPerRecord = perChannel
         annotationSamples = (annotationBytes + format.bytesPerSample - 1) / format.bytesPerSample
         guard startUnixTime.isFinite, startUnixTime >= 0 else {
             throw .invalidOption(reason: "start time \(startUnixTime) is not a Unix time")
@@ -140,7 +149,7 @@ struct EDFHeaderBuilder {
         put(format == .edfPlus ? "32767" : "8388607", 8)
         for _ in channels { put(options.prefiltering, 80) }
         put("", 80)
-        for _ in channels { put("\(samplesPerRecord)", 8) }
+        for samples in perChannel { put("\(samples)", 8) }
         put("\(annotationSamples)", 8)
         for _ in 0..<signals { put("", 32) }
         precondition(header.count == 256 * (signals + 1), "EDF header size")

@@ -90,6 +90,10 @@ extension EDFWriter {
         /// header, for a recording whose source gives no date; ``EDFFileReader`` reads such a file without
         /// timestamps.
         public var startDateIsKnown = true
+        /// Each channel's rate in Hz, when the channels do not all have the descriptor's nominal rate (a file's
+        /// signals at several rates, EDF allows it: each has its own number of samples per record); `nil`: every
+        /// channel at the nominal rate. Such a writer takes whole records (``EDFWriter/appendRecord(_:)``) only.
+        public var channelRates: [Double]?
         /// De-identification (``Anonymization``): EDF+'s anonymous patient field `X X X X`, the recording field
         /// `Startdate <date> X X X` with the date moved by ``Anonymization/shiftDays`` (in the header's start date
         /// too), and annotations dropped unless kept (Axon's own gap and start annotations stay). `nil` (default)

@@ -50,8 +50,11 @@ public final class EDFWriter {
     /// Whether the header states the start: false when ``Options/startDateIsKnown`` is false or the start lies
     /// outside EDF's years 1985…2084 (then the header says EDF+'s unknown start date, `Startdate X`).
     public let startIsKnown: Bool
-    /// Samples per channel in each data record.
+    /// Samples per channel in each data record (the first channel's when ``Options/channelRates`` gives channels
+    /// rates of their own; ``channelSamplesPerRecord`` has each).
     public let samplesPerRecord: Int
+    /// Each channel's samples per data record.
+    public let channelSamplesPerRecord: [Int]
     /// Bytes of one data record.
     public let recordSize: Int
     /// Bytes of the header.
@@ -81,6 +84,10 @@ public final class EDFWriter {
     private let offsets: UnsafeMutableBufferPointer<Double>
     private let lastDigital: UnsafeMutableBufferPointer<Int32>
     private let clipped: UnsafeMutableBufferPointer<Int>
+    /// Byte offset of each channel's samples in a record.
+    private let channelStart: UnsafeMutableBufferPointer<Int>
+    /// Whether every channel has the same samples per record (frames can be appended one at a time).
+    private let isUniform: Bool
     private let countField: UnsafeMutableRawBufferPointer
     private let digitalMaximum: Double
     private let recordTicks: Int64
@@ -105,13 +112,15 @@ public final class EDFWriter {
         self.descriptor = descriptor
         self.options = options
         self.startUnixTime = startUnixTime
-        self.samplesPerRecord = header.samplesPerRecord
+        self.samplesPerRecord = header.samplesPerRecord[0]
+        self.channelSamplesPerRecord = header.samplesPerRecord
+        self.isUniform = Set(header.samplesPerRecord).count == 1
         self.headerSize = header.bytes.count
         self.channels = descriptor.channelCount
         self.bytesPerSample = options.format.bytesPerSample
         self.digitalMaximum = Double(options.format.digitalMaximum)
         let annotationBytes = header.annotationSamples * bytesPerSample
-        self.recordSize = channels * samplesPerRecord * bytesPerSample + annotationBytes
+        self.recordSize = header.samplesPerRecord.reduce(0, +) * bytesPerSample + annotationBytes
         self.recordTicks = EDFAnnotationQueue.ticks(options.recordDuration)
         self.startOffsetTicks =
             header.startIsKnown ? EDFAnnotationQueue.ticks(startUnixTime - startUnixTime.rounded(.down)) : 0
@@ -132,6 +141,12 @@ public final class EDFWriter {
         lastDigital.initialize(repeating: 0)
         clipped = .allocate(capacity: channels)
         clipped.initialize(repeating: 0)
+        channelStart = .allocate(capacity: channels)
+        var start = 0
+        for (channel, samples) in header.samplesPerRecord.enumerated() {
+            channelStart.initializeElement(at: channel, to: start)
+            start += samples * options.format.bytesPerSample
+        }
         countField = .allocate(byteCount: EDFHeaderBuilder.recordCountWidth, alignment: 8)
         countField.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: " "))
 
@@ -157,6 +172,7 @@ public final class EDFWriter {
         offsets.deallocate()
         lastDigital.deallocate()
         clipped.deallocate()
+        channelStart.deallocate()
         countField.deallocate()
     }
 
@@ -181,6 +197,7 @@ public final class EDFWriter {
     /// - Complexity: O(channels); writes one record every ``samplesPerRecord`` calls. Allocates nothing.
     public func append(_ values: UnsafeBufferPointer<Double>) throws(EDFWriterError) {
         precondition(values.count == channels, "one value per channel")
+        precondition(isUniform, "channels at several rates take whole records (appendRecord)")
         guard !isClosed else { throw .closed(path: path) }
         for channel in 0..<channels { put(values[channel], channel: channel) }
         try advance()
@@ -202,6 +219,7 @@ public final class EDFWriter {
         rows: UnsafeBufferPointer<Double>, stride: Int, valueOffset: Int, frameCount: Int
     ) throws(EDFWriterError) {
         precondition(valueOffset + channels <= stride && frameCount * stride <= rows.count, "rows too short")
+        precondition(isUniform, "channels at several rates take whole records (appendRecord)")
         guard !isClosed else { throw .closed(path: path) }
         var frame = 0
         while frame < frameCount {
@@ -220,12 +238,31 @@ public final class EDFWriter {
     /// Appends `count` samples per channel repeating each channel's last value: fill for lost samples, so the
     /// continuous file's sample time stays exact.
     public func appendFill(count: Int) throws(EDFWriterError) {
+        precondition(isUniform, "channels at several rates take whole records (appendRecord)")
         guard !isClosed else { throw .closed(path: path) }
         for _ in 0..<max(0, count) {
             for channel in 0..<channels { store(lastDigital[channel], channel: channel, at: sampleInRecord) }
             filledSamples += 1
             try advance()
         }
+    }
+
+    /// Appends one whole data record: `samples[c]` holds channel `c`'s ``channelSamplesPerRecord``[c] values. The
+    /// way to write channels at several rates (``Options/channelRates``); also takes a uniform writer between
+    /// records.
+    ///
+    /// - Throws: as ``append(_:)-([Double])``.
+    /// - Complexity: O(samples in a record).
+    public func appendRecord(_ samples: [[Double]]) throws(EDFWriterError) {
+        precondition(samples.count == channels, "one array per channel")
+        precondition(sampleInRecord == 0, "a whole record starts at a record boundary")
+        guard !isClosed else { throw .closed(path: path) }
+        for (channel, values) in samples.enumerated() {
+            precondition(values.count == channelSamplesPerRecord[channel], "a record's samples per channel")
+            for (sample, value) in values.enumerated() { put(value, channel: channel, at: sample) }
+        }
+        frameCount += samplesPerRecord
+        try writeRecord(final: false)
     }
 
     @inline(__always)
@@ -251,7 +288,7 @@ public final class EDFWriter {
 
     @inline(__always)
     private func store(_ digital: Int32, channel: Int, at sample: Int) {
-        let offset = (channel * samplesPerRecord + sample) * bytesPerSample
+        let offset = channelStart[channel] + sample * bytesPerSample
         let bits = UInt32(bitPattern: digital)
         record[offset] = UInt8(truncatingIfNeeded: bits)
         record[offset + 1] = UInt8(truncatingIfNeeded: bits >> 8)
@@ -358,11 +395,14 @@ public final class EDFWriter {
     }
 
     private func padAndWrite() throws(EDFWriterError) {
-        while sampleInRecord < samplesPerRecord {
-            for channel in 0..<channels { store(lastDigital[channel], channel: channel, at: sampleInRecord) }
-            sampleInRecord += 1
-            paddedSamples += 1
+        for channel in 0..<channels {
+            // Uniform: the samples after the last appended; several rates: a whole record (they come in records).
+            for sample in sampleInRecord..<channelSamplesPerRecord[channel] {
+                store(lastDigital[channel], channel: channel, at: sample)
+            }
         }
+        paddedSamples += samplesPerRecord - sampleInRecord
+        sampleInRecord = samplesPerRecord
         try writeRecord(final: true)
     }
 

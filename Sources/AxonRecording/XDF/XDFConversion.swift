@@ -1,7 +1,8 @@
 import AxonStreams
 
 /// Writes a whole in-memory ``Recording`` as XDF with ``XDFWriter`` (the writer `axon record --out x.xdf` uses):
-/// one numeric stream with every frame and its time, and, when the recording has markers, a text stream with them.
+/// one numeric stream with every frame and its time (and one more for each of ``Recording/companions``, the file's
+/// streams at other rates), and, when the recording has markers, a text stream with them.
 ///
 /// - **Values** are written as `double64` whatever the source's sample format, so every value reads back as the same
 ///   `Double` (a `float32` stream would round a Cyton's −50,000 µV offsets to steps of 0.004 µV).
@@ -20,8 +21,10 @@ import AxonStreams
 public enum XDFConversion {
     /// What a conversion wrote.
     public struct Result: Sendable, Hashable {
-        /// Frames written.
+        /// Frames of the main stream written.
         public var frames: Int
+        /// Numeric streams written: the main one and each companion.
+        public var streams: Int
         /// Markers written.
         public var markers: Int
         /// Whether the timestamps are Unix times (the start is known).
@@ -40,31 +43,34 @@ public enum XDFConversion {
         let origin = anonymization == nil ? 0 : start ?? 0
         let writer = try XDFWriter(
             path: path, unixTimeOffset: start == nil ? nil : origin, anonymization: anonymization)
-        var descriptor = recording.descriptor
-        descriptor.format = .float64
-        let stream = try writer.addStream(descriptor)
-        let times: [Double] = (0..<recording.frameCount).map { frame in
-            if start != nil, let timestamps = recording.timestamps { return timestamps[frame] - origin }
-            return (start ?? 0) - origin
-                + Double(frame + recording.missingSamples(before: frame)) / recording.sampleRate
-        }
-        let kept = anonymization.markers(recording.markers)
-        let channels = recording.channelCount
         var scratch: [UInt8] = []
-        let chunk = 1024
-        try times.withUnsafeBufferPointer { times in
-            try recording.values.withUnsafeBufferPointer { values in
-                var frame = 0
-                while frame < recording.frameCount {
-                    let count = min(chunk, recording.frameCount - frame)
-                    let rows = (frame * channels)..<((frame + count) * channels)
-                    try writer.appendSamples(
-                        stream: stream, timestamps: UnsafeBufferPointer(rebasing: times[frame..<(frame + count)]),
-                        values: UnsafeBufferPointer(rebasing: values[rows]), scratch: &scratch)
-                    frame += count
+        var times: [Double] = []
+        for (index, part) in recording.streams.enumerated() {
+            var descriptor = part.descriptor
+            descriptor.format = .float64
+            let stream = try writer.addStream(descriptor)
+            let partTimes: [Double] = (0..<part.frameCount).map { frame in
+                if start != nil, let timestamps = part.timestamps { return timestamps[frame] - origin }
+                return (start ?? 0) - origin + Double(frame + part.missingSamples(before: frame)) / part.sampleRate
+            }
+            if index == 0 { times = partTimes }
+            let channels = part.channelCount
+            let chunk = 1024
+            try partTimes.withUnsafeBufferPointer { times in
+                try part.values.withUnsafeBufferPointer { values in
+                    var frame = 0
+                    while frame < part.frameCount {
+                        let count = min(chunk, part.frameCount - frame)
+                        let rows = (frame * channels)..<((frame + count) * channels)
+                        try writer.appendSamples(
+                            stream: stream, timestamps: UnsafeBufferPointer(rebasing: times[frame..<(frame + count)]),
+                            values: UnsafeBufferPointer(rebasing: values[rows]), scratch: &scratch)
+                        frame += count
+                    }
                 }
             }
         }
+        let kept = anonymization.markers(recording.markers)
         if !kept.isEmpty {
             let markers = try writer.addStream(
                 StreamDescriptor(
@@ -78,6 +84,8 @@ public enum XDFConversion {
             }
         }
         try writer.close()
-        return Result(frames: recording.frameCount, markers: kept.count, startIsKnown: start != nil)
+        return Result(
+            frames: recording.frameCount, streams: recording.streams.count, markers: kept.count,
+            startIsKnown: start != nil)
     }
 }

@@ -19,11 +19,22 @@ extension XDFFile {
     ///
     /// - Throws: ``RecordingError/malformedHeader(line:reason:)`` when the file has no regular numeric stream with
     ///   samples.
+    ///
+    /// The file's other regular numeric streams with samples are the recording's ``Recording/companions``, each read
+    /// the same way (its own rate, timeline and pauses) but without markers, in the file's order.
     public func recording(sourceName: String) throws(RecordingError) -> Recording {
         let regular = streams.filter { $0.format != .string && $0.nominalRate > 0 && $0.sampleCount > 0 }
         guard let main = regular.first(where: { $0.type == "EEG" }) ?? regular.first else {
             throw .malformedHeader(line: 0, reason: "the XDF file has no regular numeric stream with samples")
         }
+        let companions = regular.filter { $0.id != main.id }.map {
+            recording(of: $0, sourceName: sourceName, placesMarkers: false)
+        }
+        return recording(of: main, sourceName: sourceName, placesMarkers: true).withCompanions(companions)
+    }
+
+    /// One regular numeric stream as a recording; `placesMarkers`: with the first string stream's markers.
+    private func recording(of main: Stream, sourceName: String, placesMarkers: Bool) -> Recording {
         var metadata = ["format": "XDF", "xdf.streams": String(streams.count), "xdf.boundaries": String(boundaryCount)]
         var warnings: [String] = []
         var timelines: [UInt32: XDFTimeline] = [:]
@@ -64,7 +75,7 @@ extension XDFFile {
         let mainTimeline = timelines[main.id]!
         let frameTimes = mainTimeline.times
         var markers: [RecordingMarker] = []
-        if let text = streams.first(where: { $0.format == .string }) {
+        if placesMarkers, let text = streams.first(where: { $0.format == .string }) {
             let period = 1 / main.nominalRate
             let markerTimes = timelines[text.id]!.times
             var outside = 0

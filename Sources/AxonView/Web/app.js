@@ -12,7 +12,7 @@ const PEAK_COLOR = "#00c000";
 const MAX_HISTORY_SECONDS = 35;
 
 const view = {
-    hello: null, channels: [], points: [], gaps: [], spectrum: null, indicators: [], status: [], battery: null,
+    hello: null, channels: [], points: [], gaps: [], spectrum: null, indicators: [], earlier: null, status: [], battery: null,
     stats: null, skipped: { messages: 0, raw: 0 }, ended: null, tab: "raw", dirty: true, rawMessages: 0,
 };
 
@@ -59,6 +59,10 @@ function applyHello(hello) {
     view.points = [];
     view.gaps = [];
     view.indicators = [];
+    view.earlier = hello.earlier ? {
+        count: hello.earlier.count, from: hello.earlier.from, to: hello.earlier.to,
+        zones: Object.fromEntries(hello.earlier.zones.map((zone) => [zone.zone, zone.count])),
+    } : null;
     view.status = [];
     $("stream-name").textContent = hello.stream.name + " · " + view.channels.length + " channels at "
         + hello.stream.rate + " Hz";
@@ -69,6 +73,7 @@ function applyHello(hello) {
     applyRaw(hello.raw);
     if (hello.spectrum) applySpectrum(hello.spectrum);
     hello.indicators.forEach(applyIndicator);
+    showEarlier();
     hello.status.forEach(applyStatus);
     if (hello.battery !== null) applyBattery(hello.battery);
     if (hello.stats) applyStats(hello.stats);
@@ -297,6 +302,26 @@ function applyIndicator(indicator) {
     item.dataset.percent = indicator.percent;
     item.textContent = indicator.time.toFixed(1) + " s: " + indicator.zone + " " + Math.round(indicator.percent * 100) + "%";
     $("timeline").append(item);
+    // The timeline keeps as many entries as the hub does; older ones only count in the summary above it.
+    if (view.hello && view.indicators.length > view.hello.timelineEntries) {
+        const old = view.indicators.shift();
+        $("timeline").firstElementChild.remove();
+        if (!view.earlier) view.earlier = { count: 0, from: old.time, to: old.time, zones: {} };
+        view.earlier.count += 1;
+        view.earlier.to = old.time;
+        view.earlier.zones[old.zone] = (view.earlier.zones[old.zone] || 0) + 1;
+        showEarlier();
+    }
+}
+
+function showEarlier() {
+    const line = $("timeline-earlier");
+    line.hidden = !view.earlier;
+    if (!view.earlier) return;
+    const zones = Object.entries(view.earlier.zones).map(([zone, count]) => zone + " " + count).join(", ");
+    line.dataset.count = view.earlier.count;
+    line.textContent = "Earlier: " + view.earlier.count + " indicators from " + view.earlier.from.toFixed(1) + " s to "
+        + view.earlier.to.toFixed(1) + " s (" + zones + ")";
 }
 
 function drawTimeline() {

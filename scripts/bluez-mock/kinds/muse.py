@@ -132,6 +132,7 @@ class Muse(mock.AirDevice):
         self.accelerometer_char = None
         self.gyroscope_char = None
         self.aux_index = 0
+        self.motion_index = 0
         self.next_telemetry = 0.0
         self.next_motion = 0.0
         self.pacer = mock.NotificationPacer(RATE / SAMPLES_PER_PACKET * self.speed, self._send_next)
@@ -261,14 +262,18 @@ class Muse(mock.AirDevice):
             fields = [self.aux_index & 0xFFFF, self.battery * 512, int(3700 / 2.2), 3000, 30]
             self.telemetry_char.notify(b"".join(f.to_bytes(2, "big") for f in fields) + bytes(10))
             self.aux_index += 1
-        if self.motion and now >= self.next_motion and self.accelerometer_char is not None:
-            self.next_motion = now + 3 / 52
+        # Every motion packet due by now (3 samples at 52 Hz each: more than one EEG packet's time apart, so some EEG
+        # packets carry none and the schedule, not the EEG's, sets the rate); each characteristic counts its own.
+        if self.motion and (self.next_motion == 0.0 or now - self.next_motion > 0.5):
+            self.next_motion = now  # the first packet, or streaming again after a pause: no catching up
+        while self.motion and now >= self.next_motion and self.accelerometer_char is not None:
+            self.next_motion += 3 / 52
             for char, xyz, scale in ((self.accelerometer_char, (0.0, 0.0, 1.0), ACCELEROMETER_SCALE),
                                      (self.gyroscope_char, (0.5, -0.5, 0.0), GYROSCOPE_SCALE)):
                 counts = [int(round(v / scale)) for v in xyz] * 3
-                char.notify((self.aux_index & 0xFFFF).to_bytes(2, "big")
+                char.notify((self.motion_index & 0xFFFF).to_bytes(2, "big")
                             + b"".join(c.to_bytes(2, "big", signed=True) for c in counts))
-            self.aux_index += 1
+            self.motion_index += 1
 
     def stats(self):
         stats = super().stats()
@@ -290,8 +295,10 @@ class Muse(mock.AirDevice):
 
 DEVICE_KINDS = [Muse]
 
-# `--preset demo` (scripts/bluez-mock/run.sh) also has a Muse streaming the muse-lsl sample recording, so its owners
-# can try Axon without hardware:   scripts/bluez-mock/run.sh axon demo muse:Muse-0040
+# `--preset demo` (scripts/bluez-mock/run.sh) also has a Muse streaming the muse-lsl sample recording, with its
+# accelerometer and gyroscope as a real headband always sends them, so its owners can try Axon without hardware:
+#   scripts/bluez-mock/run.sh axon demo muse:Muse-0040
 _DATASETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "datasets")
 mock.PRESETS["demo"].append(("muse", "C0:FF:EE:00:00:40", "Muse-0040", {
-    "csv": os.path.normpath(os.path.join(_DATASETS, "muse-p300", "data_2017-02-04-15_45_13-first14s.csv"))}))
+    "csv": os.path.normpath(os.path.join(_DATASETS, "muse-p300", "data_2017-02-04-15_45_13-first14s.csv")),
+    "motion": "1"}))
