@@ -106,4 +106,61 @@ struct GanglionOverBluetoothTests {
         #expect(state.impedanceReadings == sentAfterStop)
         #expect(state.rejected == 0 && state.lostPackets == 0)
     }
+
+    /// The rows of the last full table `axon impedance` printed: channel → (kΩ, result).
+    static func lastTable(_ output: String) -> [String: (kiloohms: Double, result: String)] {
+        let lines = output.split(separator: "\n").map(String.init)
+        guard let start = lines.lastIndex(where: { $0.hasPrefix("round ") }) else { return [:] }
+        var rows: [String: (Double, String)] = [:]
+        for line in lines[(start + 2)...].prefix(5) {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count >= 4, let kiloohms = Double(words[1]) else { continue }
+            rows[words[0]] = (kiloohms, words[words.count - 1])
+        }
+        return rows
+    }
+
+    @Test("axon impedance ganglion:NAME prints each simulated electrode's kΩ and pass/fail at 100 kΩ, writes z then Z")
+    func impedanceCommand() async throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        // Electrodes in kΩ as the GUI shows them (channels 1-4, reference): the simulated board reports each in
+        // series with an equal D_G electrode (2×, rounded to whole kΩ), packets 201-205 every 0.5 s / 4.
+        let electrodes = [5.0, 40.0, 120.0, 900.0, 7.5]
+        let bed = try BlueZTestBed(devices: [
+            "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,"
+                + "electrodes=\(electrodes.map { String($0) }.joined(separator: "+"))"
+        ])
+        defer { bed.stop() }
+        let (status, output) = try await AxonExecutable.runOffPool(
+            axon, ["impedance", "ganglion:Ganglion-0030", "--bus", bed.address, "--seconds", "4"])
+        print(output)
+        #expect(status == 0, "\(output)")
+        let table = Self.lastTable(output)
+        for (index, expected) in electrodes.enumerated() {
+            let channel = index == 4 ? "REF" : String(index + 1)
+            let row = try #require(table[channel], "no row for \(channel) in \(output)")
+            #expect(abs(row.kiloohms - expected) <= 0.25, "\(channel): \(row.kiloohms) kΩ printed, \(expected) simulated")
+            #expect(row.result == (expected <= 100 ? "pass" : "fail"), "\(channel): \(row.result)")
+        }
+        #expect(output.contains("failing: 3, 4"), "\(output)")
+        // At speed 4 a round takes 1.25 s: at least two full rounds in 4 s.
+        #expect(output.contains("round 2 ("), "\(output)")
+        let stats = try await bed.stats(Self.address)
+        #expect(stats["commands"]?.stringValue == "z Z")
+        #expect(stats["checking_impedance"]?.boolValue == false)
+        #expect(stats["sent"]?.integerValue == 0, "the check streams no EEG")
+    }
+
+    @Test("axon impedance with a Ganglion that is not there: searching, then exit 1 naming what was seen")
+    func impedanceCommandWithoutDevice() async throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
+        defer { bed.stop() }
+        let (status, output) = try await AxonExecutable.runOffPool(
+            axon, ["impedance", "ganglion:Nobody", "--bus", bed.address, "--seconds", "3"])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("searching for a OpenBCI Ganglion named or at \"Nobody\""), "\(output)")
+        #expect(output.contains("no OpenBCI Ganglion named or at \"Nobody\" found in 3 s"), "\(output)")
+        #expect(output.contains("Ganglion-0030 (C0:FF:EE:00:00:30, OpenBCI Ganglion)"), "\(output)")
+    }
 }
