@@ -52,7 +52,8 @@ public struct ElectrodeImpedance: Sendable, Hashable {
     public static func ganglion(channel: Int, boardValue: Int) -> ElectrodeImpedance {
         let kiloohms = Double(boardValue) / 2
         return ElectrodeImpedance(
-            channel: channel == 5 ? "REF" : String(channel), kiloohms: kiloohms, grade: ganglionGrade(kiloohms: kiloohms))
+            channel: channel == 5 ? "REF" : String(channel), kiloohms: kiloohms,
+            grade: ganglionGrade(kiloohms: kiloohms))
     }
 
     /// The GUI's Ganglion band for `kiloohms` (already halved); `nil` for 0 or less.

@@ -24,7 +24,8 @@ struct CytonImpedanceTests {
         // Under a 10 Hz 50 µV rhythm, an offset and a 60 Hz hum, 1 s at 250 Hz: the drive's σ alone.
         let samples = (0..<250).map { index -> Double in
             let t = Double(index) / 250
-            return 120 + 50 * sin(2 * .pi * 10 * t) + 20 * sin(2 * .pi * 60 * t) + amplitude * sin(2 * .pi * 31.25 * t + 1)
+            return 120 + 50 * sin(2 * .pi * 10 * t) + 20 * sin(2 * .pi * 60 * t)
+                + amplitude * sin(2 * .pi * 31.25 * t + 1)
         }
         let stddev = try #require(CytonLeadOff.componentStddev(samples, sampleRate: 250))
         #expect(abs(CytonLeadOff.impedanceOhms(stddevMicrovolts: stddev) - 10_000) < 1)
@@ -56,7 +57,9 @@ struct CytonImpedanceTests {
         for (index, expected) in kiloohms.enumerated() {
             let row = try #require(rows[String(index + 1)], "no row for channel \(index + 1): \(output)")
             // The recording's own 31.25 Hz content is under a µV (≈0.2 kΩ) in a second.
-            #expect(abs(row.0 - expected) <= max(1, 0.01 * expected), "channel \(index + 1): \(row.0) kΩ, simulated \(expected)")
+            #expect(
+                abs(row.0 - expected) <= max(1, 0.01 * expected),
+                "channel \(index + 1): \(row.0) kΩ, simulated \(expected)")
             #expect(row.1 == (expected <= 750 ? "pass" : "fail"))
         }
         #expect(output.contains("failing: 4, 5"), "\(output)")

@@ -139,7 +139,8 @@ struct GanglionOverBluetoothTests {
         for (index, expected) in electrodes.enumerated() {
             let channel = index == 4 ? "REF" : String(index + 1)
             let row = try #require(table[channel], "no row for \(channel) in \(output)")
-            #expect(abs(row.kiloohms - expected) <= 0.25, "\(channel): \(row.kiloohms) kΩ printed, \(expected) simulated")
+            #expect(
+                abs(row.kiloohms - expected) <= 0.25, "\(channel): \(row.kiloohms) kΩ printed, \(expected) simulated")
             #expect(row.result == (expected <= 100 ? "pass" : "fail"), "\(channel): \(row.result)")
         }
         #expect(output.contains("failing: 3, 4"), "\(output)")

@@ -103,7 +103,9 @@ struct GanglionPacketTests {
             [0xCC, 0x31, 0x38, 0x30, 0x31, 0x5A], [0xCD, 0x5A],
         ]
         let decoder = GanglionDecoder()
-        for bytes in notifications { try decoder.decode(bytes) { _, _ in Issue.record("no sample from an impedance packet") } }
+        for bytes in notifications {
+            try decoder.decode(bytes) { _, _ in Issue.record("no sample from an impedance packet") }
+        }
         #expect(decoder.impedance == [10, 80, 241, 1801, 0])
         #expect(decoder.impedanceReadings == 5)
         // A padded 20-byte notification (what a relay might forward) decodes the same.
@@ -113,7 +115,10 @@ struct GanglionPacketTests {
             return
         }
         // No Z, a sign, or more digits than an Int32 kΩ has: malformed.
-        for bytes: [UInt8] in [[0xC9, 0x31, 0x30], [0xC9, 0x2D, 0x31, 0x5A], [0xC9] + Array("1234567890Z".utf8), [0xC9]] {
+        let malformed: [[UInt8]] = [
+            [0xC9, 0x31, 0x30], [0xC9, 0x2D, 0x31, 0x5A], [0xC9] + Array("1234567890Z".utf8), [0xC9],
+        ]
+        for bytes in malformed {
             #expect(throws: GanglionPacketError.malformedImpedance(bytes)) { try GanglionPacket(bytes: bytes) }
         }
         // The GUI halves the board's value (electrode in series with D_G) and colours it.
@@ -121,9 +126,11 @@ struct GanglionPacketTests {
         #expect(shown.map(\.channel) == ["1", "2", "3", "4", "REF"])
         #expect(shown.map(\.kiloohms) == [5, 40, 120.5, 900.5, 0])
         #expect(shown.map(\.grade) == [.veryGood, .good, .questionable, .bad, nil])
-        #expect(shown.map { $0.passes(threshold: ElectrodeImpedance.ganglionThreshold) } == [true, true, false, false, false])
+        let threshold = ElectrodeImpedance.ganglionThreshold
+        #expect(shown.map { $0.passes(threshold: threshold) } == [true, true, false, false, false])
         #expect(ElectrodeImpedance.ganglionGrade(kiloohms: 100) == .acceptable)
         #expect(ElectrodeImpedance.ganglionGrade(kiloohms: 100.5) == .questionable)
-        #expect(ElectrodeImpedance.cytonGrade(kiloohms: 749) == .good && ElectrodeImpedance.cytonGrade(kiloohms: 2600) == .bad)
+        #expect(ElectrodeImpedance.cytonGrade(kiloohms: 749) == .good)
+        #expect(ElectrodeImpedance.cytonGrade(kiloohms: 2600) == .bad)
     }
 }
