@@ -107,6 +107,37 @@ struct GanglionOverBluetoothTests {
         #expect(state.rejected == 0 && state.lostPackets == 0)
     }
 
+    @Test("GanglionImpedanceCheck: z without a stream, readings in the firmware's order, z again after a link loss")
+    func impedanceCheckAcrossLinkLoss() async throws {
+        let bed = try BlueZTestBed(devices: [
+            "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,electrodes=5+40+120+900+7.5"
+        ])
+        defer { bed.stop() }
+        let central = try await BluetoothCentral.open(bus: .address(bed.address))
+        let transport = BlueZTransport(
+            central: central,
+            configuration: .init(
+                device: "Ganglion-0030", discovery: DiscoveryFilter(serviceUUIDs: ["fe84"]), connectTimeout: 5,
+                openTimeout: 15))
+        let check = GanglionImpedanceCheck(transport: transport)
+        try await check.start()
+        #expect(try await waitUntil(seconds: 10) { check.state().readingCount >= 5 })
+        #expect(check.state().readings == [10, 80, 240, 1800, 15])
+        // The board resets when its connection opens: the check stops until `z` is written again.
+        _ = try await bed.control("LinkLoss", [.string(Self.address), .double(1)])
+        #expect(try await waitUntil(seconds: 5) { check.state().readyEvents >= 2 })
+        #expect(await check.resumeIfReconnected())
+        let before = check.state().readingCount
+        #expect(try await waitUntil(seconds: 10) { check.state().readingCount >= before + 5 })
+        await check.stop()
+        central.close()
+        let state = check.state()
+        print("impedance check across a link loss: \(state.readingCount) readings, commands \(state.commandsSent)")
+        #expect(state.commandsSent == ["z", "z", "Z"])
+        #expect(state.dataPackets == 0 && state.rejected == 0)
+        #expect(state.electrodes.map { $0?.kiloohms } == [5, 40, 120, 900, 7.5])
+    }
+
     /// The rows of the last full table `axon impedance` printed: channel → (kΩ, result).
     static func lastTable(_ output: String) -> [String: (kiloohms: Double, result: String)] {
         let lines = output.split(separator: "\n").map(String.init)
