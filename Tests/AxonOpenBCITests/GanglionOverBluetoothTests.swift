@@ -17,21 +17,32 @@ struct GanglionOverBluetoothTests {
         .deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt").path
 
-    /// A Ganglion source for the bed's `Ganglion-0030`, through BlueZ on the bed's bus.
-    static func connect(_ bed: BlueZTestBed) async throws -> (BluetoothCentral, GanglionSource) {
+    /// A bed with `Ganglion-0030` streaming the recording, with further `options` (`,speed=4,…`).
+    static func bed(_ options: String = "") throws -> BlueZTestBed {
+        try BlueZTestBed(devices: ["ganglion,\(address),Ganglion-0030,recording=\(recordingPath)" + options])
+    }
+
+    /// A transport to the bed's `Ganglion-0030`, through BlueZ on the bed's bus.
+    static func transport(_ bed: BlueZTestBed) async throws -> (BluetoothCentral, BlueZTransport) {
         let central = try await BluetoothCentral.open(bus: .address(bed.address))
         let transport = BlueZTransport(
             central: central,
             configuration: .init(
                 device: "Ganglion-0030", discovery: DiscoveryFilter(serviceUUIDs: ["fe84"]), connectTimeout: 5,
                 openTimeout: 15))
+        return (central, transport)
+    }
+
+    /// A Ganglion source for the bed's `Ganglion-0030`, through BlueZ on the bed's bus.
+    static func connect(_ bed: BlueZTestBed) async throws -> (BluetoothCentral, GanglionSource) {
+        let (central, transport) = try await transport(bed)
         return (central, GanglionSource(transport: transport))
     }
 
     @Test("60 s at 200 Hz through BlueZ: no packet lost, every sample rebuilt from the deltas")
     func sixtySeconds() async throws {
         let recording = try RecordingReader.read(path: Self.recordingPath)
-        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
+        let bed = try Self.bed()
         defer { bed.stop() }
         let (central, source) = try await Self.connect(bed)
         let collect = CollectingSink()
@@ -77,9 +88,7 @@ struct GanglionOverBluetoothTests {
 
     @Test("impedance check: z starts packets 201–205, their ASCII values are reported, Z stops them")
     func impedanceCheck() async throws {
-        let bed = try BlueZTestBed(devices: [
-            "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,impedance=12+15+9+31+5"
-        ])
+        let bed = try Self.bed(",speed=4,impedance=12+15+9+31+5")
         defer { bed.stop() }
         let (central, source) = try await Self.connect(bed)
         let pipeline = StreamPipeline(
@@ -109,16 +118,9 @@ struct GanglionOverBluetoothTests {
 
     @Test("GanglionImpedanceCheck: z without a stream, readings in the firmware's order, z again after a link loss")
     func impedanceCheckAcrossLinkLoss() async throws {
-        let bed = try BlueZTestBed(devices: [
-            "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,electrodes=5+40+120+900+7.5"
-        ])
+        let bed = try Self.bed(",speed=4,electrodes=5+40+120+900+7.5")
         defer { bed.stop() }
-        let central = try await BluetoothCentral.open(bus: .address(bed.address))
-        let transport = BlueZTransport(
-            central: central,
-            configuration: .init(
-                device: "Ganglion-0030", discovery: DiscoveryFilter(serviceUUIDs: ["fe84"]), connectTimeout: 5,
-                openTimeout: 15))
+        let (central, transport) = try await Self.transport(bed)
         let check = GanglionImpedanceCheck(transport: transport)
         try await check.start()
         #expect(try await waitUntil(seconds: 10) { check.state().readingCount >= 5 })
@@ -157,10 +159,7 @@ struct GanglionOverBluetoothTests {
         // Electrodes in kΩ as the GUI shows them (channels 1-4, reference): the simulated board reports each in
         // series with an equal D_G electrode (2×, rounded to whole kΩ), packets 201-205 every 0.5 s / 4.
         let electrodes = [5.0, 40.0, 120.0, 900.0, 7.5]
-        let bed = try BlueZTestBed(devices: [
-            "ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath),speed=4,"
-                + "electrodes=\(electrodes.map { String($0) }.joined(separator: "+"))"
-        ])
+        let bed = try Self.bed(",speed=4,electrodes=\(electrodes.map { String($0) }.joined(separator: "+"))")
         defer { bed.stop() }
         let (status, output) = try await AxonExecutable.runOffPool(
             axon, ["impedance", "ganglion:Ganglion-0030", "--bus", bed.address, "--seconds", "4"])
@@ -186,7 +185,7 @@ struct GanglionOverBluetoothTests {
     @Test("axon impedance with a Ganglion that is not there: searching, then exit 1 naming what was seen")
     func impedanceCommandWithoutDevice() async throws {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
-        let bed = try BlueZTestBed(devices: ["ganglion,\(Self.address),Ganglion-0030,recording=\(Self.recordingPath)"])
+        let bed = try Self.bed()
         defer { bed.stop() }
         let (status, output) = try await AxonExecutable.runOffPool(
             axon, ["impedance", "ganglion:Nobody", "--bus", bed.address, "--seconds", "3"])
