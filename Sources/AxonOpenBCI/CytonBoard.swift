@@ -73,6 +73,25 @@ public final class CytonBoard {
         gains[settings.channel - 1] = settings.gain
     }
 
+    /// Turns the lead-off test current on or off for `channel`'s P and N inputs (``CytonLeadOff``) and waits for
+    /// the board's reply (sent only while it is not streaming); a failure reply throws
+    /// ``CytonError/rejected(command:answer:)``.
+    public func setLeadOff(channel: Int, p: Bool, n: Bool) throws(CytonError) {
+        if channel > 8, !hasDaisy { throw .noDaisy(channel: channel) }
+        let command = try CytonLeadOff.command(channel: channel, p: p, n: n)
+        try send(command)
+        let reply = try readReply(to: command)
+        if reply.lowercased().contains("failure") {
+            throw .rejected(command: command, answer: reply.replacingOccurrences(of: CytonBanner.terminator, with: ""))
+        }
+    }
+
+    /// Stops the binary stream (`s`) and drops the packets still on the line, so the next reply is read clean.
+    public func stopStreamingAndDrain() throws(CytonError) {
+        try send("s")
+        drain(quietFor: 0.1)
+    }
+
     /// Starts the binary stream (`b`); the board answers with packets only.
     public func startStreaming() throws(CytonError) { try send("b") }
 

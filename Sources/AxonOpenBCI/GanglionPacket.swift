@@ -8,11 +8,16 @@
 /// | 1–100 | 18-bit compression: 2 samples × 4 channels of 18-bit deltas, MSB first across bytes 1–18 |
 /// | | byte 19: an accelerometer axis (int8) when id % 10 is 1 (X), 2 (Y) or 3 (Z) |
 /// | 101–200 | 19-bit compression: 2 samples × 4 channels of 19-bit deltas across bytes 1–19 |
-/// | 201–205 | impedance of channel 1–4 (id % 10), 5 = reference: ASCII digits ending in `Z` |
+/// | 201–205 | impedance of channel 1–4 (id % 10), 5 = reference: ASCII digits of kΩ ending in `Z` |
 ///
 /// A delta's sign sits in its least significant bit: when that bit is set, the value is negative and every bit above
 /// the 18 (19) is one (OpenBCI's `convert18bitAsInt32`/`convert19bitAsInt32`). Each sample is the previous sample
 /// minus its delta. µV per count = 1.2 V / (8388607 × 1.5 × 51) × 10⁶; 200 samples per second, two per packet.
+///
+/// An impedance notification is as long as its text (the firmware sends its serial buffer, 1 + n bytes, not 20):
+/// the id, the integer kΩ the firmware computed for the electrode in series with the driven ground (D_G) after its
+/// empirical correction, then `Z`. The firmware writes no digit for a value of 0 or less (its `loadInt` prints
+/// digits while the value is above 0), so a bare `Z` is a reading of 0.
 ///
 /// Threading: a value type; share freely.
 public enum GanglionPacket: Sendable {
@@ -21,7 +26,8 @@ public enum GanglionPacket: Sendable {
     /// Two samples' deltas per channel (`deltas[sample][channel]`), with the packet id and, for ids ending in 1, 2 or
     /// 3, one accelerometer axis (0 = X) and its int8 count.
     case compressed(id: UInt8, deltas: [[Int32]], accelerometer: (axis: Int, count: Int8)?)
-    /// An impedance reading: channel 1–4, or 5 for the reference, and the value the board sent.
+    /// An impedance reading: channel 1–4, or 5 for the reference, and the value the board sent (kΩ, electrode in
+    /// series with D_G).
     case impedance(channel: Int, value: Int)
 
     /// The board's service.
@@ -36,7 +42,7 @@ public enum GanglionPacket: Sendable {
     public static let sampleRate = 200.0
 
     /// Decodes a notification. Throws ``GanglionPacketError`` for a wrong length, an id the format does not define
-    /// and an impedance reading that is not digits ending in `Z`.
+    /// and an impedance reading that is not digits (none for 0) ending in `Z`.
     public init(bytes: [UInt8]) throws(GanglionPacketError) {
         guard let id = bytes.first else { throw .wrongLength(0) }
         switch id {
@@ -59,8 +65,8 @@ public enum GanglionPacket: Sendable {
             self = .compressed(id: id, deltas: deltas, accelerometer: accelerometer)
         case 201...205:
             let text = bytes.dropFirst().prefix { $0 != UInt8(ascii: "Z") }
-            guard text.count < bytes.count - 1, !text.isEmpty, text.allSatisfy({ (0x30...0x39).contains($0) }),
-                let value = Int(String(decoding: text, as: UTF8.self))
+            guard text.count < bytes.count - 1, text.count <= 9, text.allSatisfy({ (0x30...0x39).contains($0) }),
+                let value = text.isEmpty ? 0 : Int(String(decoding: text, as: UTF8.self))
             else { throw .malformedImpedance(bytes) }
             self = .impedance(channel: Int(id % 10), value: value)
         default:

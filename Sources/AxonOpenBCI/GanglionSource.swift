@@ -14,9 +14,10 @@ import AxonStreams
 /// loss marks the stream (`FrameWriter.noteLinkLoss()`); the Ganglion resets when its connection is opened, so
 /// `b` is written again once the transport is back.
 ///
-/// Impedance: ``checkImpedance(_:)`` asks `run` to write `z` (start) or `Z` (stop); the board then sends packets
-/// 201–205 (channels 1–4 and the reference) whose ASCII values land in ``GanglionSourceState/impedance`` as the
-/// board sent them (OpenBCI's format does not fix a unit; their GUI shows them as kΩ), with a count per reading.
+/// Impedance: ``checkImpedance(_:)`` asks `run` to write `z` (start) or `Z` (stop); the board then stops its stream
+/// and sends packets 201–205 (channels 1–4 and the reference) whose ASCII values (kΩ of the electrode in series with
+/// D_G) land in ``GanglionSourceState/impedance`` as the board sent them, with a count per reading; `Z` restarts the
+/// stream. ``GanglionImpedanceCheck`` runs the check without a stream, as `axon impedance` does.
 ///
 /// Threading contract: `run` on the pipeline's source thread (it writes the commands); notifications are decoded on
 /// the transport's delivery thread, the stream's single producer. ``state()`` from any thread.

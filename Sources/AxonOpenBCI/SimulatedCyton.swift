@@ -23,6 +23,11 @@ import AxonStreams
 /// count (0.011 µV at gain 24). Every 10th board packet carries the accelerometer reading in its aux bytes
 /// (footer `0xC0`), as the firmware does. ``SimulatedCytonFault``s are injected at packet indices.
 ///
+/// Lead-off: `z CHANNEL P N Z` (``CytonLeadOff``) is answered `Success: Lead off set for N$$$` when not streaming
+/// (silently while streaming, as the firmware), and while P or N is on, the channel carries the ADS1299's
+/// 31.25 Hz drive across the configured ``Configuration/electrodeOhms`` of that channel: a sine of
+/// ``CytonLeadOff/amplitudeMicrovolts(electrodeOhms:)`` added to the recording's values.
+///
 /// Threading contract: `start` and `stop` from one controlling thread; the simulator runs on its own thread.
 /// Counters and the commands received are readable from any thread.
 public final class SimulatedCyton: @unchecked Sendable {
@@ -43,11 +48,15 @@ public final class SimulatedCyton: @unchecked Sendable {
         public var acceleration: (x: Double, y: Double, z: Double)
         /// Whether to start over at the end of `values` (else the stream stops).
         public var loops: Bool
+        /// Each channel's electrode impedance, Ω, that the lead-off drive shows (channels beyond the array: no
+        /// drive signal).
+        public var electrodeOhms: [Double]
 
         /// A configuration; `values.count` must be a multiple of `channelCount` (8 or 16).
         public init(
             values: [Double], channelCount: Int = 8, speed: Double = 1, faults: [SimulatedCytonFault] = [],
-            acceleration: (x: Double, y: Double, z: Double) = (0.04, 0.42, 0.238), loops: Bool = false
+            acceleration: (x: Double, y: Double, z: Double) = (0.04, 0.42, 0.238), loops: Bool = false,
+            electrodeOhms: [Double] = []
         ) {
             precondition(channelCount == 8 || channelCount == 16, "a Cyton has 8 channels, 16 with a Daisy")
             precondition(values.count % channelCount == 0 && speed > 0)
@@ -57,6 +66,7 @@ public final class SimulatedCyton: @unchecked Sendable {
             self.faults = faults
             self.acceleration = acceleration
             self.loops = loops
+            self.electrodeOhms = electrodeOhms
         }
     }
 
@@ -126,6 +136,7 @@ private final class Engine: @unchecked Sendable {
     let configuration: SimulatedCyton.Configuration
     let io: FileDescriptorIO
     var gains = Array(repeating: CytonGain.default, count: 16)
+    var leadOff = Array(repeating: false, count: 16)
     var streaming = false
     var streamStart = 0.0
     var packetIndex = 0  // packets since `b`, dropped ones included
@@ -163,6 +174,21 @@ private final class Engine: @unchecked Sendable {
 
     func handle(_ bytes: [UInt8]) {
         for byte in bytes {
+            if pendingCommand.first == UInt8(ascii: "z") || (pendingCommand.isEmpty && byte == UInt8(ascii: "z")) {
+                pendingCommand.append(byte)
+                if pendingCommand.count == 5 || (pendingCommand.count > 1 && byte == UInt8(ascii: "Z")) {
+                    let text = String(decoding: pendingCommand, as: UTF8.self)
+                    pendingCommand = []
+                    record(text)
+                    if let setting = CytonLeadOff.parse(text), setting.channel <= configuration.channelCount {
+                        leadOff[setting.channel - 1] = setting.p || setting.n
+                        if !streaming { reply("Success: Lead off set for \(setting.channel)$$$") }
+                    } else if !streaming {
+                        reply(text.count < 5 ? "Failure: too few chars$$$" : "Failure: 5th char not Z$$$")
+                    }
+                }
+                continue
+            }
             if !pendingCommand.isEmpty || byte == UInt8(ascii: "x") {
                 pendingCommand.append(byte)
                 if pendingCommand.count == 9 || byte == UInt8(ascii: "X") {
@@ -188,6 +214,7 @@ private final class Engine: @unchecked Sendable {
                 record("v")
                 streaming = false
                 gains = Array(repeating: .default, count: 16)
+                leadOff = Array(repeating: false, count: 16)
                 reply(CytonBanner.text(daisy: configuration.channelCount == 16))
             case UInt8(ascii: "b"):
                 record("b")
@@ -277,9 +304,16 @@ private final class Engine: @unchecked Sendable {
         let daisyHalf = packetsPerFrame == 2 && index % 2 == 1
         let firstChannel = daisyHalf ? 8 : 0
         let base = frame * configuration.channelCount + firstChannel
+        let rate = packetsPerFrame == 2 ? CytonBoard.daisySampleRate : CytonBoard.sampleRate
+        let phase = 2 * Double.pi * CytonLeadOff.frequency * Double(frame) / rate
         let counts = (0..<8).map { channel -> Int32 in
             let scale = gains[firstChannel + channel].microvoltsPerCount
-            let count = (configuration.values[base + channel] / scale).rounded()
+            var value = configuration.values[base + channel]
+            if leadOff[firstChannel + channel], firstChannel + channel < configuration.electrodeOhms.count {
+                let ohms = configuration.electrodeOhms[firstChannel + channel]
+                value += CytonLeadOff.amplitudeMicrovolts(electrodeOhms: ohms) * sin(phase)
+            }
+            let count = (value / scale).rounded()
             return Int32(min(max(count, -8_388_608), 8_388_607))
         }
         // With a Daisy the board packet has an odd sample number and the Daisy's the even one after it.

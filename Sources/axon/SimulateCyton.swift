@@ -44,6 +44,11 @@ extension Axon {
         @Flag(help: "Start over at the end of the recording.")
         var loop = false
 
+        @Option(help: ArgumentHelp(
+            "Electrode impedances in kΩ, channel 1 first, comma-separated: what the lead-off check (axon impedance "
+                + "cyton:PATH) measures; channels not given show no lead-off signal.", valueName: "kΩ,…"))
+        var impedance: String?
+
         func validate() throws {
             guard speed > 0, from >= 0, to.map({ $0 > from }) ?? true else {
                 throw ValidationError("need speed > 0 and 0 ≤ from < to")
@@ -52,6 +57,12 @@ extension Axon {
 
         func run() throws {
             Deprecation.announce("--file", given: deprecatedFile != nil, use: "SOURCE", command: "simulate-cyton")
+            let electrodeOhms = try (impedance ?? "").split(separator: ",").map { word -> Double in
+                guard let kiloohms = Double(word.trimmingCharacters(in: .whitespaces)), kiloohms >= 0 else {
+                    throw ValidationError("--impedance takes kΩ values ≥ 0, comma-separated, not \(word)")
+                }
+                return kiloohms * 1000
+            }
             var recording: AxonRecording.Recording
             do {
                 recording = try RecordingReader.read(path: file)
@@ -67,12 +78,14 @@ extension Axon {
             let values = daisy ? Array(eight.prefix(recording.frameCount / 2 * 16)) : eight
             let simulator = try SimulatedCyton(
                 configuration: .init(
-                    values: values, channelCount: daisy ? 16 : 8, speed: speed, loops: loop))
+                    values: values, channelCount: daisy ? 16 : 8, speed: speed, loops: loop,
+                    electrodeOhms: electrodeOhms))
             try simulator.start()
             print(
                 "simulated Cyton\(daisy ? " + Daisy" : "") on \(simulator.path): \(file), "
                     + "\(fmt(recording.duration, 1)) s at \(fmt(speed, 1))×\(loop ? ", looping" : "")")
-            print("  try: axon demo --device cyton:\(simulator.path)")
+            print("  try: axon demo cyton:\(simulator.path)")
+            if !electrodeOhms.isEmpty { print("  or: axon impedance cyton:\(simulator.path)") }
             flushStandardOutput()
             let stop = StopSignals()
             while !stop.isSet, !simulator.counters().finished { usleep(100_000) }

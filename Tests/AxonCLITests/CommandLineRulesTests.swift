@@ -64,6 +64,7 @@ struct CommandLineRulesTests {
         Row(path: ["researchbit", "fetch"], failing: ["X", "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["researchbit", "pair"], failing: ["X", "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["simulate-cyton"], failing: ["\(missing)/a.txt"], negative: nil),
+        Row(path: ["impedance"], failing: ["ganglion:X", "--bus", noBus], negative: nil),
         Row(path: ["lsl", "list"], failing: ["--lsl-config", "\(missing)/lsl.cfg"], negative: nil),
         Row(path: ["fleet", "ingest"], failing: ["\(missing)/a.edf", "--device-id", "d1", "--nats", noBroker],
             negative: nil),

@@ -93,4 +93,44 @@ struct GanglionPacketTests {
         }
         #expect(decoder.packetsWithoutReference == 1)
     }
+
+    @Test("impedance packets as the firmware sends them: unpadded, kΩ digits then Z, a bare Z for 0; the GUI's kΩ")
+    func impedancePackets() throws {
+        // OpenBCI_Ganglion_Library: serialBuffer[0] = ID_Z_1 + channel - 1, loadInt(kΩ), loadChar('Z'), sent as
+        // 1 + n bytes. Channel 1 reads 10 kΩ, 4 reads 1801, the reference 0 (no digits).
+        let notifications: [[UInt8]] = [
+            [0xC9, 0x31, 0x30, 0x5A], [0xCA, 0x38, 0x30, 0x5A], [0xCB, 0x32, 0x34, 0x31, 0x5A],
+            [0xCC, 0x31, 0x38, 0x30, 0x31, 0x5A], [0xCD, 0x5A],
+        ]
+        let decoder = GanglionDecoder()
+        for bytes in notifications {
+            try decoder.decode(bytes) { _, _ in Issue.record("no sample from an impedance packet") }
+        }
+        #expect(decoder.impedance == [10, 80, 241, 1801, 0])
+        #expect(decoder.impedanceReadings == 5)
+        // A padded 20-byte notification (what a relay might forward) decodes the same.
+        let padded = try GanglionPacket(bytes: [0xCB] + Array("241Z".utf8) + Array(repeating: 0, count: 15))
+        guard case .impedance(channel: 3, value: 241) = padded else {
+            Issue.record("\(padded)")
+            return
+        }
+        // No Z, a sign, or more digits than an Int32 kΩ has: malformed.
+        let malformed: [[UInt8]] = [
+            [0xC9, 0x31, 0x30], [0xC9, 0x2D, 0x31, 0x5A], [0xC9] + Array("1234567890Z".utf8), [0xC9],
+        ]
+        for bytes in malformed {
+            #expect(throws: GanglionPacketError.malformedImpedance(bytes)) { try GanglionPacket(bytes: bytes) }
+        }
+        // The GUI halves the board's value (electrode in series with D_G) and colours it.
+        let shown = decoder.impedance.enumerated().map { ElectrodeImpedance.ganglion(channel: $0 + 1, boardValue: $1!) }
+        #expect(shown.map(\.channel) == ["1", "2", "3", "4", "REF"])
+        #expect(shown.map(\.kiloohms) == [5, 40, 120.5, 900.5, 0])
+        #expect(shown.map(\.grade) == [.veryGood, .good, .questionable, .bad, nil])
+        let threshold = ElectrodeImpedance.ganglionThreshold
+        #expect(shown.map { $0.passes(threshold: threshold) } == [true, true, false, false, false])
+        #expect(ElectrodeImpedance.ganglionGrade(kiloohms: 100) == .acceptable)
+        #expect(ElectrodeImpedance.ganglionGrade(kiloohms: 100.5) == .questionable)
+        #expect(ElectrodeImpedance.cytonGrade(kiloohms: 749) == .good)
+        #expect(ElectrodeImpedance.cytonGrade(kiloohms: 2600) == .bad)
+    }
 }

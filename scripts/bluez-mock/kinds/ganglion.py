@@ -1,7 +1,7 @@
 """An OpenBCI Ganglion on Bluetooth LE, streaming four channels of an OpenBCI GUI recording in its packet format.
 
 Service 0xFE84; notifications on 2d30c082-f39f-4ce6-923f-3484ea480596, commands written to
-2d30c083-f39f-4ce6-923f-3484ea480596 (`b` start, `s` stop), disconnect 2d30c084-…
+2d30c083-f39f-4ce6-923f-3484ea480596 (`b` start, `s` stop, `z`/`Z` impedance check on/off), disconnect 2d30c084-…
 
 After `b` it sends one raw packet (id 0: 4 channels × int24 big-endian), then 19-bit delta packets with ids
 101…200, cycling, 100 per second (two samples each: 200 Hz). A delta's sign sits in its least significant bit
@@ -16,11 +16,20 @@ Options:
                    sample, and these channels step further in 34 of 22,490 samples; a step that does not fit is
                    carried over the next samples)
   speed=S          packets per second × S (default 1)
-  impedance=A+B+C+D+R  the values its impedance check reports for channels 1–4 and the reference (default
-                   12+15+9+31+5): after `z` (until `Z`) one impedance packet (id 201–205: ASCII digits ending in
-                   `Z`) follows every 20th data packet, cycling through the five
+  electrodes=A+B+C+D+R  the impedance of each electrode (channels 1-4 and the reference) in kΩ, as the OpenBCI
+                   GUI shows it: the board measures each electrode in series with the driven-ground (D_G)
+                   electrode and reports the sum, and the GUI halves what it reports, taking D_G to be comparable;
+                   so the board here reports round(electrode + ground) kΩ (default ground: each electrode itself)
+  ground=G         the D_G electrode's impedance in kΩ (default: equal to each electrode, the GUI's assumption)
+  impedance=A+B+C+D+R  the board's reports themselves, in kΩ (default 12+15+9+31+5; electrodes= overrides it)
 
-Stats add `sent` (notifications), `streaming`, `commands`, `impedance_sent`.
+The impedance check is the firmware's (OpenBCI_Ganglion_Library): `z` stops a running stream and measures channel
+1, 2, 3, 4, then the reference, about 0.5 s each (1000 current samples 500 µs apart), over and over; each result
+is one notification of 1 + n bytes, unpadded: id 201-205 then the value's ASCII digits and `Z` (a value of 0 or
+less has no digits: just `Z`). `Z` ends the check and restarts the stream if `z` had stopped one (a raw packet
+first, as after `b`); `b` during the check ends it too and starts streaming.
+
+Stats add `sent` (notifications), `streaming`, `commands`, `impedance_sent`, `checking_impedance`.
 """
 
 import os
@@ -33,6 +42,7 @@ SEND = "2d30c083-f39f-4ce6-923f-3484ea480596"
 DISCONNECT = "2d30c084-f39f-4ce6-923f-3484ea480596"
 MICROVOLTS_PER_COUNT = 1.2e6 / (8388607 * 1.5 * 51)
 PACKETS_PER_SECOND = 100
+IMPEDANCE_SECONDS = 0.5  # one channel's measurement: UA_SAMPLE_LIMIT 1000 samples × UA_SAMPLE_TIME 500 µs
 
 
 def read_recording(path, channels):
@@ -73,7 +83,7 @@ class Ganglion(mock.AirDevice):
     """Streams a recording's first four channels as the Ganglion's raw and 19-bit delta packets after `b`."""
 
     KIND = "ganglion"
-    OPTIONS = mock.AirDevice.OPTIONS | {"recording", "speed", "channels", "impedance"}
+    OPTIONS = mock.AirDevice.OPTIONS | {"recording", "speed", "channels", "impedance", "electrodes", "ground"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -87,7 +97,16 @@ class Ganglion(mock.AirDevice):
         self.impedance = [int(v) for v in str(options.get("impedance", "12+15+9+31+5")).split("+")]
         if len(self.impedance) != 5:
             raise mock.invalid_args("impedance= needs five values (channels 1-4 and the reference)")
+        if "electrodes" in options:
+            electrodes = [float(v) for v in str(options["electrodes"]).split("+")]
+            if len(electrodes) != 5:
+                raise mock.invalid_args("electrodes= needs five values in kΩ (channels 1-4 and the reference)")
+            ground = options.get("ground")
+            self.impedance = [int(round(e + (float(ground) if ground is not None else e))) for e in electrodes]
         self.checking_impedance = False
+        self.resume_after_check = False
+        self.impedance_timer = None
+        self.impedance_channel = 0
         self.impedance_sent = 0
         self.advertised_uuids = [SERVICE]
         self.receive_char = None
@@ -116,19 +135,55 @@ class Ganglion(mock.AirDevice):
         text = bytes(value).decode("ascii", "replace")
         self.commands.append(text)
         if text == "b":
+            self._end_impedance_check()
             self.wants_stream = True
             self.packet_id = None  # a raw packet opens every stream
         elif text == "s":
             self.wants_stream = False
         elif text == "z":
+            if not self.checking_impedance:
+                self.resume_after_check = self.wants_stream
+            self.wants_stream = False
             self.checking_impedance = True
+            self.impedance_channel = 0
+            self._start_impedance_timer()
         elif text == "Z":
-            self.checking_impedance = False
+            self._end_impedance_check()
+            if self.resume_after_check:
+                self.resume_after_check = False
+                self.wants_stream = True
+                self.packet_id = None
         self.streaming_changed()
+
+    def _start_impedance_timer(self):
+        if self.impedance_timer is None:
+            self.impedance_timer = mock.GLib.timeout_add(
+                int(IMPEDANCE_SECONDS * 1000 / self.speed), self._send_impedance)
+
+    def _end_impedance_check(self):
+        self.checking_impedance = False
+        if self.impedance_timer is not None:
+            mock.GLib.source_remove(self.impedance_timer)
+            self.impedance_timer = None
+
+    def _send_impedance(self):
+        """One channel's measurement is done: its packet, as the firmware's serial buffer sends it."""
+        if not self.checking_impedance:
+            self.impedance_timer = None
+            return False
+        channel = self.impedance_channel
+        self.impedance_channel = (channel + 1) % 5
+        value = self.impedance[channel]
+        text = (str(value) if value > 0 else "").encode("ascii") + b"Z"
+        if self.receive_char is not None and self.receive_char.notify(bytes([201 + channel]) + text):
+            self.impedance_sent += 1
+        return True
 
     def disconnect(self):
         super().disconnect()
         self.wants_stream = False
+        self.resume_after_check = False
+        self._end_impedance_check()
         self.pacer.stop()
 
     def streaming_changed(self):
@@ -168,11 +223,6 @@ class Ganglion(mock.AirDevice):
         self.rebuilt = rebuilt
         self.packet_id = next_id
         self.sent += 1
-        if self.checking_impedance and self.sent % 20 == 0:
-            channel = self.impedance_sent % 5
-            text = (str(self.impedance[channel]) + "Z").encode("ascii")
-            self.receive_char.notify(bytes([201 + channel]) + text + bytes(19 - len(text)))
-            self.impedance_sent += 1
         return True
 
     def stats(self):
@@ -182,11 +232,13 @@ class Ganglion(mock.AirDevice):
             "streaming": dbus.Boolean(self.pacer.running),
             "commands": dbus.String(" ".join(self.commands)),
             "impedance_sent": dbus.UInt32(self.impedance_sent),
+            "checking_impedance": dbus.Boolean(self.checking_impedance),
         })
         return stats
 
     def shutdown(self):
         super().shutdown()
+        self._end_impedance_check()
         self.pacer.stop()
 
 
