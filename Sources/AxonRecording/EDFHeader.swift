@@ -133,7 +133,9 @@ struct EDFHeader: Sendable, Hashable {
             // Latin-1, as MNE decodes labels (the specification allows ASCII only; writers put µ and accents).
             let rawLabel = Self.latin1(bytes[(base + 16 * i)..<(base + 16 * i + 16)])
             let label = Self.field(bytes, base + 16 * i, 16)
-            let isAnnotation = plus && (label == "EDF Annotations" || label == "BDF Annotations")
+            // As EDFlib: an EDF+ file's annotation signal is `EDF Annotations`, a BDF+ file's `BDF Annotations`; the
+            // other label is an ordinary signal's (a plain EDF's old annotation channel converted to BDF+, say).
+            let isAnnotation = plus && label == (isBDF ? "BDF Annotations" : "EDF Annotations")
             let physMinAt = base + 104 * count + 8 * i
             let physMaxAt = base + 112 * count + 8 * i
             let digMinAt = base + 120 * count + 8 * i

@@ -135,14 +135,24 @@ extension Axon {
             let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
             let name = format == .bdfPlus ? "BDF+" : "EDF+"
             var recording = source
-            var dropped: String?
+            // What cannot go into the file at all: losses, refused below unless --allow-lossy.
+            var dropped: [String] = []
             if let problem = EDFConversion.companionProblem(recording) {
-                // Only the main stream can go: a loss, refused below unless --allow-lossy.
-                dropped = "the stream\(recording.companions.count == 1 ? "" : "s") "
-                    + recording.companions.map {
-                        "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz"
-                    }.joined(separator: "; ") + " would be left out: \(problem); .xdf keeps every stream"
+                // Only the main stream can go.
+                dropped.append(
+                    "the stream\(recording.companions.count == 1 ? "" : "s") "
+                        + recording.companions.map {
+                            "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz"
+                        }.joined(separator: "; ") + " would be left out: \(problem); .xdf keeps every stream")
                 recording = recording.withCompanions([])
+            }
+            // A data channel with the label the format gives its annotation signal would be read as annotations.
+            let labels = recording.streams.flatMap(\.channelLabels)
+            if labels.contains(format.annotationLabel), labels.count > 1 {
+                dropped.append(
+                    "\(format.annotationLabel): \(name) gives this label to its annotation signal, so the channel "
+                        + "would be left out")
+                recording = try recording.selecting(channels: labels.filter { $0 != format.annotationLabel })
             }
             guard let recordDuration = EDFConversion.recordDuration(for: recording) else {
                 let rates = recording.streams.map { fmt($0.sampleRate, 6) + " Hz" }.joined(separator: " and ")
@@ -155,7 +165,7 @@ extension Axon {
             for stream in recording.streams {
                 plans += try EDFChannelPlan.plan(stream, format: format, range: PhysicalRangeOption.parse(range))
             }
-            var losses: [String] = dropped.map { [$0] } ?? []
+            var losses = dropped
             for plan in plans {
                 if plan.clipped > 0 {
                     losses.append(

@@ -133,8 +133,14 @@ struct EDFHeaderBuilder {
         put("\(signals)", 4)
 
         let channels = descriptor.channels
+        let annotationLabel = format.annotationLabel
+        if let reserved = channels.first(where: { Self.ascii($0.label).trimmingCharacters(in: .whitespaces) == annotationLabel }) {
+            throw .unsupportedStream(
+                reason: "channel \"\(reserved.label)\" has the label \(format == .edfPlus ? "EDF+" : "BDF+") gives its "
+                    + "annotation signal, so readers would take its samples for annotations")
+        }
         for channel in channels { put(channel.label, 16) }
-        put(format == .edfPlus ? "EDF Annotations" : "BDF Annotations", 16)
+        put(annotationLabel, 16)
         for _ in channels { put(options.transducer, 80) }
         put("", 80)
         for channel in channels { put(channel.unit, 8) }

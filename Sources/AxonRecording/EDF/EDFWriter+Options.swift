@@ -16,6 +16,9 @@ extension EDFWriter {
         public var defaultRange: ClosedRange<Double> { self == .edfPlus ? -3276.7...3276.7 : -838_860...838_860 }
         /// The file extension (`edf`, `bdf`).
         public var fileExtension: String { self == .edfPlus ? "edf" : "bdf" }
+        /// The label of the file's annotation signal (`EDF Annotations`, `BDF Annotations`), which no data channel
+        /// may have: readers would take its samples for annotations.
+        public var annotationLabel: String { self == .edfPlus ? "EDF Annotations" : "BDF Annotations" }
     }
 
     /// What `close()` does with a last data record that is only partly filled.
