@@ -240,7 +240,13 @@ extension Axon {
             for await frame in session.spectra { builder.add(frame) }
             for await indicator in session.indicators { builder.add(indicator) }
             builder.setSampleCount(recording.frameCount)
-            return builder.report()
+            // The report counts time from the engine's first sample; the stage's delay line puts `delay` frames
+            // (its zeros) before the recording's first, so the recording's own time is that much less.
+            var report = builder.report()
+            let lead = Double(stage.delay) / recording.sampleRate
+            for index in report.artifacts.indices { report.artifacts[index].time -= lead }
+            for index in report.zones.indices { report.zones[index].time -= lead }
+            return report
         }
 
         /// Runs the simulated headset unpaced through the whole live path and collects its output.
