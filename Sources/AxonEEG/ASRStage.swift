@@ -28,6 +28,10 @@ import AxonStreams
 /// ``delay`` frames that follow a gap record carry the last cleaned frames from before it, with their times: the
 /// jump in time shows ``delay`` frames after the gap record (the record itself stays where the source put it).
 ///
+/// Warm-up (``WarmingUpStage``): until a calibration is loaded and ``delay`` frames more have left the stage,
+/// its output is warm-up (``isWarmingUp``, ``warmUpFramesInLastBlock``), and an ``EEGSession`` holds the engine's
+/// baseline until the output has settled, so a baseline is never taken on uncleaned frames.
+///
 /// Memory: everything is allocated in ``open(_:)``; ``process(_:)`` allocates nothing and takes no lock.
 ///
 /// Threading: ``open(_:)`` and ``close()`` on the controlling thread before start / after the consumer ended,
@@ -36,7 +40,7 @@ import AxonStreams
 ///
 ///     let asr = ASRStage(calibration: .firstSeconds(60))
 ///     let pipeline = StreamPipeline(descriptor: eeg, processors: [asr, eegProcessor], sinks: sinks)
-public final class ASRStage: SampleProcessor {
+public final class ASRStage: WarmingUpStage {
     /// Where the calibration comes from.
     public enum Calibration: Sendable, Hashable {
         /// The first `seconds` of the stream (at least four windows; 60 s is customary): clean resting EEG.
@@ -74,6 +78,16 @@ public final class ASRStage: SampleProcessor {
     public var delay: Int { reconstructor?.delay ?? 0 }
     /// Whether frames are being cleaned (a calibration is loaded).
     public var isCalibrated: Bool { reconstructor?.isCalibrated ?? false }
+    /// Whether the next frame to leave the stage is still warm-up output, not yet cleaned with the loaded
+    /// calibration: true from ``open(_:)`` until the calibration is loaded and ``delay`` more frames have left (with
+    /// a given calibration: the stream's first ``delay`` frames, the delay line's zeros). While calibration attempts
+    /// keep failing (``calibrationFailure``) it stays true.
+    public var isWarmingUp: Bool { calibrating || warmUpFrames > 0 }
+    /// How many frames of the block processed last were warm-up output (its first ones).
+    public private(set) var warmUpFramesInLastBlock = 0
+    /// Frames still to pass after the calibration was loaded before the output is all cleaned (``delay`` when it
+    /// loads), counted down per frame.
+    private var warmUpFrames = 0
 
     private var calibrator: ASRCalibrator?
     private var collected: UnsafeMutableBufferPointer<Double>?
@@ -165,6 +179,8 @@ public final class ASRStage: SampleProcessor {
         headerCursor = 0
         headersPrimed = false
         samplePeriod = 1 / rate
+        warmUpFrames = calibrator == nil ? delayFrames : 0
+        warmUpFramesInLastBlock = 0
         learnedCalibration = nil
         calibrating = calibrator != nil
         collectedFrames = 0
@@ -176,6 +192,7 @@ public final class ASRStage: SampleProcessor {
     /// values (``delay`` frames on); gap records restart the filters.
     public func process(_ block: SampleBlock) {
         guard let highPass, let reconstructor else { return }
+        warmUpFramesInLastBlock = 0
         let gaps = block.gaps
         let width = block.layout.width
         var gapIndex = 0
@@ -216,9 +233,13 @@ public final class ASRStage: SampleProcessor {
     }
 
     /// Swaps the frame's header lanes with those of the frame ``delay`` frames earlier, the frame whose cleaned
-    /// values the reconstructor writes into this one.
+    /// values the reconstructor writes into this one; counts the warm-up down.
     @inline(__always)
     private func delayHeader(_ header: UnsafeMutablePointer<Double>) {
+        if calibrating || warmUpFrames > 0 {
+            warmUpFramesInLastBlock += 1
+            if !calibrating { warmUpFrames -= 1 }
+        }
         guard let headers else { return }
         let lanes = FrameLayout.headerLanes
         let delayFrames = headers.count / lanes
@@ -264,6 +285,7 @@ public final class ASRStage: SampleProcessor {
             try reconstructor.load(mixing: calibrator.mixing, thresholdMatrix: calibrator.thresholdMatrix)
             calibrationFailure = nil
             calibrating = false
+            warmUpFrames = reconstructor.delay
         } catch {
             calibrationFailure = error
         }

@@ -75,4 +75,44 @@ struct ASRTimingTests {
         let steps = zip(samples.dropFirst(), samples).map { $0.timeframe - $1.timeframe }
         #expect(steps.allSatisfy { abs($0 - 4) < 1e-3 })
     }
+
+    /// Replays the recording through an ASR stage calibrating on its first `calibrationSeconds` and the engine,
+    /// with a baseline of `baselineSeconds` requested before the start; returns the spectrum frames and the stage.
+    static func warmUpRun(calibrationSeconds: Double, baselineSeconds: Double) async throws
+        -> (frames: [SpectrumFrame], stage: ASRStage)
+    {
+        let recording = recording()
+        let stage = ASRStage(calibration: .firstSeconds(calibrationSeconds))
+        let configuration = EEGEngine.Configuration(
+            channelLabels: recording.channelLabels, baselineDuration: baselineSeconds, rigor: .estimate)
+        let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
+        let session = try EEGSession(
+            source: replay, configuration: configuration, stages: [stage],
+            options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
+        session.startBaseline()
+        try session.start()
+        session.waitUntilFinished()
+        var frames: [SpectrumFrame] = []
+        for await frame in session.spectra { frames.append(frame) }
+        return (frames, stage)
+    }
+
+    @Test("the default calibration on the stream's first seconds: the baseline waits until the output is cleaned")
+    func baselineAfterCalibration() async throws {
+        let (frames, stage) = try await Self.warmUpRun(calibrationSeconds: 20, baselineSeconds: 10)
+        #expect(stage.isCalibrated && !stage.isWarmingUp)
+        let collecting = frames.filter { $0.baselineState == .collecting }
+        let first = try #require(collecting.first)
+        // The window of the baseline's first frame: its first sample must come out of the stage cleaned, i.e.
+        // after the calibration period and the delay line's frames behind it (on today's main the baseline
+        // starts with the stream, on frames the stage passes through uncleaned while it calibrates).
+        let warm = Int(20 * Self.rate) + stage.delay
+        let window = EEGEngine.Configuration().windowSize
+        print("ASR warm-up: baseline's first frame at sample \(first.sampleIndex) (\(first.sampleIndex * 4) ms;"
+            + " its window from \(first.sampleIndex - window + 1)); calibration + delay end at sample \(warm)")
+        #expect(first.sampleIndex - window + 1 >= warm)
+        // … and no later than the first spectrum (one hop apart) whose window is all settled output.
+        #expect(first.sampleIndex - window + 1 < warm + EEGEngine.Configuration().hop)
+        #expect(frames.contains { $0.baselineState == .complete })
+    }
 }
