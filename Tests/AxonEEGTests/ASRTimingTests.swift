@@ -33,6 +33,25 @@ struct ASRTimingTests {
             descriptor: descriptor, values: values, timestamps: (0..<frames).map { origin + Double($0) / rate })
     }
 
+    /// Replays `recording` through `stage` and the engine to its end (a baseline of `baselineSeconds` requested
+    /// before the start, if given) and returns the finished session.
+    static func finishedSession(
+        _ recording: Recording, stage: ASRStage, baselineSeconds: Double?, publishSamples: Bool
+    ) throws -> EEGSession {
+        let configuration = EEGEngine.Configuration(
+            channelLabels: recording.channelLabels, baselineDuration: baselineSeconds ?? 5, rigor: .estimate)
+        let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
+        let session = try EEGSession(
+            source: replay, configuration: configuration, stages: [stage],
+            options: .init(
+                timeBase: .device, publishSamples: publishSamples, bufferLimit: 1 << 20, sampleCapacity: 1 << 15,
+                pipeline: replay.pipelineConfiguration()))
+        if baselineSeconds != nil { session.startBaseline() }
+        try session.start()
+        session.waitUntilFinished()
+        return session
+    }
+
     /// Replays the recording through the ASR stage (calibrated on its first 20 s, with a cutoff so high that
     /// nothing is removed: the test measures where the samples land, not what is cleaned) and the engine; returns
     /// the engine's samples and the stage.
@@ -41,16 +60,7 @@ struct ASRTimingTests {
         let calibration = try ASRStage(cutoff: 1e6).calibration(
             cleanFrames: calibrationFrames, channelCount: channels, sampleRate: rate)
         let stage = ASRStage(calibration: .given(calibration), cutoff: 1e6)
-        let configuration = EEGEngine.Configuration(
-            channelLabels: recording.channelLabels, baselineDuration: 5, rigor: .estimate)
-        let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
-        let session = try EEGSession(
-            source: replay, configuration: configuration, stages: [stage],
-            options: .init(
-                timeBase: .device, publishSamples: true, bufferLimit: 1 << 20, sampleCapacity: 1 << 15,
-                pipeline: replay.pipelineConfiguration()))
-        try session.start()
-        session.waitUntilFinished()
+        let session = try finishedSession(recording, stage: stage, baselineSeconds: nil, publishSamples: true)
         var samples: [EEGSample] = []
         for await sample in session.samples { samples.append(sample) }
         return (samples, stage)
@@ -83,15 +93,8 @@ struct ASRTimingTests {
     {
         let recording = recording()
         let stage = ASRStage(calibration: .firstSeconds(calibrationSeconds))
-        let configuration = EEGEngine.Configuration(
-            channelLabels: recording.channelLabels, baselineDuration: baselineSeconds, rigor: .estimate)
-        let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
-        let session = try EEGSession(
-            source: replay, configuration: configuration, stages: [stage],
-            options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
-        session.startBaseline()
-        try session.start()
-        session.waitUntilFinished()
+        let session = try finishedSession(
+            recording, stage: stage, baselineSeconds: baselineSeconds, publishSamples: false)
         var frames: [SpectrumFrame] = []
         for await frame in session.spectra { frames.append(frame) }
         return (frames, stage)
