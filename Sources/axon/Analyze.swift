@@ -68,7 +68,7 @@ extension Axon {
         @Flag(name: .customLong("keep-artifacts"), help: "Flag blink and muscle windows but keep them in the baseline and the indicators.")
         var keepArtifacts = false
 
-        @Flag(help: "Clean the samples with artifact subspace reconstruction before the engine (docs/asr.md); the analysis then runs through replay → ring → ASR → engine, and the baseline starts once ASR's output has settled (about 1.3 s in).")
+        @Flag(help: "Clean the samples with artifact subspace reconstruction before the engine (docs/asr.md); the analysis then runs through replay → ring → ASR → engine, and the baseline starts once ASR's output has settled (1.02 s in at 250 Hz).")
         var asr = false
 
         @Option(name: .customLong("asr-calibration"), help: "Seconds FROM-TO of the recording ASR calibrates on (clean resting EEG). Default: the 60 s with the fewest blink and muscle windows.")
@@ -238,8 +238,8 @@ extension Axon {
         /// Replays the recording unpaced through ring → ASR → engine (the live path) and collects its output. ASR
         /// calibrates on `--asr-calibration`'s span of the recording, or on its cleanest stretch
         /// (``cleanestStretch(of:configuration:)``), so every frame — the baseline's too — is cleaned; the
-        /// baseline starts once the stage's output has settled (its delay line and one window, about 1.3 s at
-        /// 250 Hz, ``EEGProcessor/warmUpStages``).
+        /// baseline starts once the stage's output has settled (its delay line, then one window: at 1.02 s of a
+        /// 250 Hz recording, ``EEGProcessor/warmUpStages``).
         private func analyzeWithASR(_ recording: Recording, configuration: EEGEngine.Configuration) async throws
             -> (report: EEGAnalysisReport, calibration: (from: Double, to: Double))
         {

@@ -32,7 +32,7 @@ struct AnalyzeASRTests {
         print("analyze --asr: windows left out \(raw.excluded) raw, \(cleanest.excluded) calibrated on the cleanest"
             + " stretch, \(firstMinute.excluded) on 0–60 s, \(eyesClosed.excluded) on 30–60 s; zones \(cleanest.zones)")
         #expect(cleanest.excluded < raw.excluded)
-        // The baseline (60 s from about 1.3 s) completes inside the 90 s recording: indicators at 61, 71, 81 s.
+        // The baseline (60 s from 1.02 s) completes inside the 90 s recording: indicators at 61, 71, 81 s.
         #expect(cleanest.zones == 3)
     }
 }
