@@ -39,6 +39,7 @@ import AxonStreams
 /// pipeline has finished.
 ///
 ///     let asr = ASRStage(calibration: .firstSeconds(60))
+///     eegProcessor.warmUpStages = [asr]  // the baseline waits for cleaned output (an EEGSession does this itself)
 ///     let pipeline = StreamPipeline(descriptor: eeg, processors: [asr, eegProcessor], sinks: sinks)
 public final class ASRStage: WarmingUpStage {
     /// Where the calibration comes from.
