@@ -9,8 +9,12 @@ import AxonStreams
 /// For every frame it (1) high-passes each channel (``HighPassFilter``, second-order Butterworth, primed on the
 /// first frame so the amplifier's DC offset leaves no transient), (2) while calibrating, keeps the frame for
 /// calibration, and (3) passes it through an ``ASRReconstructor``, which writes into the frame the cleaned value
-/// of the frame ``delay`` frames earlier. The output is therefore high-passed and delayed by a fixed ``delay``
-/// (77 frames, 308 ms, at 250 Hz with the defaults); the header lanes (times, counters) are left as they are.
+/// of the frame ``delay`` frames earlier (77 frames, 308 ms, at 250 Hz with the defaults). The frame's header lanes
+/// (sequence, arrival time, device time, counter, timestamp) travel with its values: the frame that leaves the
+/// stage carries the header of the input frame its values were made from, so a spectrum, an indicator, a marker
+/// alignment or a recording downstream puts the signal at its own time. The first ``delay`` frames of a stream
+/// (the delay line's zeros) get times extrapolated back from the first frame, one sample period apart, and no
+/// device counter (NaN); the last ``delay`` input frames stay in the delay line when the stream ends.
 ///
 /// Calibration is either given (``Calibration/given(_:)``) or taken from the stream's first seconds
 /// (``Calibration/firstSeconds(_:)``): those frames pass through, high-passed and delayed but not cleaned, and
@@ -21,7 +25,12 @@ import AxonStreams
 /// A gap record in a block (lost samples) restarts the filters before the frame it precedes: the high-pass
 /// primes again on that frame, and the reconstructor finishes the frames pending before the gap and starts a
 /// new segment, so no window spans the gap (``ASRReconstructor/restart()``). The delay line keeps running, so the
-/// frames that follow a gap record carry the last ``delay`` cleaned frames from before it.
+/// ``delay`` frames that follow a gap record carry the last cleaned frames from before it, with their times: the
+/// jump in time shows ``delay`` frames after the gap record (the record itself stays where the source put it).
+///
+/// Warm-up (``WarmingUpStage``): until a calibration is loaded and ``delay`` frames more have left the stage,
+/// its output is warm-up (``isWarmingUp``, ``warmUpFramesInLastBlock``), and an ``EEGSession`` holds the engine's
+/// baseline until the output has settled, so a baseline is never taken on uncleaned frames.
 ///
 /// Memory: everything is allocated in ``open(_:)``; ``process(_:)`` allocates nothing and takes no lock.
 ///
@@ -30,8 +39,9 @@ import AxonStreams
 /// pipeline has finished.
 ///
 ///     let asr = ASRStage(calibration: .firstSeconds(60))
+///     eegProcessor.warmUpStages = [asr]  // the baseline waits for cleaned output (an EEGSession does this itself)
 ///     let pipeline = StreamPipeline(descriptor: eeg, processors: [asr, eegProcessor], sinks: sinks)
-public final class ASRStage: SampleProcessor {
+public final class ASRStage: WarmingUpStage {
     /// Where the calibration comes from.
     public enum Calibration: Sendable, Hashable {
         /// The first `seconds` of the stream (at least four windows; 60 s is customary): clean resting EEG.
@@ -69,12 +79,27 @@ public final class ASRStage: SampleProcessor {
     public var delay: Int { reconstructor?.delay ?? 0 }
     /// Whether frames are being cleaned (a calibration is loaded).
     public var isCalibrated: Bool { reconstructor?.isCalibrated ?? false }
+    /// Whether the next frame to leave the stage is still warm-up output, not yet cleaned with the loaded
+    /// calibration: true from ``open(_:)`` until the calibration is loaded and ``delay`` more frames have left (with
+    /// a given calibration: the stream's first ``delay`` frames, the delay line's zeros). While calibration attempts
+    /// keep failing (``calibrationFailure``) it stays true.
+    public var isWarmingUp: Bool { calibrating || warmUpFrames > 0 }
+    /// How many frames of the block processed last were warm-up output (its first ones).
+    public private(set) var warmUpFramesInLastBlock = 0
+    /// Frames still to pass after the calibration was loaded before the output is all cleaned (``delay`` when it
+    /// loads), counted down per frame.
+    private var warmUpFrames = 0
 
     private var calibrator: ASRCalibrator?
     private var collected: UnsafeMutableBufferPointer<Double>?
     private var collectedFrames = 0
     private var calibrating = false
     private var channels = 0
+    /// The delay line of the header lanes: ``delay`` headers, ``FrameLayout/headerLanes`` doubles each.
+    private var headers: UnsafeMutableBufferPointer<Double>?
+    private var headerCursor = 0
+    private var headersPrimed = false
+    private var samplePeriod = 0.0
 
     /// Creates the stage; nothing is allocated until ``open(_:)``.
     ///
@@ -96,7 +121,10 @@ public final class ASRStage: SampleProcessor {
         self.maxRemovedFraction = maxRemovedFraction
     }
 
-    deinit { collected?.deallocate() }
+    deinit {
+        collected?.deallocate()
+        headers?.deallocate()
+    }
 
     /// The ASR parameters for a stream of `channelCount` channels at `sampleRate`.
     public func configuration(sampleRate: Double, channelCount: Int) -> ASRConfiguration {
@@ -143,6 +171,17 @@ public final class ASRStage: SampleProcessor {
             throw EEGError.dsp(error)
         }
         channels = channelCount
+        let delayFrames = reconstructor?.delay ?? 0
+        if delayFrames > 0 {
+            let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: delayFrames * FrameLayout.headerLanes)
+            buffer.initialize(repeating: .nan)
+            headers = buffer
+        }
+        headerCursor = 0
+        headersPrimed = false
+        samplePeriod = 1 / rate
+        warmUpFrames = calibrator == nil ? delayFrames : 0
+        warmUpFramesInLastBlock = 0
         learnedCalibration = nil
         calibrating = calibrator != nil
         collectedFrames = 0
@@ -150,9 +189,11 @@ public final class ASRStage: SampleProcessor {
         calibrationFailure = nil
     }
 
-    /// High-passes, collects calibration frames or cleans, in place; gap records restart the filters.
+    /// High-passes, collects calibration frames or cleans, in place, and moves each frame's header lanes with its
+    /// values (``delay`` frames on); gap records restart the filters.
     public func process(_ block: SampleBlock) {
         guard let highPass, let reconstructor else { return }
+        warmUpFramesInLastBlock = 0
         let gaps = block.gaps
         let width = block.layout.width
         var gapIndex = 0
@@ -173,19 +214,62 @@ public final class ASRStage: SampleProcessor {
                 let row = values + f * width
                 highPass.filter(row)
                 collect(row)
+                delayHeader(row - FrameLayout.headerLanes)
             }
             reconstructor.process(values, frameCount: end - frame, stride: width)
             frame = end
         }
     }
 
-    /// Releases the calibration buffers; the reconstructor and filter stay readable for their statistics.
+    /// Releases the calibration buffers and the header delay line; the reconstructor and filter stay readable for
+    /// their statistics.
     public func close() {
         if let calibrator, !calibrating, calibrator.frameCount > 0 { learnedCalibration = calibrator.makeCalibration() }
         collected?.deallocate()
         collected = nil
+        headers?.deallocate()
+        headers = nil
         calibrator = nil
         calibrating = false
+    }
+
+    /// Swaps the frame's header lanes with those of the frame ``delay`` frames earlier, the frame whose cleaned
+    /// values the reconstructor writes into this one; counts the warm-up down.
+    @inline(__always)
+    private func delayHeader(_ header: UnsafeMutablePointer<Double>) {
+        if calibrating || warmUpFrames > 0 {
+            warmUpFramesInLastBlock += 1
+            if !calibrating { warmUpFrames -= 1 }
+        }
+        guard let headers else { return }
+        let lanes = FrameLayout.headerLanes
+        let delayFrames = headers.count / lanes
+        if !headersPrimed { primeHeaders(before: header, frames: delayFrames) }
+        let slot = headers.baseAddress! + headerCursor * lanes
+        for lane in 0..<lanes {
+            let value = slot[lane]
+            slot[lane] = header[lane]
+            header[lane] = value
+        }
+        headerCursor = headerCursor + 1 == delayFrames ? 0 : headerCursor + 1
+    }
+
+    /// Fills the header delay line with the headers of the `frames` frames before the stream's first: its times
+    /// and sequence numbers counted back one sample period each, no device counter.
+    private func primeHeaders(before first: UnsafeMutablePointer<Double>, frames: Int) {
+        guard let headers else { return }
+        let lanes = FrameLayout.headerLanes
+        for slot in 0..<frames {
+            let back = Double(frames - slot)
+            let row = headers.baseAddress! + slot * lanes
+            row[FrameLayout.sequenceLane] = first[FrameLayout.sequenceLane] - back
+            row[FrameLayout.arrivalLane] = first[FrameLayout.arrivalLane] - back * samplePeriod
+            row[FrameLayout.deviceTimeLane] = first[FrameLayout.deviceTimeLane] - back * samplePeriod
+            row[FrameLayout.counterLane] = .nan
+            row[FrameLayout.timestampLane] = first[FrameLayout.timestampLane] - back * samplePeriod
+        }
+        headerCursor = 0
+        headersPrimed = true
     }
 
     /// Keeps one high-passed frame for calibration and calibrates when the period is complete.
@@ -202,6 +286,7 @@ public final class ASRStage: SampleProcessor {
             try reconstructor.load(mixing: calibrator.mixing, thresholdMatrix: calibrator.thresholdMatrix)
             calibrationFailure = nil
             calibrating = false
+            warmUpFrames = reconstructor.delay
         } catch {
             calibrationFailure = error
         }

@@ -50,6 +50,17 @@ public final class EEGProcessor: SampleProcessor {
 
     /// Lost samples bridged with filled-in ones so far.
     public private(set) var bridgedSamples = 0
+    /// Stages ahead of this one whose warm-up a baseline waits for (``WarmingUpStage``): a requested baseline
+    /// starts with the sample after `windowSize − 1` settled ones (``EEGEngine/Configuration/windowSize``), so even
+    /// the baseline's first spectrum is made of settled samples only. Empty (the default): a requested baseline
+    /// starts with the next sample. Set it before the pipeline starts (``EEGSession`` passes its stages that warm
+    /// up); read on the consumer thread.
+    public var warmUpStages: [any WarmingUpStage] = []
+
+    /// A baseline was requested and waits for the stages' warm-up.
+    private var baselinePending = false
+    /// Settled samples (after every stage's warm-up) ingested so far, up to a window's worth.
+    private var settledSamples = 0
 
     private var wallClockOffset = 0.0
     private var lastTime = 0.0
@@ -103,7 +114,8 @@ public final class EEGProcessor: SampleProcessor {
         fillValues.deallocate()
     }
 
-    /// Asks the engine to start (or restart) its baseline with the next sample. From one controlling thread.
+    /// Asks the engine to start (or restart) its baseline with the next sample — after the warm-up of the
+    /// ``warmUpStages``, if any. From one controlling thread.
     ///
     /// - Returns: `false` if the command ring is full (more than 16 requests not yet seen by the engine).
     @discardableResult
@@ -123,7 +135,20 @@ public final class EEGProcessor: SampleProcessor {
     /// Feeds the block's frames and gaps to the engine and publishes the results.
     public func process(_ block: SampleBlock) {
         while commands.pop(into: command) == 1 {
-            if command[0] == Self.startBaselineCommand { engine.startBaseline() }
+            if command[0] == Self.startBaselineCommand { baselinePending = true }
+        }
+        if baselinePending, warmUpStages.isEmpty {
+            baselinePending = false
+            engine.startBaseline()
+        }
+        // The block's frame a pending baseline starts with: after `windowSize − 1` settled frames (the stages'
+        // warm-up is the start of the stream).
+        var baselineFrame = 0
+        if !warmUpStages.isEmpty {
+            let warm = warmUpFramesInBlock(block.frameCount)
+            if warm > 0 { settledSamples = 0 }
+            baselineFrame = warm + max(0, engine.configuration.windowSize - 1 - settledSamples)
+            settledSamples = min(settledSamples + block.frameCount - warm, engine.configuration.windowSize)
         }
         let gaps = block.gaps
         var gapIndex = 0
@@ -137,8 +162,14 @@ public final class EEGProcessor: SampleProcessor {
                 gapIndex += 1
             }
             guard frame < block.frameCount else { break }
-            // Then the frames up to the next gap, in runs that end where the engine completes something.
-            let end = gapIndex < gaps.count ? min(gaps[gapIndex].beforeFrame, block.frameCount) : block.frameCount
+            if baselinePending, frame >= baselineFrame {
+                baselinePending = false
+                engine.startBaseline()
+            }
+            // Then the frames up to the next gap (or the baseline's start), in runs that end where the engine
+            // completes something.
+            var end = gapIndex < gaps.count ? min(gaps[gapIndex].beforeFrame, block.frameCount) : block.frameCount
+            if baselinePending, baselineFrame > frame { end = min(end, baselineFrame) }
             if let samples { publishSamples(block, from: frame, to: end, into: samples) }
             let width = block.layout.width
             while frame < end {
@@ -152,6 +183,14 @@ public final class EEGProcessor: SampleProcessor {
             }
             lastTime = time(of: block, frame: frame - 1)
         }
+    }
+
+    /// How many of this block's first frames some stage ahead made during its warm-up. A plain loop: no
+    /// closure, no allocation.
+    private func warmUpFramesInBlock(_ frameCount: Int) -> Int {
+        var warm = 0
+        for stage in warmUpStages { warm = max(warm, stage.warmUpFramesInLastBlock) }
+        return min(warm, frameCount)
     }
 
     /// Publishes raw rows for frames `from..<to`; their sample indices continue the engine's count.

@@ -136,7 +136,9 @@ public final class EEGSession: Sendable {
     ///   - source: the frames; its descriptor's channel count must match `configuration`'s.
     ///   - configuration: the engine's parameters.
     ///   - stages: processors that change the samples before the engine sees them (a filter, artifact subspace
-    ///     reconstruction), in order, on the consumer thread; they are the session's from then on.
+    ///     reconstruction), in order, on the consumer thread; they are the session's from then on. A stage that
+    ///     warms up (``WarmingUpStage``: an ``ASRStage`` calibrating on the stream's first seconds) holds the
+    ///     baseline until its output is settled (``startBaseline()``).
     ///   - sinks: further sinks on the same stream (files, the console), after the engine: they receive what the
     ///     stages made of the samples.
     ///   - options: threading and delivery options.
@@ -151,6 +153,7 @@ public final class EEGSession: Sendable {
         let processor = try EEGProcessor(
             configuration: configuration, timeBase: options.timeBase, publishSamples: options.publishSamples,
             sampleCapacity: options.sampleCapacity)
+        processor.warmUpStages = stages.compactMap { $0 as? any WarmingUpStage }
         self.processor = UncheckedProcessor(value: processor)
         self.configuration = configuration
         self.descriptor = source.descriptor
@@ -195,7 +198,9 @@ public final class EEGSession: Sendable {
         try pipeline.start()
     }
 
-    /// Starts (or restarts) the baseline with the next sample (the seed's `startProcessAverageValues`).
+    /// Starts (or restarts) the baseline with the next sample (the seed's `startProcessAverageValues`); while a
+    /// stage is warming up (``WarmingUpStage``), once its output has been settled for a window's samples
+    /// (``EEGProcessor/warmUpStages``).
     public func startBaseline() {
         processor.value.requestBaseline()
     }

@@ -68,10 +68,10 @@ extension Axon {
         @Flag(name: .customLong("keep-artifacts"), help: "Flag blink and muscle windows but keep them in the baseline and the indicators.")
         var keepArtifacts = false
 
-        @Flag(help: "Clean the samples with artifact subspace reconstruction before the engine (docs/asr.md); the analysis then runs through replay → ring → ASR → engine.")
+        @Flag(help: "Clean the samples with artifact subspace reconstruction before the engine (docs/asr.md); the analysis then runs through replay → ring → ASR → engine, and the baseline starts once ASR's output has settled (1.02 s in at 250 Hz).")
         var asr = false
 
-        @Option(name: .customLong("asr-calibration"), help: "Seconds FROM-TO of the recording ASR calibrates on (clean resting EEG). Default: the stream's first 60 s.")
+        @Option(name: .customLong("asr-calibration"), help: "Seconds FROM-TO of the recording ASR calibrates on (clean resting EEG). Default: the 60 s with the fewest blink and muscle windows.")
         var asrCalibration: String?
 
         @Flag(help: "Print one JSON object instead of tables.")
@@ -171,8 +171,12 @@ extension Axon {
                     configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
                 }
                 let loaded = recording
+                var calibrationNote = ""
                 if asr {
-                    report = try await analyzeWithASR(loaded, configuration: configuration)
+                    let calibration: (from: Double, to: Double)
+                    (report, calibration) = try await analyzeWithASR(loaded, configuration: configuration)
+                    calibrationNote = ", ASR calibrated on \(fmt(calibration.from, 1))–\(fmt(calibration.to, 1)) s"
+                        + (asrCalibration == nil ? " (the cleanest stretch)" : "")
                 } else {
                     report = try EEGOfflineAnalysis.run(
                         configuration: configuration, frameCount: loaded.frameCount,
@@ -182,6 +186,7 @@ extension Axon {
                 }
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
                     + "\(fmt(loaded.duration, 2)) s" + (from != nil || to != nil ? " (segment \(fmt(from ?? 0, 1))–\(fmt(to ?? loaded.duration + (from ?? 0), 1)) s)" : "")
+                    + calibrationNote
             }
             // What the reader noticed (a truncated file, a measured rate far off, clipped samples): `info` and
             // `replay` print it, and so does `analyze` — on standard error with --json, so the JSON stays clean.
@@ -208,24 +213,47 @@ extension Axon {
             return (parts[0], parts[1])
         }
 
+        /// The stretch ASR calibrates on when `--asr-calibration` is not given: of the spans of `min(60 s, the
+        /// recording)` that start on a whole second, the one with the fewest windows the engine flags as artifacts
+        /// (blinks, muscle) in a pass over the raw recording; the earliest of equals.
+        static func cleanestStretch(of recording: Recording, configuration: EEGEngine.Configuration) throws
+            -> (from: Double, to: Double)
+        {
+            let raw = try EEGOfflineAnalysis.run(
+                configuration: configuration, frameCount: recording.frameCount, baselineSeconds: nil,
+                value: { recording.value(frame: $0, channel: $1) }, time: { recording.time(ofFrame: $0) },
+                gaps: recording.gaps.map { ($0.beforeFrame, $0.gap.missingCount) })
+            let length = min(60, recording.duration)
+            let ends = raw.artifacts.map(\.time)  // each flagged window's end, seconds from the first sample
+            var best = (from: 0.0, count: Int.max)
+            var start = 0.0
+            while start + length <= recording.duration + 1e-9 {
+                let count = ends.count(where: { $0 > start && $0 <= start + length })
+                if count < best.count { best = (start, count) }
+                start += 1
+            }
+            return (best.from, best.from + length)
+        }
+
         /// Replays the recording unpaced through ring → ASR → engine (the live path) and collects its output. ASR
-        /// calibrates on `--asr-calibration`'s span of the recording, or on the stream's first 60 s.
+        /// calibrates on `--asr-calibration`'s span of the recording, or on its cleanest stretch
+        /// (``cleanestStretch(of:configuration:)``), so every frame — the baseline's too — is cleaned; the
+        /// baseline starts once the stage's output has settled (its delay line, then one window: at 1.02 s of a
+        /// 250 Hz recording, ``EEGProcessor/warmUpStages``).
         private func analyzeWithASR(_ recording: Recording, configuration: EEGEngine.Configuration) async throws
-            -> EEGAnalysisReport
+            -> (report: EEGAnalysisReport, calibration: (from: Double, to: Double))
         {
             var configuration = configuration
             if baseline > 0 { configuration.baselineDuration = baseline }
-            var stage = ASRStage()
-            if let span = try calibrationSpan() {
-                let clean = try recording.segment(from: span.from, to: span.to)
-                let frames = (0..<clean.frameCount).flatMap { frame in
-                    (0..<clean.channelCount).map { clean.value(frame: frame, channel: $0) }
-                }
-                stage = ASRStage(
-                    calibration: .given(
-                        try stage.calibration(
-                            cleanFrames: frames, channelCount: clean.channelCount, sampleRate: clean.sampleRate)))
+            let span = try calibrationSpan() ?? Self.cleanestStretch(of: recording, configuration: configuration)
+            let clean = try recording.segment(from: span.from, to: span.to)
+            let frames = (0..<clean.frameCount).flatMap { frame in
+                (0..<clean.channelCount).map { clean.value(frame: frame, channel: $0) }
             }
+            let stage = ASRStage(
+                calibration: .given(
+                    try ASRStage().calibration(
+                        cleanFrames: frames, channelCount: clean.channelCount, sampleRate: clean.sampleRate)))
             let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
             let session = try EEGSession(
                 source: replay, configuration: configuration, stages: [stage],
@@ -240,7 +268,13 @@ extension Axon {
             for await frame in session.spectra { builder.add(frame) }
             for await indicator in session.indicators { builder.add(indicator) }
             builder.setSampleCount(recording.frameCount)
-            return builder.report()
+            // The report counts time from the engine's first sample; the stage's delay line puts `delay` frames
+            // (its zeros) before the recording's first, so the recording's own time is that much less.
+            var report = builder.report()
+            let lead = Double(stage.delay) / recording.sampleRate
+            for index in report.artifacts.indices { report.artifacts[index].time -= lead }
+            for index in report.zones.indices { report.zones[index].time -= lead }
+            return (report, span)
         }
 
         /// Runs the simulated headset unpaced through the whole live path and collects its output.
