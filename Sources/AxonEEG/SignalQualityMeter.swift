@@ -270,9 +270,9 @@ final class SignalQualityMeter {
     }
 }
 
-/// Each channel's slow swings over its last `capacity` usable windows, kept as a histogram of logarithmic bins
-/// (eight per octave, so a value is known to within 9 %) with a ring of the bins in arrival order, and the bin of
-/// their lower quartile, moved as values come and go. All memory is taken at init.
+/// Each channel's slow swings over its last `capacity` usable windows, kept as a histogram of bins eight to the
+/// octave (each an eighth of its octave wide, so a value is known to within 6 %) with a ring of the bins in
+/// arrival order, and the bin of their lower quartile, moved as values come and go. All memory is taken at init.
 ///
 /// Threading: a single-owner type, owned by ``SignalQualityMeter``; the engine's thread.
 private final class SwingHistory {
@@ -321,7 +321,7 @@ private final class SwingHistory {
         below.deallocate()
     }
 
-    /// `scale` times the channel's lower quartile (its bin's geometric middle), or 0 before the warm-up is done.
+    /// `scale` times the channel's lower quartile (its bin's middle), or 0 before the warm-up is done.
     func scaledTypical(channel: Int) -> Double {
         guard held[channel] >= max(1, warmUp) else { return 0 }
         return scale * Self.value(ofBin: quartileBin[channel])
@@ -368,7 +368,7 @@ private final class SwingHistory {
         return min(binCount - 1, max(0, octave * binsPerOctave + step))
     }
 
-    /// The geometric middle of a bin, near enough: its lower edge times 2^(1/16).
+    /// The middle of a bin: 2^octave × (1 + (step + ½) / 8).
     static func value(ofBin bin: Int) -> Double {
         let octave = bin / binsPerOctave - octaveOffset
         let step = bin % binsPerOctave

@@ -41,14 +41,16 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     /// contaminated by the eyes; `nil`: ``blinkAmplitude`` alone, the absolute rule.
     ///
     /// The typical swing is the lower quartile of the channel's swings over its last ``blinkHistory`` seconds of
-    /// usable windows (the window being judged not among them), to within 9 %; until ``blinkWarmUp`` seconds of
+    /// usable windows (the window being judged not among them), to within 6 %; until ``blinkWarmUp`` seconds of
     /// them are in, the limit is ``blinkAmplitude``. So a recording whose slow signal is large everywhere — raw,
     /// not high-passed EEG such as PhysioNet's, with 70–130 µV of swing in every window — is judged against its
     /// own background and flags its blinks, not every window; a quiet one keeps the 100 µV floor. 2.5 keeps every
-    /// flag on the OpenBCI blink recording and takes PhysioNet S001R01 from 60 of 60 windows to 25
+    /// flag on the OpenBCI blink recording and takes PhysioNet S001R01 from 60 of 60 windows to 26
     /// (docs/signal-quality.md).
     public var blinkScale: Double?
     /// Seconds of a channel's most recent usable windows whose swings make its typical swing (``blinkScale``).
+    /// The engine keeps them from its start: 4 KiB per channel plus 2 bytes per channel per window of history
+    /// (60 s at one window a second: 120 bytes).
     public var blinkHistory: Double
     /// Seconds of usable windows a channel needs in its history before ``blinkScale`` applies; before that the
     /// limit is ``blinkAmplitude`` alone. At most ``blinkHistory``.
