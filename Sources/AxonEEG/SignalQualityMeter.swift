@@ -289,10 +289,13 @@ private final class SwingHistory {
     /// Per channel, `capacity` bins in arrival order (a ring).
     private let ring: UnsafeMutableBufferPointer<UInt16>
     /// Per channel: values held, the ring's next slot, the quartile's bin and how many values lie below it.
-    private let held: UnsafeMutableBufferPointer<Int>
-    private let next: UnsafeMutableBufferPointer<Int>
-    private let quartileBin: UnsafeMutableBufferPointer<Int>
-    private let below: UnsafeMutableBufferPointer<Int>
+    private struct Position {
+        var held = 0
+        var next = 0
+        var quartileBin = 0
+        var below = 0
+    }
+    private let positions: UnsafeMutableBufferPointer<Position>
 
     init(channels: Int, capacity: Int, scale: Double, warmUp: Int) {
         self.capacity = capacity
@@ -302,61 +305,50 @@ private final class SwingHistory {
         counts.initialize(repeating: 0)
         ring = .allocate(capacity: channels * capacity)
         ring.initialize(repeating: 0)
-        held = .allocate(capacity: channels)
-        held.initialize(repeating: 0)
-        next = .allocate(capacity: channels)
-        next.initialize(repeating: 0)
-        quartileBin = .allocate(capacity: channels)
-        quartileBin.initialize(repeating: 0)
-        below = .allocate(capacity: channels)
-        below.initialize(repeating: 0)
+        positions = .allocate(capacity: channels)
+        positions.initialize(repeating: Position())
     }
 
     deinit {
         counts.deallocate()
         ring.deallocate()
-        held.deallocate()
-        next.deallocate()
-        quartileBin.deallocate()
-        below.deallocate()
+        positions.deallocate()
     }
 
     /// `scale` times the channel's lower quartile (its bin's middle), or 0 before the warm-up is done.
     func scaledTypical(channel: Int) -> Double {
-        guard held[channel] >= max(1, warmUp) else { return 0 }
-        return scale * Self.value(ofBin: quartileBin[channel])
+        guard positions[channel].held >= max(1, warmUp) else { return 0 }
+        return scale * Self.value(ofBin: positions[channel].quartileBin)
     }
 
     func add(_ swing: Double, channel: Int) {
         guard swing.isFinite else { return }
         let bin = Self.bin(of: swing)
-        let slot = channel * capacity + next[channel]
+        var p = positions[channel]
+        let slot = channel * capacity + p.next
         let counts = self.counts.baseAddress! + channel * Self.binCount
-        if held[channel] == capacity {
+        if p.held == capacity {
             let leaving = Int(ring[slot])
             counts[leaving] -= 1
-            if leaving < quartileBin[channel] { below[channel] -= 1 }
+            if leaving < p.quartileBin { p.below -= 1 }
         } else {
-            held[channel] += 1
+            p.held += 1
         }
         ring[slot] = UInt16(bin)
-        next[channel] = next[channel] + 1 == capacity ? 0 : next[channel] + 1
+        p.next = p.next + 1 == capacity ? 0 : p.next + 1
         counts[bin] += 1
-        if bin < quartileBin[channel] { below[channel] += 1 }
+        if bin < p.quartileBin { p.below += 1 }
         // Move the quartile's bin until the rank-th smallest value lies in it: below < rank ≤ below + count.
-        let rank = max(1, (held[channel] + 3) / 4)
-        var q = quartileBin[channel]
-        var under = below[channel]
-        while under >= rank {
-            q -= 1
-            under -= Int(counts[q])
+        let rank = max(1, (p.held + 3) / 4)
+        while p.below >= rank {
+            p.quartileBin -= 1
+            p.below -= Int(counts[p.quartileBin])
         }
-        while under + Int(counts[q]) < rank {
-            under += Int(counts[q])
-            q += 1
+        while p.below + Int(counts[p.quartileBin]) < rank {
+            p.below += Int(counts[p.quartileBin])
+            p.quartileBin += 1
         }
-        quartileBin[channel] = q
-        below[channel] = under
+        positions[channel] = p
     }
 
     /// The bin of a finite value: eight per octave, from the exponent and the significand's first three bits'
