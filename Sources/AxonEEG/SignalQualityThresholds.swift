@@ -11,9 +11,9 @@ import AxonDSP
 /// - A window is **contaminated** by a blink or eye movement when, on an eye channel (``blinkChannels``), the
 ///   slow part of the signal — smoothed over 100 ms, which also cancels 10 Hz alpha and 50/60 Hz mains, and with
 ///   its straight line removed — swings more peak to peak than the channel's blink limit: ``blinkAmplitude``, or
-///   ``blinkScale`` times the channel's own typical swing when that is higher (see ``blinkScale``); by muscle when, on any
-///   channel, more than ``muscleShareLimit`` of the 3 Hz…``muscleBand``-top power lies in ``muscleBand``
-///   (broadband EMG from a jaw clench). With ``excludeArtifacts`` on, a contaminated window enters neither the
+///   ``blinkScale`` times the channel's own typical swing when that is higher; by muscle when, on any channel,
+///   more than ``muscleShareLimit`` of the 3 Hz…``muscleBand``-top power lies in ``muscleBand`` (broadband EMG
+///   from a jaw clench). With ``excludeArtifacts`` on, a contaminated window enters neither the
 ///   baseline nor an indicator, on any channel.
 /// - Mains (line noise) is measured and reported, not used to exclude: raw amplifier data before a notch is
 ///   routinely dominated by it, and the engine's bands lie far from 50 and 60 Hz.
@@ -49,8 +49,8 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     /// (docs/signal-quality.md).
     public var blinkScale: Double?
     /// Seconds of a channel's most recent usable windows whose swings make its typical swing (``blinkScale``).
-    /// The engine keeps them from its start: 4 KiB per channel plus 2 bytes per channel per window of history
-    /// (60 s at one window a second: 120 bytes).
+    /// At most a day (86,400 s). The engine takes their memory when it is made: 4 KiB per channel plus 2 bytes per
+    /// channel per window of history (60 s at one window a second: 120 bytes).
     public var blinkHistory: Double
     /// Seconds of usable windows a channel needs in its history before ``blinkScale`` applies; before that the
     /// limit is ``blinkAmplitude`` alone. At most ``blinkHistory``.
@@ -134,8 +134,8 @@ public struct SignalQualityThresholds: Sendable, Hashable {
         if let blinkScale, !(blinkScale > 0 && blinkScale.isFinite) {
             throw .invalidConfiguration("blink scale of \(blinkScale) must be finite and positive (nil: absolute)")
         }
-        guard blinkHistory > 0, blinkHistory.isFinite, blinkWarmUp >= 0, blinkWarmUp <= blinkHistory else {
-            throw .invalidConfiguration("blink history must be finite and > 0 s, blink warm-up 0…history")
+        guard blinkHistory > 0, blinkHistory <= 86_400, blinkWarmUp >= 0, blinkWarmUp <= blinkHistory else {
+            throw .invalidConfiguration("blink history must lie in 0…86,400 s (above 0), blink warm-up in 0…history")
         }
         for channel in blinkChannels ?? [] where !(0..<channelCount).contains(channel) {
             throw .invalidConfiguration("blink channel \(channel) is not one of the \(channelCount) channels")

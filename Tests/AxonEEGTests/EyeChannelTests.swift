@@ -140,6 +140,7 @@ struct EyeChannelTests {
     func blinkScaleValidation() {
         #expect(throws: EEGError.self) { try SignalQualityThresholds(blinkScale: 0).validate(channelCount: 1) }
         #expect(throws: EEGError.self) { try SignalQualityThresholds(blinkHistory: 0).validate(channelCount: 1) }
+        #expect(throws: EEGError.self) { try SignalQualityThresholds(blinkHistory: 1e300).validate(channelCount: 1) }
         #expect(throws: EEGError.self) {
             try SignalQualityThresholds(blinkHistory: 5, blinkWarmUp: 10).validate(channelCount: 1)
         }
