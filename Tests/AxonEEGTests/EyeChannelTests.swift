@@ -65,7 +65,7 @@ struct EyeChannelTests {
     /// windows whose frontal-pole signal (Fp1/Fpz/Fp2 mean, 0.5–8 Hz) holds a blink of ≥ 200 µV prominence
     /// (9.7, 14.2, 17.3, 24.3, 37.7, 38.2, 39.3, 40.8, 44.0, 49.1, 55.8 s); the OpenBCI recording, whose slow signal
     /// is 20–40 µV between blinks, keeps every one of its flags.
-    @Test("eye flags scale with the recording: PhysioNet S001R01 60 of 60 windows → at most 30, the OpenBCI blinks kept")
+    @Test("eye flags scale with the recording: PhysioNet S001R01 60 of 60 windows → ≤ 30, OpenBCI blinks kept")
     func blinkLimitScalesWithTheRecording() throws {
         let physionet = try RecordingReader.read(
             path: Self.datasets.appendingPathComponent("physionet-eegmmidb/S001R01.edf").path)
