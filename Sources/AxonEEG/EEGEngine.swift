@@ -183,7 +183,7 @@ public final class EEGEngine {
         self.periodSum = Self.zeroed(channels * bands)
         self.meter = SignalQualityMeter(
             thresholds: configuration.quality, labels: configuration.channelLabels, grid: analyzer.grid,
-            windowSize: configuration.windowSize, equivalentNoiseBandwidth: analyzer.window.equivalentNoiseBandwidth)
+            windowSize: configuration.windowSize, hop: configuration.hop, equivalentNoiseBandwidth: analyzer.window.equivalentNoiseBandwidth)
         self.measuresQuality = configuration.measuresSignalQuality
         self.baselineCounts = .allocate(capacity: channels)
         baselineCounts.initialize(repeating: 0)
@@ -427,7 +427,11 @@ public final class EEGEngine {
             frameRow[layout.qualityLane(channel: channel, .usable)] = usable ? 1 : 0
             // Artifacts are judged on usable channels only: a railed channel's swing says nothing about the eyes.
             guard usable else { continue }
-            if meter.isEyeChannel[channel], quality.slowSwing > meter.blinkAmplitude { artifacts.insert(.eyes) }
+            if meter.isEyeChannel[channel] {
+                // Judged against the channel's history before this window joins it.
+                if quality.slowSwing > meter.blinkLimit(channel: channel) { artifacts.insert(.eyes) }
+                meter.remember(swing: quality.slowSwing, channel: channel)
+            }
             if quality.muscleShare > meter.muscleShareLimit { artifacts.insert(.muscle) }
         }
         if !artifacts.isEmpty { contaminatedFrames += 1 }

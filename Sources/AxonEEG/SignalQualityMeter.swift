@@ -21,6 +21,7 @@ final class SignalQualityMeter {
     /// Whether each channel is looked at for eye artifacts.
     let isEyeChannel: [Bool]
     // The limits read every window, copied out of `thresholds` so the hot path reads plain words.
+    /// The blink limit's floor, and the whole limit when the rule is absolute.
     let blinkAmplitude: Double
     let muscleShareLimit: Double
     let excludesArtifacts: Bool
@@ -37,14 +38,25 @@ final class SignalQualityMeter {
     private let fullBins: ClosedRange<Int>
     private let muscleBins: ClosedRange<Int>?
     private let muscleReferenceBins: ClosedRange<Int>?
+    /// Each eye channel's recent swings (``SignalQualityThresholds/blinkScale``); `nil` when the rule is absolute.
+    private let swingHistory: SwingHistory?
 
     init(
-        thresholds: SignalQualityThresholds, labels: [String], grid: FrequencyGrid, windowSize: Int,
+        thresholds: SignalQualityThresholds, labels: [String], grid: FrequencyGrid, windowSize: Int, hop: Int,
         equivalentNoiseBandwidth: Double
     ) {
         self.thresholds = thresholds
         let eyes = Set(thresholds.eyeChannels(labels: labels))
         isEyeChannel = labels.indices.map { eyes.contains($0) }
+        if let scale = thresholds.blinkScale, !eyes.isEmpty {
+            let windowsPerSecond = grid.sampleRate / Double(max(1, hop))
+            let capacity = max(1, Int((thresholds.blinkHistory * windowsPerSecond).rounded(.up)))
+            swingHistory = SwingHistory(
+                channels: labels.count, capacity: capacity, scale: scale,
+                warmUp: min(capacity, Int((thresholds.blinkWarmUp * windowsPerSecond).rounded(.up))))
+        } else {
+            swingHistory = nil
+        }
         blinkAmplitude = thresholds.blinkAmplitude
         muscleShareLimit = thresholds.muscleShareLimit
         excludesArtifacts = thresholds.excludeArtifacts
@@ -189,6 +201,22 @@ final class SignalQualityMeter {
         }
     }
 
+    /// The slow swing above which `channel`'s window is contaminated by the eyes: ``blinkAmplitude``, or the
+    /// scale times the channel's typical swing when that is higher and its history is warm.
+    ///
+    /// - Complexity: O(1), no allocation.
+    func blinkLimit(channel: Int) -> Double {
+        guard let swingHistory else { return blinkAmplitude }
+        return max(blinkAmplitude, swingHistory.scaledTypical(channel: channel))
+    }
+
+    /// Adds a usable window's slow swing to `channel`'s history (after it has been judged).
+    ///
+    /// - Complexity: amortised O(1), no allocation.
+    func remember(swing: Double, channel: Int) {
+        swingHistory?.add(swing, channel: channel)
+    }
+
     /// Whether a channel's window can be used: not railed, not flat, and its analysis gave power.
     func isUsable(_ quality: ChannelQuality, referencePower: Double) -> Bool {
         quality.railedFraction <= maxRailedFraction && quality.power >= flatPower && Self.hasPower(referencePower)
@@ -239,5 +267,103 @@ final class SignalQualityMeter {
             k += 1
         }
         return (partial.0 + partial.1) + (partial.2 + partial.3)
+    }
+}
+
+/// Each channel's slow swings over its last `capacity` usable windows, kept as a histogram of bins eight to the
+/// octave (each an eighth of its octave wide, so a value is known to within 6 %) with a ring of the bins in
+/// arrival order, and the bin of their lower quartile, moved as values come and go. All memory is taken at init.
+///
+/// Threading: a single-owner type, owned by ``SignalQualityMeter``; the engine's thread.
+private final class SwingHistory {
+    static let binsPerOctave = 8
+    /// Octaves below 1 unit the bins reach: 2⁻⁶⁴ … 2⁶⁴ covers volts and microvolts alike.
+    static let octaveOffset = 64
+    static let binCount = 2 * octaveOffset * binsPerOctave
+
+    let capacity: Int
+    let scale: Double
+    let warmUp: Int
+    /// Per channel, `binCount` counts.
+    private let counts: UnsafeMutableBufferPointer<Int32>
+    /// Per channel, `capacity` bins in arrival order (a ring).
+    private let ring: UnsafeMutableBufferPointer<UInt16>
+    /// Per channel: values held, the ring's next slot, the quartile's bin and how many values lie below it.
+    private struct Position {
+        var held = 0
+        var next = 0
+        var quartileBin = 0
+        var below = 0
+    }
+    private let positions: UnsafeMutableBufferPointer<Position>
+
+    init(channels: Int, capacity: Int, scale: Double, warmUp: Int) {
+        self.capacity = capacity
+        self.scale = scale
+        self.warmUp = warmUp
+        counts = .allocate(capacity: channels * Self.binCount)
+        counts.initialize(repeating: 0)
+        ring = .allocate(capacity: channels * capacity)
+        ring.initialize(repeating: 0)
+        positions = .allocate(capacity: channels)
+        positions.initialize(repeating: Position())
+    }
+
+    deinit {
+        counts.deallocate()
+        ring.deallocate()
+        positions.deallocate()
+    }
+
+    /// `scale` times the channel's lower quartile (its bin's middle), or 0 before the warm-up is done.
+    func scaledTypical(channel: Int) -> Double {
+        guard positions[channel].held >= max(1, warmUp) else { return 0 }
+        return scale * Self.value(ofBin: positions[channel].quartileBin)
+    }
+
+    func add(_ swing: Double, channel: Int) {
+        guard swing.isFinite else { return }
+        let bin = Self.bin(of: swing)
+        var p = positions[channel]
+        let slot = channel * capacity + p.next
+        let counts = self.counts.baseAddress! + channel * Self.binCount
+        if p.held == capacity {
+            let leaving = Int(ring[slot])
+            counts[leaving] -= 1
+            if leaving < p.quartileBin { p.below -= 1 }
+        } else {
+            p.held += 1
+        }
+        ring[slot] = UInt16(bin)
+        p.next = p.next + 1 == capacity ? 0 : p.next + 1
+        counts[bin] += 1
+        if bin < p.quartileBin { p.below += 1 }
+        // Move the quartile's bin until the rank-th smallest value lies in it: below < rank ≤ below + count.
+        let rank = max(1, (p.held + 3) / 4)
+        while p.below >= rank {
+            p.quartileBin -= 1
+            p.below -= Int(counts[p.quartileBin])
+        }
+        while p.below + Int(counts[p.quartileBin]) < rank {
+            p.below += Int(counts[p.quartileBin])
+            p.quartileBin += 1
+        }
+        positions[channel] = p
+    }
+
+    /// The bin of a finite value: eight per octave, from the exponent and the significand's first three bits'
+    /// worth (no logarithm); values at or below 2⁻⁶⁴ in the first, at or above 2⁶⁴ in the last.
+    static func bin(of value: Double) -> Int {
+        guard value > 0 else { return 0 }
+        let octave = Int(value.exponent) + octaveOffset
+        let step = Int((value.significand - 1) * Double(binsPerOctave))
+        return min(binCount - 1, max(0, octave * binsPerOctave + step))
+    }
+
+    /// The middle of a bin: 2^octave × (1 + (step + ½) / 8).
+    static func value(ofBin bin: Int) -> Double {
+        let octave = bin / binsPerOctave - octaveOffset
+        let step = bin % binsPerOctave
+        return Double(sign: .plus, exponent: octave, significand: 1 + (Double(step) + 0.5) / Double(binsPerOctave))
     }
 }

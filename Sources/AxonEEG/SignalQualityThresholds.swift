@@ -10,9 +10,10 @@ import AxonDSP
 ///   reference band, or not a number). An unusable channel's window enters neither the baseline nor an indicator.
 /// - A window is **contaminated** by a blink or eye movement when, on an eye channel (``blinkChannels``), the
 ///   slow part of the signal — smoothed over 100 ms, which also cancels 10 Hz alpha and 50/60 Hz mains, and with
-///   its straight line removed — swings more than ``blinkAmplitude`` peak to peak; by muscle when, on any
-///   channel, more than ``muscleShareLimit`` of the 3 Hz…``muscleBand``-top power lies in ``muscleBand``
-///   (broadband EMG from a jaw clench). With ``excludeArtifacts`` on, a contaminated window enters neither the
+///   its straight line removed — swings more peak to peak than the channel's blink limit: ``blinkAmplitude``, or
+///   ``blinkScale`` times the channel's own typical swing when that is higher; by muscle when, on any channel,
+///   more than ``muscleShareLimit`` of the 3 Hz…``muscleBand``-top power lies in ``muscleBand`` (broadband EMG
+///   from a jaw clench). With ``excludeArtifacts`` on, a contaminated window enters neither the
 ///   baseline nor an indicator, on any channel.
 /// - Mains (line noise) is measured and reported, not used to exclude: raw amplifier data before a notch is
 ///   routinely dominated by it, and the engine's bands lie far from 50 and 60 Hz.
@@ -33,8 +34,27 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     public var muscleBand: FrequencyBand
     /// Share of the 3 Hz…muscle-band-top power in the muscle band above which a window is contaminated.
     public var muscleShareLimit: Double
-    /// Peak-to-peak swing of the slow signal above which a window is contaminated by the eyes, unit.
+    /// Peak-to-peak swing of the slow signal above which a window is contaminated by the eyes, unit: the whole
+    /// limit when ``blinkScale`` is `nil`, its floor otherwise.
     public var blinkAmplitude: Double
+    /// How many times its own typical slow swing a channel's window must swing, besides ``blinkAmplitude``, to be
+    /// contaminated by the eyes; `nil`: ``blinkAmplitude`` alone, the absolute rule.
+    ///
+    /// The typical swing is the lower quartile of the channel's swings over its last ``blinkHistory`` seconds of
+    /// usable windows (the window being judged not among them), to within 6 %; until ``blinkWarmUp`` seconds of
+    /// them are in, the limit is ``blinkAmplitude``. So a recording whose slow signal is large everywhere — raw,
+    /// not high-passed EEG such as PhysioNet's, with 70–130 µV of swing in every window — is judged against its
+    /// own background and flags its blinks, not every window; a quiet one keeps the 100 µV floor. 2.5 keeps every
+    /// flag on the OpenBCI blink recording and takes PhysioNet S001R01 from 60 of 60 windows to 26
+    /// (docs/signal-quality.md).
+    public var blinkScale: Double?
+    /// Seconds of a channel's most recent usable windows whose swings make its typical swing (``blinkScale``).
+    /// At most a day (86,400 s). The engine takes their memory when it is made: 4 KiB per channel plus 2 bytes per
+    /// channel per window of history (60 s at one window a second: 120 bytes).
+    public var blinkHistory: Double
+    /// Seconds of usable windows a channel needs in its history before ``blinkScale`` applies; before that the
+    /// limit is ``blinkAmplitude`` alone. At most ``blinkHistory``.
+    public var blinkWarmUp: Double
     /// Indices of the channels where eye artifacts are looked for; `nil`: the frontal and temporal ones by label
     /// (`Fp…`, `AF…`, `F…`, `T…`); none when the labels name 10-20 positions but none of those (an occipital
     /// montage sees no blink worth the name); all channels when no label names a position (`EXG0`, `ch1`).
@@ -46,7 +66,8 @@ public struct SignalQualityThresholds: Sendable, Hashable {
     public init(
         railMagnitude: Double? = nil, maxRailedFraction: Double = 0.01, flatPower: Double = 0.01,
         lineFrequencies: [Double] = [50, 60], muscleBand: FrequencyBand = SignalQualityThresholds.defaultMuscleBand,
-        muscleShareLimit: Double = 0.55, blinkAmplitude: Double = 100, blinkChannels: [Int]? = nil,
+        muscleShareLimit: Double = 0.55, blinkAmplitude: Double = 100, blinkScale: Double? = 2.5,
+        blinkHistory: Double = 60, blinkWarmUp: Double = 10, blinkChannels: [Int]? = nil,
         excludeArtifacts: Bool = true
     ) {
         self.railMagnitude = railMagnitude
@@ -56,6 +77,9 @@ public struct SignalQualityThresholds: Sendable, Hashable {
         self.muscleBand = muscleBand
         self.muscleShareLimit = muscleShareLimit
         self.blinkAmplitude = blinkAmplitude
+        self.blinkScale = blinkScale
+        self.blinkHistory = blinkHistory
+        self.blinkWarmUp = blinkWarmUp
         self.blinkChannels = blinkChannels
         self.excludeArtifacts = excludeArtifacts
     }
@@ -106,6 +130,12 @@ public struct SignalQualityThresholds: Sendable, Hashable {
         }
         guard flatPower >= 0, blinkAmplitude > 0 else {
             throw .invalidConfiguration("flat power must be ≥ 0 and blink amplitude > 0")
+        }
+        if let blinkScale, !(blinkScale > 0 && blinkScale.isFinite) {
+            throw .invalidConfiguration("blink scale of \(blinkScale) must be finite and positive (nil: absolute)")
+        }
+        guard blinkHistory > 0, blinkHistory <= 86_400, blinkWarmUp >= 0, blinkWarmUp <= blinkHistory else {
+            throw .invalidConfiguration("blink history must lie in 0…86,400 s (above 0), blink warm-up in 0…history")
         }
         for channel in blinkChannels ?? [] where !(0..<channelCount).contains(channel) {
             throw .invalidConfiguration("blink channel \(channel) is not one of the \(channelCount) channels")

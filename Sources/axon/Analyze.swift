@@ -65,6 +65,9 @@ extension Axon {
         @Option(help: "The amplifier's rail in the channels' unit (a Cyton at gain 24: 187500); samples at it count as railed. Default: the recording's declared range, if any.")
         var rail: Double?
 
+        @Option(name: .customLong("blink-scale"), help: "A blink swings more than this many times its eye channel's own typical slow swing, and more than 100 µV (docs/signal-quality.md); 0: 100 µV alone, the absolute rule.")
+        var blinkScale: Double = 2.5
+
         @Flag(name: .customLong("keep-artifacts"), help: "Flag blink and muscle windows but keep them in the baseline and the indicators.")
         var keepArtifacts = false
 
@@ -130,6 +133,9 @@ extension Axon {
             guard window >= 8, hop.map({ $0 >= 1 }) ?? true, baseline >= 0, indicator > 0, seconds > 0 else {
                 throw ValidationError("need window ≥ 8, hop ≥ 1, baseline ≥ 0, indicator > 0, seconds > 0")
             }
+            guard blinkScale >= 0, blinkScale.isFinite else {
+                throw ValidationError("--blink-scale takes a finite number ≥ 0 (0: the absolute 100 µV rule)")
+            }
             if asrCalibration != nil || asr {
                 guard asr, file != nil else { throw ValidationError("--asr and --asr-calibration analyse a FILE") }
                 _ = try calibrationSpan()
@@ -142,6 +148,7 @@ extension Axon {
                 windowSize: window, hop: hop ?? 250, indicatorPeriod: indicator)
             configuration.quality.excludeArtifacts = !keepArtifacts
             configuration.quality.railMagnitude = rail
+            configuration.quality.blinkScale = blinkScale > 0 ? blinkScale : nil
             let report: EEGAnalysisReport
             let source: String
             var worstError: Double?
