@@ -60,6 +60,19 @@ struct FuzzRegressionTests {
         #expect(file.trailingBytes == 4)
     }
 
+    /// The fuzzer's input: a Muse XDF file whose two StreamHeaders share the id 1, one of them without samples.
+    /// The recording looked each stream's timeline up by id, so the EEG stream got the empty one's and indexing its
+    /// first time trapped.
+    @Test("two XDF streams with one id: each is read on its own timeline (fuzz input xdf)")
+    func xdfDuplicateStreamID() throws {
+        let file = try XDFReader.read(bytes: try Self.input("xdf", "regression-duplicate-stream-id"))
+        let ids = file.streams.map(\.id)
+        #expect(ids.count == 2 && Set(ids).count == 1)
+        let recording = try file.recording(sourceName: "fuzz")
+        #expect(recording.frameCount == 8 && recording.timestamps?.count == 8)
+        #expect(recording.warnings.contains { $0.hasPrefix("two streams have the id 1") })
+    }
+
     /// An input whose XDF chunk length has the top bit set: `Int(length)` would trap; the read ends there.
     @Test("an XDF chunk length beyond Int.max ends the read as trailing bytes instead of trapping")
     func xdfHugeLength() throws {

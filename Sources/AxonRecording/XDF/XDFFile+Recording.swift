@@ -24,23 +24,27 @@ extension XDFFile {
     /// the same way (its own rate, timeline and pauses) but without markers, in the file's order.
     public func recording(sourceName: String) throws(RecordingError) -> Recording {
         let regular = streams.filter { $0.format != .string && $0.nominalRate > 0 && $0.sampleCount > 0 }
-        guard let main = regular.first(where: { $0.type == "EEG" }) ?? regular.first else {
+        guard let mainIndex = regular.firstIndex(where: { $0.type == "EEG" }) ?? regular.indices.first else {
             throw .malformedHeader(line: 0, reason: "the XDF file has no regular numeric stream with samples")
         }
-        let companions = regular.filter { $0.id != main.id }.map {
-            recording(of: $0, sourceName: sourceName, placesMarkers: false)
+        // By position, not by id: a damaged file may give two streams one id.
+        let companions = regular.indices.filter { $0 != mainIndex }.map {
+            recording(of: regular[$0], sourceName: sourceName, placesMarkers: false)
         }
-        return recording(of: main, sourceName: sourceName, placesMarkers: true).withCompanions(companions)
+        return recording(of: regular[mainIndex], sourceName: sourceName, placesMarkers: true)
+            .withCompanions(companions)
     }
 
     /// One regular numeric stream as a recording; `placesMarkers`: with the first string stream's markers.
     private func recording(of main: Stream, sourceName: String, placesMarkers: Bool) -> Recording {
         var metadata = ["format": "XDF", "xdf.streams": String(streams.count), "xdf.boundaries": String(boundaryCount)]
         var warnings: [String] = []
-        var timelines: [UInt32: XDFTimeline] = [:]
+        var seen: Set<UInt32> = []
         for stream in streams {
+            if !seen.insert(stream.id).inserted {
+                warnings.append("two streams have the id \(stream.id) (a damaged file): the metadata lists the last")
+            }
             let timeline = stream.timeline()
-            timelines[stream.id] = timeline
             var rate = "irregular"
             if stream.nominalRate > 0 {
                 rate = "\(stream.nominalRate) Hz nominal"
@@ -72,12 +76,12 @@ extension XDFFile {
             sourceID: main.sourceID.isEmpty ? "file:\(sourceName)" : main.sourceID, metadata: metadata)
         // Both on the recording machine's clock, clock resets bridged (a stream from an LSL inlet is stored on its
         // outlet's clock).
-        let mainTimeline = timelines[main.id]!
+        let mainTimeline = main.timeline()
         let frameTimes = mainTimeline.times
         var markers: [RecordingMarker] = []
         if placesMarkers, let text = streams.first(where: { $0.format == .string }) {
             let period = 1 / main.nominalRate
-            let markerTimes = timelines[text.id]!.times
+            let markerTimes = text.timeline().times
             var outside = 0
             for (index, time) in markerTimes.enumerated() {
                 let strings = text.strings[(index * text.channelCount)..<((index + 1) * text.channelCount)]
