@@ -8,19 +8,38 @@ import AxonStreams
 /// the driven ground). ``stop()`` writes `Z` and closes.
 ///
 /// The Ganglion resets when a connection opens, so after a link loss the check is off again: each ``LinkEvent/ready``
-/// after the first is counted, and ``resumeIfReconnected()`` (called by the owner's loop) writes `z` again.
+/// after the first is counted, and ``resumeIfReconnected()`` (called by the owner on ``Event/linkReady``) writes `z`
+/// again.
+///
+/// Each reading and each `ready` is also an ``Event`` on ``events``, so an owner waits for them instead of polling
+/// ``state()``; ``finishEvents()`` (any thread: a deadline, a signal) or ``stop()`` ends the sequence.
 ///
 /// Threading contract: `start`, `resumeIfReconnected` and `stop` from one task; notifications are decoded on the
-/// transport's delivery thread; ``state()`` from any thread.
+/// transport's delivery thread; ``state()``, ``events`` and ``finishEvents()`` from any thread.
 public final class GanglionImpedanceCheck: Sendable {
+    /// What the check reports as it happens.
+    public enum Event: Sendable, Hashable {
+        /// An impedance packet was decoded; the state just after it.
+        case reading(GanglionImpedanceState)
+        /// The link is ready (the first connection, or a reconnection: call ``resumeIfReconnected()``).
+        case linkReady
+    }
+
     /// The transport.
     public let transport: any DeviceTransport
+    /// Readings and link events as they arrive, in order; one consumer. Ends with ``finishEvents()`` or ``stop()``.
+    public let events: AsyncStream<Event>
+    private let continuation: AsyncStream<Event>.Continuation
     private let shared = ThreadLocked(GanglionImpedanceState())
 
     /// A check of the board behind `transport`.
     public init(transport: any DeviceTransport) {
         self.transport = transport
+        (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
+
+    /// Ends ``events`` (the check itself goes on until ``stop()``). Any thread; idempotent.
+    public func finishEvents() { continuation.finish() }
 
     /// The readings so far. Any thread.
     public func state() -> GanglionImpedanceState { shared.withLock { $0 } }
@@ -53,6 +72,7 @@ public final class GanglionImpedanceCheck: Sendable {
     public func stop() async {
         try? await command("Z")
         await transport.close()
+        continuation.finish()
     }
 
     private func command(_ text: String) async throws(TransportError) {
@@ -66,7 +86,7 @@ public final class GanglionImpedanceCheck: Sendable {
             shared.withLock { $0.rejected += 1 }
             return
         }
-        shared.withLock { state in
+        let reading = shared.withLock { state -> GanglionImpedanceState? in
             switch packet {
             case .impedance(let channel, let value):
                 var readings = state.readings
@@ -74,15 +94,19 @@ public final class GanglionImpedanceCheck: Sendable {
                 state.readings = readings
                 state.readingCount += 1
                 state.lastChannel = channel
+                return state
             case .raw, .compressed:
                 state.dataPackets += 1
+                return nil
             }
         }
+        if let reading { continuation.yield(.reading(reading)) }
     }
 
     fileprivate func linkChanged(_ event: LinkEvent) {
         guard case .ready = event else { return }
         shared.withLock { $0.readyEvents += 1 }
+        continuation.yield(.linkReady)
     }
 
     /// Hands the transport's notifications and link events to the check.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonDevices
 import AxonOpenBCI
+import Dispatch
 import Foundation
 
 extension Axon {
@@ -116,20 +117,24 @@ extension Axon {
             fflush(nil)
             try await check.start()
             let started = Date()
+            // The readings end at --seconds or at SIGINT/SIGTERM, whichever comes first.
+            DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { check.finishEvents() }
+            signals.onStop { check.finishEvents() }
             var printedAt = 0
             var rounds = 0
-            while Date().timeIntervalSince(started) < seconds, !signals.isSet {
-                await check.resumeIfReconnected()
-                let state = check.state()
-                // A round ends with the reference (channel 5), the last the firmware measures.
-                if state.readingCount > printedAt, state.lastChannel == 5 {
+            for await event in check.events {
+                switch event {
+                case .linkReady:
+                    await check.resumeIfReconnected()
+                case .reading(let state):
+                    // A round ends with the reference (channel 5), the last the firmware measures.
+                    guard state.lastChannel == 5 else { continue }
                     printedAt = state.readingCount
                     rounds += 1
                     print("round \(rounds) (\(fmt(Date().timeIntervalSince(started), 1)) s)")
                     Self.printRound(state.electrodes, threshold: threshold)
                     fflush(nil)
                 }
-                try? await Task.sleep(for: .milliseconds(50))
             }
             await check.stop()
             let state = check.state()
