@@ -87,11 +87,7 @@ extension Axon {
             let head = "axon convert: \(input) → \(output)"
             if !recording.companions.isEmpty, fileExtension == "csv" {
                 // Axon CSV holds one rate: the other streams would be dropped.
-                let dropped = recording.companions.map {
-                    "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz"
-                }
-                let loss = "Axon CSV holds one rate: the stream\(dropped.count == 1 ? "" : "s") "
-                    + dropped.joined(separator: "; ") + " would be left out"
+                let loss = "Axon CSV holds one rate: \(Self.streamsText(recording.companions)) would be left out"
                 guard allowLossy else {
                     printError("  loss: \(loss)")
                     printError(
@@ -117,11 +113,7 @@ extension Axon {
                     try XDFConversion.write(recording, to: $0, anonymization: anonymization.value)
                 }
                 print("\(head) (XDF): \(shape), \(result.markers) markers; every value exact (double64)")
-                for companion in recording.companions {
-                    print(
-                        "  and a stream of \(companion.frameCount) frames × \(companion.channelCount) channels at "
-                            + "\(fmt(companion.sampleRate, 3)) Hz (\(companion.channelLabels.joined(separator: ", ")))")
-                }
+                for companion in recording.companions { print("  and a stream of \(Self.shapeText(companion))") }
                 print("  start       \(Self.startText(recording))")
                 if recording.counters != nil { print("  note: device counters are not carried by XDF") }
             default:
@@ -140,10 +132,7 @@ extension Axon {
             if let problem = EDFConversion.companionProblem(recording) {
                 // Only the main stream can go.
                 dropped.append(
-                    "the stream\(recording.companions.count == 1 ? "" : "s") "
-                        + recording.companions.map {
-                            "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz"
-                        }.joined(separator: "; ") + " would be left out: \(problem); .xdf keeps every stream")
+                    "\(Self.streamsText(recording.companions)) would be left out: \(problem); .xdf keeps every stream")
                 recording = recording.withCompanions([])
             }
             // A data channel with the label the format gives its annotation signal would be read as annotations.
@@ -194,10 +183,7 @@ extension Axon {
 
             print("\(head) (\(name)): \(shape)")
             for companion in recording.companions {
-                print(
-                    "  and \(companion.frameCount) frames × \(companion.channelCount) channels at "
-                        + "\(fmt(companion.sampleRate, 3)) Hz (\(companion.channelLabels.joined(separator: ", "))), "
-                        + "each signal at its own rate")
+                print("  and \(Self.shapeText(companion)), each signal at its own rate")
             }
             func column(_ text: String, _ width: Int) -> String {
                 text.padding(toLength: max(width, text.count), withPad: " ", startingAt: 0)
@@ -241,6 +227,19 @@ extension Axon {
                         + "frame ÷ rate; \(name) keeps the start and the nominal rate")
             }
             for loss in losses { print("  loss: \(loss)") }
+        }
+
+        /// `the stream Resp at 12.800 Hz`, `the streams …; …`: streams a conversion names in a loss.
+        static func streamsText(_ streams: [Recording]) -> String {
+            "the stream\(streams.count == 1 ? "" : "s") "
+                + streams.map { "\($0.channelLabels.joined(separator: ", ")) at \(fmt($0.sampleRate, 3)) Hz" }
+                    .joined(separator: "; ")
+        }
+
+        /// `128 frames × 1 channels at 12.800 Hz (Resp)`: one stream a conversion writes besides the main one.
+        static func shapeText(_ stream: Recording) -> String {
+            "\(stream.frameCount) frames × \(stream.channelCount) channels at \(fmt(stream.sampleRate, 3)) Hz "
+                + "(\(stream.channelLabels.joined(separator: ", ")))"
         }
 
         /// The start as people read it, or why there is none.

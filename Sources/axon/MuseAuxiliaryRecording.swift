@@ -155,9 +155,12 @@ private final class AuxiliaryEDF: @unchecked Sendable {
         }
         nextPacket = sample.packetIndex &+ 1
         let width = writer.descriptor.channelCount
-        for frame in 0..<sample.frames.count {
-            try writer.append(Array(values[(frame * width)..<((frame + 1) * width)]))
+        let appended: Result<Void, EDFWriterError> = values.withUnsafeBufferPointer { rows in
+            Result { () throws(EDFWriterError) in
+                try writer.append(rows: rows, stride: width, valueOffset: 0, frameCount: sample.frames.count)
+            }
         }
+        try appended.get()
     }
 
     func close() throws { try writer.close() }
