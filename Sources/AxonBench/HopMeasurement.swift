@@ -37,10 +37,15 @@ public final class HopMeasurement {
     /// Builds the engine (FFTW plans included) and fills its first window up to one hop before its end, so every
     /// hop from then on ends with exactly one spectrum. `measuresSignalQuality: false` times the spectral work
     /// alone (``AxonEEG/EEGEngine/Configuration/measuresSignalQuality``), the work a plain C + FFTW hop does.
-    public init(_ workload: BenchWorkload, measuresSignalQuality: Bool = true) throws(BenchError) {
+    /// `peakProminence` overrides ``AxonEEG/EEGEngine/Configuration/peakProminence`` (0: no background fit, the
+    /// hop as it was before the fit existed).
+    public init(_ workload: BenchWorkload, measuresSignalQuality: Bool = true, peakProminence: Double? = nil)
+        throws(BenchError)
+    {
         self.workload = workload
         var configuration = workload.engineConfiguration(baselineDuration: 1e7)
         configuration.measuresSignalQuality = measuresSignalQuality
+        if let peakProminence { configuration.peakProminence = peakProminence }
         do { engine = try EEGEngine(configuration) } catch {
             throw .setupFailed("EEG engine: \(error)")
         }

@@ -52,25 +52,30 @@ extension FrequencyGrid {
         precondition(spectrum.count == binCount && range.lowerBound >= 0 && range.upperBound < binCount)
         var best = range.lowerBound
         for k in range where spectrum[k] > spectrum[best] { best = k }
-        var position = Double(best)
-        if best > 0, best < binCount - 1 {
-            let left = spectrum[best - 1]
-            let centre = spectrum[best]
-            let right = spectrum[best + 1]
-            if left > 0, centre > 0, right > 0 {
-                // The log values relative to the centre's: ln a − ln b and ln c − ln b, so two logs serve for
-                // the parabola's curvature (a − 2b + c) and slope (a − c).
-                let a = log(left / centre)
-                let c = log(right / centre)
-                let curvature = a + c
-                if curvature < 0 {
-                    let offset = 0.5 * (a - c) / curvature
-                    position += min(1, max(-1, offset))
-                }
-            }
-        }
-        let frequency = min(band.upper, max(band.lower, position * binWidth))
+        let frequency = min(band.upper, max(band.lower, refinedPosition(of: spectrum, at: best) * binWidth))
         return SpectralPeak(frequency: frequency, power: spectrum[best], bin: best)
+    }
+
+    /// The vertex of the parabola through the natural log of `spectrum[k−1]`, `spectrum[k]`, `spectrum[k+1]`, in
+    /// bins: `k + ½·(a − c)/(a − 2b + c)`, the offset limited to ±1 bin; `k` itself when `k` is the first or last
+    /// bin, when a value involved is not positive, or when the three points do not curve downwards.
+    ///
+    /// - Precondition: `spectrum.count == binCount` and `k` lies inside `0..<binCount`.
+    /// - Complexity: O(1); no allocation.
+    @inline(__always)
+    public func refinedPosition(of spectrum: UnsafeBufferPointer<Double>, at k: Int) -> Double {
+        guard k > 0, k < binCount - 1 else { return Double(k) }
+        let left = spectrum[k - 1]
+        let centre = spectrum[k]
+        let right = spectrum[k + 1]
+        guard left > 0, centre > 0, right > 0 else { return Double(k) }
+        // The log values relative to the centre's: ln a − ln b and ln c − ln b, so two logs serve for the
+        // parabola's curvature (a − 2b + c) and slope (a − c).
+        let a = log(left / centre)
+        let c = log(right / centre)
+        let curvature = a + c
+        guard curvature < 0 else { return Double(k) }
+        return Double(k) + min(1, max(-1, 0.5 * (a - c) / curvature))
     }
 
     /// The dominant frequency of `spectrum` inside `band`; see ``peak(of:in:)-(UnsafeBufferPointer<Double>,_)``.

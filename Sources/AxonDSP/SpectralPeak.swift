@@ -4,8 +4,9 @@
 ///
 /// Threading: a plain value, `Sendable`.
 public struct SpectralPeak: Sendable, Equatable {
-    /// The peak frequency in hertz, refined between bins by parabolic interpolation of the log power and clamped
-    /// to the band.
+    /// The peak frequency in hertz, refined between bins by parabolic interpolation of the log power. Inside the
+    /// band: ``FrequencyGrid/peak(of:in:)`` clamps it onto the band's edge, ``FrequencyGrid/localPeak(of:in:)``
+    /// reports no peak instead.
     public var frequency: Double
     /// The spectrum's value at ``bin`` (not interpolated), in the spectrum's own unit.
     public var power: Double

@@ -1,0 +1,45 @@
+import AxonDSP
+import Foundation
+import Testing
+
+/// A band's local maximum counts only where its refined peak lies inside the band, and only when it stands out
+/// of the window's 1/f background.
+@Suite struct BandEdgePeakTests {
+    @Test func aMaximumWhoseVertexLiesPastTheEdgeIsNoPeak() throws {
+        let grid = try FrequencyGrid(sampleRate: 256, fftSize: 256)  // 1 Hz bins: 7 and 13 Hz are bin centres
+        let band = try FrequencyBand(7, 13)
+        // A peak at 13.4 Hz: bin 13 is the band's largest and a local maximum, but the peak lies past 13 Hz.
+        let spectrum = (0..<grid.binCount).map { k in 1 + 100 * exp(-0.5 * pow((Double(k) - 13.4) / 0.7, 2)) }
+        let refined = spectrum.withUnsafeBufferPointer { grid.refinedPosition(of: $0, at: 13) }
+        #expect(refined > 13)
+        #expect(try grid.localPeak(of: spectrum, in: band) == nil)
+        // The plain strongest-bin peak still clamps onto the edge, as documented.
+        #expect(try grid.peak(of: spectrum, in: band).frequency == 13)
+        // Inside the band it is reported where it is, not on the edge.
+        let inside = (0..<grid.binCount).map { k in 1 + 100 * exp(-0.5 * pow((Double(k) - 12.7) / 0.7, 2)) }
+        let peak = try #require(try grid.localPeak(of: inside, in: band))
+        #expect(abs(peak.frequency - 12.7) < 0.05 && peak.frequency < 13)
+    }
+
+    @Test func aWiggleOfTheBackgroundIsNoPeakAboveIt() throws {
+        let grid = try FrequencyGrid(sampleRate: 250, fftSize: 256)
+        let band = try FrequencyBand(14, 24)
+        var background = try PowerLawBackground(grid: grid)
+        // 1/f with a 30 % bump at 18 Hz: a local maximum, but not 4× the background.
+        var spectrum = (0..<grid.binCount).map { 1 / max(grid.frequency(ofBin: $0), 0.5) }
+        spectrum[18] *= 1.3
+        let range = try grid.bins(in: band)
+        spectrum.withUnsafeBufferPointer { background.fit($0) }
+        #expect(abs(background.slope + 1) < 0.05, "\(background.slope)")
+        let weak = spectrum.withUnsafeBufferPointer {
+            grid.localPeak(of: $0, bins: range, in: band, above: background, prominence: 4)
+        }
+        #expect(weak == nil)
+        spectrum[18] *= 10
+        let strong = spectrum.withUnsafeBufferPointer { spectrum -> SpectralPeak? in
+            background.fit(spectrum)
+            return grid.localPeak(of: spectrum, bins: range, in: band, above: background, prominence: 4)
+        }
+        #expect(strong?.bin == 18)
+    }
+}
