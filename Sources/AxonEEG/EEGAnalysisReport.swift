@@ -34,6 +34,21 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
     public var artifacts: [ArtifactWindow]
     /// The indicators, in time order.
     public var zones: [Zone]
+    /// The individual alpha frequency of the clean windows (``AlphaFrequencyTracker``), when it was gathered.
+    public var individualAlpha: IndividualAlpha? = nil
+    /// Eyes-closed ÷ eyes-open alpha power, when the states were marked.
+    public var reactivity: AlphaReactivity? = nil
+
+    /// The individual alpha frequency and the windows it was estimated from.
+    public struct IndividualAlpha: Sendable, Codable, Hashable {
+        /// The estimate (per channel and pooled).
+        public var estimate: IndividualAlphaFrequency.Estimate
+        /// The first sample of each window averaged (engine sample index: the analysed segment's frame unless a gap
+        /// was bridged before it).
+        public var windowStarts: [Int]
+        /// The padded spectrum's bin spacing, Hz.
+        public var resolution: Double
+    }
 
     /// A window with artifacts.
     public struct ArtifactWindow: Sendable, Codable, Hashable {

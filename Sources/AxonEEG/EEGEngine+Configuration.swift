@@ -56,6 +56,11 @@ extension EEGEngine {
         /// in the reference band, and no window is flagged as contaminated: the engine then does only the spectral
         /// work (about a third less per hop at 4 channels), for callers that judge quality elsewhere or not at all.
         public var measuresSignalQuality = true
+        /// How many times the window's fitted 1/f background (``AxonDSP/PowerLawBackground``, 2–40 Hz) a band's
+        /// local maximum must reach to count as the band's dominant frequency; below it the band reports no peak.
+        /// 4 (6 dB) by default: on 1/f noise theta and beta then report no peak in most windows, while an eyes-closed
+        /// alpha rhythm keeps its peak (`docs/eeg-engine.md`). 0 takes any local maximum.
+        public var peakProminence = 4.0
 
         /// Creates a configuration; every parameter defaults to the Brainiac headset's value.
         public init(
@@ -136,6 +141,9 @@ extension EEGEngine {
                 let grid = try FrequencyGrid(sampleRate: sampleRate, fftSize: windowSize)
                 for band in bands + [referenceBand] { _ = try grid.bins(in: band) }
             } catch { throw .dsp(error) }
+            guard peakProminence >= 0, peakProminence.isFinite else {
+                throw .invalidConfiguration("peak prominence \(peakProminence) must be finite and ≥ 0")
+            }
             guard maxBridgedSamples >= 0 else {
                 throw .invalidConfiguration("the longest bridged loss (\(maxBridgedSamples) samples) must be ≥ 0")
             }

@@ -85,6 +85,8 @@ public final class EEGEngine {
     private let bandCount: Int
     private let bandBins: [ClosedRange<Int>]
     private let referenceBins: ClosedRange<Int>
+    /// The window's 1/f background a band's peak must stand out of (`nil` when the grid is too coarse to fit it).
+    private var background: PowerLawBackground?
     private let equivalentNoiseBandwidth: Double
 
     /// Channel-major circular history: `channel * windowSize + position`.
@@ -169,6 +171,7 @@ public final class EEGEngine {
         self.bandCount = bands
         self.bandBins = bandBins
         self.referenceBins = referenceBins
+        self.background = try? PowerLawBackground(grid: analyzer.grid)
         self.equivalentNoiseBandwidth = analyzer.window.equivalentNoiseBandwidth
         self.spectrumLayout = SpectrumFrameLayout(channelCount: channels, bandCount: bands, binCount: grid.binCount)
         self.indicatorLayout = IndicatorLayout(channelCount: channels, bandCount: bands)
@@ -269,6 +272,23 @@ public final class EEGEngine {
 
     /// The values of the last ingested sample, one per channel (zeros before the first).
     public var lastSample: UnsafeBufferPointer<Double> { UnsafeBufferPointer(lastValues) }
+
+    /// Calls `body` with the samples of `channel`'s current window in time order, as two consecutive pieces (the
+    /// older and the newer part of the circular history): right after ``ingest(_:time:)`` reports
+    /// ``Events/spectrum``, the window that spectrum was made from. Valid only inside `body`.
+    ///
+    /// - Precondition: `channel` is in `0..<channelCount`.
+    /// - Complexity: O(1); no allocation.
+    public func withCurrentWindow<Result>(
+        channel: Int, _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> Result
+    ) rethrows -> Result {
+        precondition((0..<channelCount).contains(channel))
+        let base = UnsafePointer(history.baseAddress! + channel * windowSize)
+        let oldest = writePosition
+        return try body(
+            UnsafeBufferPointer(start: base + oldest, count: windowSize - oldest),
+            UnsafeBufferPointer(start: base, count: oldest))
+    }
 
     /// Accounts for `missing` lost samples without synthesising them: sample time moves on by `missing`, the window
     /// history starts over (the next spectrum ends a full window of real samples later), and indicator periods that
@@ -446,11 +466,15 @@ public final class EEGEngine {
         let layout = spectrumLayout
         let reference = sum(spectrum, referenceBins) / equivalentNoiseBandwidth
         frameRow[layout.referencePowerLane(channel: channel)] = reference
+        let prominence = configuration.peakProminence
+        if prominence > 0 { background?.fit(spectrum) }
         for band in 0..<bandCount {
             let power = sum(spectrum, bandBins[band]) / equivalentNoiseBandwidth
             frameRow[layout.bandPowerLane(channel: channel, band: band)] = power
             frameRow[layout.relativePowerLane(channel: channel, band: band)] = reference > 0 ? power / reference : 0
-            let peak = grid.localPeak(of: spectrum, bins: bandBins[band], in: configuration.bands[band])
+            let peak = grid.localPeak(
+                of: spectrum, bins: bandBins[band], in: configuration.bands[band], above: background,
+                prominence: prominence)
             frameRow[layout.dominantLane(channel: channel, band: band)] = peak?.frequency ?? .nan
             frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak?.power ?? .nan
         }

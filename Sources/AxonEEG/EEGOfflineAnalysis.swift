@@ -23,18 +23,45 @@ public enum EEGOfflineAnalysis {
     ///     ``EEGEngine/Configuration/maxBridgedSamples`` is bridged with filled samples on the line between the
     ///     samples around it, a longer one restarts the window (``EEGEngine/restartWindow(afterLosing:)``), so no
     ///     spectrum, baseline or indicator takes anything from it.
+    ///   - segments: stretches marked eyes open or eyes closed (seconds from the first frame): the report's
+    ///     ``EEGAnalysisReport/reactivity`` when both states are marked (``AlphaReactivity``).
+    ///   - eyesOpen: the clean windows of a separate eyes-open recording (``alphaWindows(configuration:frameCount:
+    ///     value:time:gaps:)``): the reactivity is then this recording's eyes-closed segments (all of it, when none
+    ///     is marked) against those.
+    ///   - reactivitySource: how the states were marked, for the report.
+    ///   - allWindows: where to gather every clean window (for the report's individual alpha frequency); a new
+    ///     tracker when `nil`.
     ///   - onFrame: called with each spectrum frame as it is made (for live printing), before it is summarised.
     /// - Throws: ``EEGError`` for a configuration that cannot work.
     public static func run(
         configuration: EEGEngine.Configuration, frameCount: Int, baselineSeconds: Double?,
         value: (_ frame: Int, _ channel: Int) -> Double, time: (_ frame: Int) -> Double,
-        gaps: [(beforeFrame: Int, missingCount: Int)] = [],
+        gaps: [(beforeFrame: Int, missingCount: Int)] = [], segments: [AlphaReactivity.Segment] = [],
+        eyesOpen: AlphaFrequencyTracker? = nil, reactivitySource: String = "the segments given",
+        collectingInto allWindows: AlphaFrequencyTracker? = nil,
         onFrame: (SpectrumFrame) -> Void = { _ in }, onIndicator: (ActivityIndicators) -> Void = { _ in }
     ) throws(EEGError) -> EEGAnalysisReport {
         var configuration = configuration
         if let baselineSeconds { configuration.baselineDuration = baselineSeconds }
         let engine = try EEGEngine(configuration)
         var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baselineSeconds)
+        let alpha: AlphaFrequencyTracker
+        if let allWindows { alpha = allWindows } else { alpha = try AlphaFrequencyTracker(configuration: configuration) }
+        let openWindows: AlphaFrequencyTracker
+        if let eyesOpen { openWindows = eyesOpen } else { openWindows = try AlphaFrequencyTracker(configuration: configuration) }
+        let closedWindows = try AlphaFrequencyTracker(configuration: configuration)
+        let rate = configuration.sampleRate
+        func spans(_ state: AlphaReactivity.EyesState) -> [ClosedRange<Double>] {
+            segments.filter { $0.state == state }.map { $0.from...$0.to }
+        }
+        let openSpans = eyesOpen == nil ? spans(.open) : []
+        let closedSpans = spans(.closed).isEmpty && eyesOpen != nil ? [0...Double.infinity] : spans(.closed)
+        /// Whether the window of `frame` lies wholly inside one of `spans`.
+        func inside(_ frame: SpectrumFrame, _ spans: [ClosedRange<Double>]) -> Bool {
+            let start = Double(frame.sampleIndex + 1 - configuration.windowSize) / rate
+            let end = Double(frame.sampleIndex + 1) / rate
+            return spans.contains { start >= $0.lowerBound - 1e-9 && end <= $0.upperBound + 1e-9 }
+        }
         if baselineSeconds != nil { engine.startBaseline() }
         func collect(_ events: EEGEngine.Events) {
             if events.contains(.spectrum) {
@@ -43,6 +70,9 @@ public enum EEGOfflineAnalysis {
                     binWidth: engine.grid.binWidth)
                 onFrame(spectrum)
                 builder.add(spectrum)
+                alpha.add(spectrum, from: engine)
+                if inside(spectrum, openSpans) { openWindows.add(spectrum, from: engine) }
+                if inside(spectrum, closedSpans) { closedWindows.add(spectrum, from: engine) }
             }
             if events.contains(.indicators) {
                 let indicator = ActivityIndicators(
@@ -81,6 +111,30 @@ public enum EEGOfflineAnalysis {
             collect(engine.ingest(frameValues, time: time(frame)))
         }
         builder.setSampleCount(frameCount)
-        return builder.report()
+        var report = builder.report()
+        if let estimate = alpha.estimate() {
+            report.individualAlpha = .init(
+                estimate: estimate, windowStarts: alpha.windowStarts, resolution: alpha.periodograms[0].grid.binWidth)
+        }
+        if openWindows.windowStarts.count > 0, closedWindows.windowStarts.count > 0 {
+            report.reactivity = AlphaReactivity(
+                labels: configuration.channelLabels, eyesOpen: openWindows, eyesClosed: closedWindows,
+                engineAlpha: configuration.bands[configuration.roles.alpha], source: reactivitySource)
+        }
+        return report
+    }
+
+    /// The clean windows of a whole recording, gathered for `run`'s `eyesOpen` (an eyes-open recording compared
+    /// with an eyes-closed one).
+    public static func alphaWindows(
+        configuration: EEGEngine.Configuration, frameCount: Int,
+        value: (_ frame: Int, _ channel: Int) -> Double, time: (_ frame: Int) -> Double,
+        gaps: [(beforeFrame: Int, missingCount: Int)] = []
+    ) throws(EEGError) -> AlphaFrequencyTracker {
+        let windows = try AlphaFrequencyTracker(configuration: configuration)
+        _ = try run(
+            configuration: configuration, frameCount: frameCount, baselineSeconds: nil, value: value, time: time,
+            gaps: gaps, collectingInto: windows)
+        return windows
     }
 }

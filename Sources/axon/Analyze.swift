@@ -77,6 +77,12 @@ extension Axon {
         @Option(name: .customLong("asr-calibration"), help: "Seconds FROM-TO of the recording ASR calibrates on (clean resting EEG). Default: the 60 s with the fewest blink and muscle windows.")
         var asrCalibration: String?
 
+        @Option(help: "Stretches with the eyes open or closed, for the alpha reactivity (eyes-closed ÷ eyes-open alpha power): STATE=FROM-TO seconds, comma-separated, e.g. eyes-open=0-28,eyes-closed=28-76. Default: the recording's events that say so.")
+        var segments: String?
+
+        @Option(help: "A second recording made with the eyes open (same channels): the alpha reactivity is FILE's alpha ÷ this one's (or FILE's eyes-closed segments' ÷ this one's).")
+        var eyesOpenRecording: String?
+
         @Flag(help: "Print one JSON object instead of tables.")
         var json = false
 
@@ -136,6 +142,12 @@ extension Axon {
             guard blinkScale >= 0, blinkScale.isFinite else {
                 throw ValidationError("--blink-scale takes a finite number ≥ 0 (0: the absolute 100 µV rule)")
             }
+            if let segments { _ = try AlphaReactivity.Segment.parse(segments) }
+            if segments != nil || eyesOpenRecording != nil {
+                guard file != nil, !asr else {
+                    throw ValidationError("--segments and --eyes-open-recording analyse a FILE (without --asr)")
+                }
+            }
             if asrCalibration != nil || asr {
                 guard asr, file != nil else { throw ValidationError("--asr and --asr-calibration analyse a FILE") }
                 _ = try calibrationSpan()
@@ -185,11 +197,18 @@ extension Axon {
                     calibrationNote = ", ASR calibrated on \(fmt(calibration.from, 1))–\(fmt(calibration.to, 1)) s"
                         + (asrCalibration == nil ? " (the cleanest stretch)" : "")
                 } else {
-                    report = try EEGOfflineAnalysis.run(
+                    let (marked, markedBy) = try reactivitySegments(loaded)
+                    let eyesOpen = try eyesOpenRecording.map { try eyesOpenWindows(path: $0, like: loaded, configuration: configuration) }
+                    let analysed = try EEGOfflineAnalysis.run(
                         configuration: configuration, frameCount: loaded.frameCount,
                         baselineSeconds: baseline > 0 ? baseline : nil,
                         value: { loaded.value(frame: $0, channel: $1) }, time: { loaded.time(ofFrame: $0) },
-                        gaps: loaded.gaps.map { ($0.beforeFrame, $0.gap.missingCount) })
+                        gaps: loaded.gaps.map { ($0.beforeFrame, $0.gap.missingCount) }, segments: marked,
+                        eyesOpen: eyesOpen,
+                        reactivitySource: eyesOpenRecording.map {
+                            "\(file!)" + (marked.contains { $0.state == .closed } ? " (eyes-closed segments)" : "") + " ÷ \($0)"
+                        } ?? markedBy)
+                    report = analysed
                 }
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
                     + "\(fmt(loaded.duration, 2)) s" + (from != nil || to != nil ? " (segment \(fmt(from ?? 0, 1))–\(fmt(to ?? loaded.duration + (from ?? 0), 1)) s)" : "")
@@ -208,6 +227,34 @@ extension Axon {
             }
             if !json { for note in notes { print(note) } }
             if let deviceSummary { print(deviceSummary) }
+        }
+
+        /// The eyes-open and eyes-closed stretches of `recording`: `--segments`, else its events that name a state;
+        /// with where they came from.
+        private func reactivitySegments(_ recording: Recording) throws -> ([AlphaReactivity.Segment], String) {
+            if let segments { return (try AlphaReactivity.Segment.parse(segments), "--segments \(segments)") }
+            let events = recording.markers.compactMap { marker in
+                marker.text.map { (time: Double(marker.frame) / recording.sampleRate, text: $0) }
+            }
+            let marked = AlphaReactivity.Segment.fromEvents(events, duration: recording.duration)
+            return (marked, "the recording's events")
+        }
+
+        /// The clean windows of the eyes-open recording at `path`, read with the same options, channels and span as
+        /// `recording` and analysed with the same configuration.
+        private func eyesOpenWindows(path: String, like recording: Recording, configuration: EEGEngine.Configuration)
+            throws -> AlphaFrequencyTracker
+        {
+            var open = try reading.read(path: path).selecting(channels: recording.channelLabels)
+            if from != nil || to != nil { open = try open.segment(from: from ?? 0, to: to ?? open.duration) }
+            guard open.sampleRate == recording.sampleRate else {
+                throw ValidationError(
+                    "--eyes-open-recording is at \(fmt(open.sampleRate, 0)) Hz, FILE at \(fmt(recording.sampleRate, 0)) Hz")
+            }
+            return try EEGOfflineAnalysis.alphaWindows(
+                configuration: configuration, frameCount: open.frameCount,
+                value: { open.value(frame: $0, channel: $1) }, time: { open.time(ofFrame: $0) },
+                gaps: open.gaps.map { ($0.beforeFrame, $0.gap.missingCount) })
         }
 
         /// `--asr-calibration FROM-TO` as seconds, or `nil` when not given.
@@ -339,6 +386,7 @@ extension Axon {
                 }
             }
             printQuality(report)
+            printAlpha(report)
             if report.zones.isEmpty {
                 print("  zones: none (" + (report.baselineSeconds == nil ? "no baseline" : "shorter than the baseline of \(fmt(report.baselineSeconds!, 0)) s") + ")")
             } else {
@@ -350,6 +398,34 @@ extension Axon {
                     }.joined(separator: ", ")
                     let excluded = zone.excludedFrames > 0 ? "  (\(zone.frames) windows used, \(zone.excludedFrames) left out)" : ""
                     print("    \(fmt(zone.time, 1).leftPadded(7)) s  \(zone.zone) \(Int(zone.percent * 100))%   [\(channels)]" + excluded)
+                }
+            }
+        }
+
+        private func printAlpha(_ report: EEGAnalysisReport) {
+            if let alpha = report.individualAlpha {
+                let estimate = alpha.estimate
+                let pooled = "PAF " + (estimate.peak.map { fmt($0, 2) + " Hz" } ?? "none")
+                    + ", CoG " + (estimate.centreOfGravity.map { fmt($0, 2) + " Hz" } ?? "none")
+                    + (estimate.window.map { " over \(fmt($0.lowerBound, 2))–\(fmt($0.upperBound, 2)) Hz" } ?? "")
+                print("  individual alpha frequency (Corcoran et al. 2018; \(alpha.windowStarts.count) clean windows, "
+                    + "\(fmt(alpha.resolution, 3)) Hz bins): \(pooled)")
+                for (channel, value) in zip(report.channels, estimate.channels) {
+                    let peak = value.peak.map { "PAF " + fmt($0, 2) + " Hz" } ?? "no PAF (\(value.reason ?? "–"))"
+                    let gravity = value.centreOfGravity.map { ", CoG " + fmt($0, 2) + " Hz" } ?? ""
+                    print("    " + channel.label + ": " + peak + gravity)
+                }
+            }
+            if let reactivity = report.reactivity {
+                print("  alpha reactivity, eyes closed ÷ eyes open, \(fmt(reactivity.band.lowerBound, 2))–"
+                    + "\(fmt(reactivity.band.upperBound, 2)) Hz (\(reactivity.bandSource); \(reactivity.source)): median "
+                    + (reactivity.medianRatio.map { fmt($0, 2) } ?? "–"))
+                for channel in reactivity.channels {
+                    let ratio = channel.ratio.map { fmt($0, 2) } ?? "–"
+                    let open = channel.eyesOpenPower.map { fmt($0, 1) } ?? "–"
+                    let closed = channel.eyesClosedPower.map { fmt($0, 1) } ?? "–"
+                    print("    \(channel.label): \(ratio)  (\(closed) µV² over \(channel.eyesClosedWindows) windows ÷ "
+                        + "\(open) µV² over \(channel.eyesOpenWindows))")
                 }
             }
         }

@@ -32,11 +32,15 @@ extension Axon {
         @Flag(help: "Print one JSON object instead of the table.")
         var json = false
 
+        @Flag(help: "Instead: the synthetic benchmark of per-window peak estimators behind the engine's (docs/eeg-engine.md) and what the engine's peak rules cost per hop.")
+        var peakEstimators = false
+
         func validate() throws {
             guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be in (0, 3600]") }
         }
 
         func run() throws {
+            if peakEstimators { return try runPeakEstimators() }
             Deprecation.announce(
                 "--channels N", given: deprecatedChannels != nil, use: "--channel-count N", command: "bench")
             let workload = try BenchWorkload(channels: channels, sampleRate: rate)
@@ -47,6 +51,37 @@ extension Axon {
                 FileHandle.standardError.write(Data("axon bench: \(step)…\n".utf8))
             }
             print(json ? try report.json() : report.table())
+        }
+
+        /// `--peak-estimators`: the estimator table (every standard case for the bias, a noisy subset for the
+        /// spread) and the hop cost ratios, measured in this run.
+        private func runPeakEstimators() throws {
+            FileHandle.standardError.write(Data("axon bench: peak estimators on 1,520 synthetic spectra…\n".utf8))
+            var noisy: [PeakEstimatorStudy.Case] = []
+            for exponent in [1.0, 2.0] {
+                for centre in [8.0, 10.0, 12.0] {
+                    for width in [1.0, 2.0] {
+                        noisy.append(.init(sampleRate: 250, windowSize: 256, exponent: exponent, centre: centre, width: width))
+                    }
+                }
+            }
+            for size in [256, 512] {
+                let rows = try PeakEstimatorStudy.run(
+                    cases: PeakEstimatorStudy.standardCases(windowSizes: [size]),
+                    noisyCases: size == 256 ? noisy : [], windows: 200)
+                print("\(size)-sample windows:")
+                print(PeakEstimatorStudy.table(rows))
+            }
+            FileHandle.standardError.write(Data("axon bench: hop cost…\n".utf8))
+            let workload = try BenchWorkload(channels: channels, sampleRate: rate)
+            let cost = try PeakEstimatorStudy.hopCost(
+                workload, timing: RepeatedTiming(budget: max(0.2, (quick ? 3 : seconds) / 15)))
+            func ns(_ value: Double) -> String { String(format: "%.0f ns", value) }
+            print("hop, \(channels) channels at \(rate) Hz: \(ns(cost.withoutBackground)) without the 1/f background fit, "
+                + "\(ns(cost.withBackground)) with it (ratio \(String(format: "%.3f", cost.withBackground / cost.withoutBackground)))")
+            print("gathering the individual alpha frequency (\(channels) zero-padded windows): "
+                + "\(ns(cost.alphaWindows)) per hop (\(String(format: "%.2f", cost.alphaWindows / cost.withBackground))× the hop)")
+            if cost.irregularHops > 0 { print("warning: a hop did not make exactly one spectrum") }
         }
     }
 }

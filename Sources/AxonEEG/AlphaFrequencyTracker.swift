@@ -1,0 +1,73 @@
+// AxonEEG — the individual alpha frequency of the windows the engine kept, gathered as the engine makes them.
+
+import AxonDSP
+
+/// Gathers the zero-padded periodograms of the engine's clean windows, channel by channel, and estimates the
+/// individual alpha frequency (``AxonDSP/IndividualAlphaFrequency``) from their average: Welch's method over
+/// exactly the windows whose spectra count (not excluded for a gap or an artifact, the channel usable), as
+/// researchers average artifact-free epochs.
+///
+/// Call ``add(_:from:)`` right after the engine reports ``EEGEngine/Events/spectrum`` for a frame; it reads that
+/// frame's window from the engine (``EEGEngine/withCurrentWindow(channel:_:)``).
+///
+/// Cost: one FFT of `4 × window` points per usable channel per clean window, no allocation; ``estimate()`` is
+/// O(bins) and allocates.
+///
+/// Threading: a single-owner type; use it on the engine's thread. Not `Sendable`.
+public final class AlphaFrequencyTracker {
+    /// Each channel's average of the padded periodograms.
+    public let periodograms: [AveragedPeriodogram]
+    /// The first sample (engine sample index) of every window added, in order.
+    public private(set) var windowStarts: [Int] = []
+    private let estimator: IndividualAlphaFrequency
+    private let windowSize: Int
+
+    /// Creates an empty tracker for an engine configured with `configuration`.
+    ///
+    /// - Throws: the periodograms' and the estimator's set-up errors, as ``EEGError/invalidConfiguration(_:)``.
+    public init(configuration: EEGEngine.Configuration, parameters: IndividualAlphaFrequency.Parameters = .init())
+        throws(EEGError)
+    {
+        do {
+            periodograms = try (0..<configuration.channelCount).map { (_) throws(DSPError) in
+                try AveragedPeriodogram(sampleRate: configuration.sampleRate, windowLength: configuration.windowSize)
+            }
+            estimator = try IndividualAlphaFrequency(parameters)
+        } catch {
+            throw .invalidConfiguration("individual alpha frequency: \(error)")
+        }
+        windowSize = configuration.windowSize
+    }
+
+    /// Adds `frame`'s window from `engine` unless the frame is excluded; channels not usable in it are skipped.
+    public func add(_ frame: SpectrumFrame, from engine: EEGEngine) {
+        guard !frame.isExcluded else { return }
+        var added = false
+        for (channel, spectrum) in frame.channels.enumerated() where spectrum.quality.usable {
+            engine.withCurrentWindow(channel: channel) { older, newer in periodograms[channel].add(older, newer) }
+            added = true
+        }
+        if added { windowStarts.append(frame.sampleIndex + 1 - windowSize) }
+    }
+
+    /// Each channel's mean power (the input's unit squared) in `band` over the windows added: the averaged density
+    /// summed over the padded bins whose centres lie in the band, times the bin width; `nil` for a channel with no
+    /// window.
+    public func bandPower(in band: ClosedRange<Double>) -> [Double?] {
+        periodograms.map { periodogram in
+            guard periodogram.count > 0 else { return nil }
+            let grid = periodogram.grid
+            let first = max(0, Int((band.lowerBound / grid.binWidth).rounded(.up)))
+            let last = min(grid.binCount - 1, Int((band.upperBound / grid.binWidth).rounded(.down)))
+            guard first <= last else { return nil }
+            let mean = periodogram.mean
+            return mean[first...last].reduce(0, +) * grid.binWidth
+        }
+    }
+
+    /// The estimate from the windows added so far (`nil` before the first).
+    public func estimate() -> IndividualAlphaFrequency.Estimate? {
+        guard let grid = periodograms.first?.grid, !windowStarts.isEmpty else { return nil }
+        return estimator.estimate(spectra: periodograms.map(\.mean), grid: grid)
+    }
+}
