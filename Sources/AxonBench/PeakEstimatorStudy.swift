@@ -354,7 +354,8 @@ extension PeakEstimatorStudy {
         let after = try HopMeasurement(workload)
         let periodogram: AveragedPeriodogram
         do {
-            periodogram = try AveragedPeriodogram(sampleRate: Double(workload.sampleRate), windowLength: workload.windowSize)
+            periodogram = try AveragedPeriodogram(
+                sampleRate: Double(workload.sampleRate), windowLength: workload.windowSize, maximumFrequency: 41)
         } catch { throw .setupFailed("averaged periodogram: \(error)") }
         let signal = BenchSignal(workload)
         let window = (0..<workload.windowSize).map { signal.values[$0 * workload.channels] }

@@ -18,16 +18,21 @@ public final class AveragedPeriodogram {
     public let windowLength: Int
     /// Windows added so far.
     public private(set) var count = 0
+    /// The last bin accumulated (bins above it stay zero).
+    public let lastBin: Int
 
     private let fft: RealFFT
     private let window: Window
     private var sums: [Double]
 
-    /// Creates an empty average.
+    /// Creates an empty average of the bins up to `maximumFrequency` hertz (all of them when `nil`): a caller that
+    /// reads only low frequencies (the individual alpha frequency reads 1–40 Hz) skips the rest of the work.
     ///
     /// - Throws: ``DSPError/invalidSize(size:minimum:)`` when `windowLength < 2` or `padding < 1`, and the FFT's
     ///   and grid's errors.
-    public init(sampleRate: Double, windowLength: Int, padding: Int = 4) throws(DSPError) {
+    public init(sampleRate: Double, windowLength: Int, padding: Int = 4, maximumFrequency: Double? = nil)
+        throws(DSPError)
+    {
         guard windowLength >= 2 else { throw .invalidSize(size: windowLength, minimum: 2) }
         guard padding >= 1 else { throw .invalidSize(size: padding, minimum: 1) }
         let size = windowLength * padding
@@ -36,6 +41,9 @@ public final class AveragedPeriodogram {
         self.fft = try RealFFT(size: size, rigor: .estimate)
         self.window = try Window(.hann, length: windowLength)
         self.sums = [Double](repeating: 0, count: grid.binCount)
+        let grid = self.grid
+        self.lastBin = maximumFrequency.map { min(grid.binCount - 1, Int(($0 / grid.binWidth).rounded(.up))) }
+            ?? grid.binCount - 1
         fft.input.update(repeating: 0)
     }
 
@@ -59,13 +67,25 @@ public final class AveragedPeriodogram {
         let output = fft.output
         let last = grid.binCount - 1
         sums.withUnsafeMutableBufferPointer { sums in
-            for k in 0...last {
+            for k in 0...lastBin {
                 let (re, im) = output[k]
                 let doubled = k == 0 || (k == last && grid.fftSize % 2 == 0) ? 1.0 : 2.0
                 sums[k] += (re * re + im * im) * scale * doubled
             }
         }
         count += 1
+    }
+
+    /// Writes the mean spectrum so far into `destination` (``FrequencyGrid/binCount`` values; zeros before the first
+    /// window), without allocating: for real-time loops that hand the average to another thread.
+    ///
+    /// - Precondition: `destination.count == grid.binCount`.
+    public func copyMean(into destination: UnsafeMutableBufferPointer<Double>) {
+        precondition(destination.count == grid.binCount)
+        let scale = count == 0 ? 0 : 1 / Double(count)
+        sums.withUnsafeBufferPointer { sums in
+            for k in 0..<sums.count { destination[k] = sums[k] * scale }
+        }
     }
 
     /// The mean spectrum so far (all zeros before the first window), in the input's unit squared per hertz.

@@ -1,5 +1,6 @@
 // AxonDSP — the dominant frequency of a band only when the band holds a peak of its own.
 
+
 extension FrequencyGrid {
     /// The dominant frequency of `spectrum` inside `band` when the band holds a local maximum, else `nil` (no
     /// peak).
@@ -14,9 +15,8 @@ extension FrequencyGrid {
     ///    inclusive. A maximum in the band's outermost bin whose vertex lies past the edge is the flank of a peak
     ///    that belongs to the neighbouring frequencies: it is not this band's peak, and it is never moved onto the
     ///    edge and reported as if it were.
-    /// 3. With a `background` and a `prominence`, keep only those whose bin reaches `prominence` times the
-    ///    background's power at their refined frequency (``PowerLawBackground``): a wiggle of 1/f noise is not a
-    ///    rhythm.
+    /// 3. With a fitted `background` (``PowerLawBackground/fit(_:)``), keep only those whose bin reaches its
+    ///    prominence times the background's power at their refined frequency: a wiggle of 1/f noise is not a rhythm.
     /// 4. Report the largest of those that remain, at its refined frequency; none remaining is no peak.
     ///
     /// A bin that lies between two bands (13.67 Hz between 7–13 and 14–24 Hz at 250 Hz / 256 points) belongs to
@@ -26,7 +26,7 @@ extension FrequencyGrid {
     /// - Complexity: O(bins in the range); no allocation.
     public func localPeak(
         of spectrum: UnsafeBufferPointer<Double>, bins range: ClosedRange<Int>, in band: FrequencyBand,
-        above background: PowerLawBackground? = nil, prominence: Double = 0
+        above background: PowerLawFit? = nil
     ) -> SpectralPeak? {
         precondition(spectrum.count == binCount && range.lowerBound >= 0 && range.upperBound < binCount)
         var best = -1
@@ -39,7 +39,7 @@ extension FrequencyGrid {
             guard best < 0 || value > spectrum[best] else { continue }
             let frequency = refinedPosition(of: spectrum, at: k) * binWidth
             guard frequency >= band.lower, frequency <= band.upper else { continue }
-            if let background, prominence > 0, !(value >= prominence * background.power(at: frequency)) { continue }
+            if let background, !background.stands(value, frequency: frequency) { continue }
             best = k
             bestFrequency = frequency
         }

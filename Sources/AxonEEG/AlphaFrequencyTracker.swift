@@ -13,7 +13,8 @@ import AxonDSP
 /// Cost: one FFT of `4 × window` points per usable channel per clean window, no allocation; ``estimate()`` is
 /// O(bins) and allocates.
 ///
-/// Threading: a single-owner type; use it on the engine's thread. Not `Sendable`.
+/// Threading: a single-owner type; use it on the engine's thread (``estimate(fromSpectra:)`` reads only its
+/// immutable grid and estimator, and may run on another thread). Not `Sendable`.
 public final class AlphaFrequencyTracker {
     /// Each channel's average of the padded periodograms.
     public let periodograms: [AveragedPeriodogram]
@@ -30,13 +31,52 @@ public final class AlphaFrequencyTracker {
     {
         do {
             periodograms = try (0..<configuration.channelCount).map { (_) throws(DSPError) in
-                try AveragedPeriodogram(sampleRate: configuration.sampleRate, windowLength: configuration.windowSize)
+                // The estimator reads up to its fit range's top; the reactivity's band lies far below it.
+                try AveragedPeriodogram(
+                    sampleRate: configuration.sampleRate, windowLength: configuration.windowSize,
+                    maximumFrequency: parameters.fitRange.upperBound + 1)
             }
             estimator = try IndividualAlphaFrequency(parameters)
         } catch {
             throw .invalidConfiguration("individual alpha frequency: \(error)")
         }
         windowSize = configuration.windowSize
+    }
+
+    /// ``add(_:from:)`` for the engine's current frame, read in place (no allocation: for the real-time loop).
+    /// Returns whether a window was added.
+    @discardableResult
+    public func add(view frame: SpectrumFrameView, from engine: EEGEngine) -> Bool {
+        guard !frame.isExcluded else { return false }
+        var added = false
+        for channel in 0..<periodograms.count where frame.isUsable(channel: channel) {
+            engine.withCurrentWindow(channel: channel) { older, newer in periodograms[channel].add(older, newer) }
+            added = true
+        }
+        if added { cleanWindows += 1 }
+        return added
+    }
+
+    /// Windows added through ``add(view:from:)``.
+    public private(set) var cleanWindows = 0
+
+    /// The width of ``writeSpectra(into:)``'s row: each channel's averaged spectrum, one after the other.
+    public var spectraWidth: Int { periodograms.count * (periodograms.first?.grid.binCount ?? 0) }
+
+    /// Writes every channel's averaged spectrum into `row` (``spectraWidth`` values), without allocating.
+    public func writeSpectra(into row: UnsafeMutableBufferPointer<Double>) {
+        guard let bins = periodograms.first?.grid.binCount else { return }
+        for (channel, periodogram) in periodograms.enumerated() {
+            periodogram.copyMean(into: UnsafeMutableBufferPointer(rebasing: row[(channel * bins)..<((channel + 1) * bins)]))
+        }
+    }
+
+    /// The estimate from spectra written by ``writeSpectra(into:)`` (on another thread: this allocates).
+    public func estimate(fromSpectra row: UnsafeBufferPointer<Double>) -> IndividualAlphaFrequency.Estimate? {
+        guard let grid = periodograms.first?.grid else { return nil }
+        let bins = grid.binCount
+        let spectra = (0..<periodograms.count).map { Array(row[($0 * bins)..<(($0 + 1) * bins)]) }
+        return estimator.estimate(spectra: spectra, grid: grid)
     }
 
     /// Adds `frame`'s window from `engine` unless the frame is excluded; channels not usable in it are skipped.

@@ -85,8 +85,9 @@ public final class EEGEngine {
     private let bandCount: Int
     private let bandBins: [ClosedRange<Int>]
     private let referenceBins: ClosedRange<Int>
-    /// The window's 1/f background a band's peak must stand out of (`nil` when the grid is too coarse to fit it).
-    private var background: PowerLawBackground?
+    /// The window's 1/f background a band's peak must stand out of (`nil` with a prominence of 0, or when the grid is
+    /// too coarse to fit it).
+    private let background: PowerLawBackground?
     private let equivalentNoiseBandwidth: Double
 
     /// Channel-major circular history: `channel * windowSize + position`.
@@ -171,7 +172,8 @@ public final class EEGEngine {
         self.bandCount = bands
         self.bandBins = bandBins
         self.referenceBins = referenceBins
-        self.background = try? PowerLawBackground(grid: analyzer.grid)
+        self.background = configuration.peakProminence > 0
+            ? try? PowerLawBackground(grid: analyzer.grid, prominence: configuration.peakProminence) : nil
         self.equivalentNoiseBandwidth = analyzer.window.equivalentNoiseBandwidth
         self.spectrumLayout = SpectrumFrameLayout(channelCount: channels, bandCount: bands, binCount: grid.binCount)
         self.indicatorLayout = IndicatorLayout(channelCount: channels, bandCount: bands)
@@ -466,15 +468,13 @@ public final class EEGEngine {
         let layout = spectrumLayout
         let reference = sum(spectrum, referenceBins) / equivalentNoiseBandwidth
         frameRow[layout.referencePowerLane(channel: channel)] = reference
-        let prominence = configuration.peakProminence
-        if prominence > 0 { background?.fit(spectrum) }
+        let fit = background?.fit(spectrum)
         for band in 0..<bandCount {
             let power = sum(spectrum, bandBins[band]) / equivalentNoiseBandwidth
             frameRow[layout.bandPowerLane(channel: channel, band: band)] = power
             frameRow[layout.relativePowerLane(channel: channel, band: band)] = reference > 0 ? power / reference : 0
             let peak = grid.localPeak(
-                of: spectrum, bins: bandBins[band], in: configuration.bands[band], above: background,
-                prominence: prominence)
+                of: spectrum, bins: bandBins[band], in: configuration.bands[band], above: fit)
             frameRow[layout.dominantLane(channel: channel, band: band)] = peak?.frequency ?? .nan
             frameRow[layout.peakPowerLane(channel: channel, band: band)] = peak?.power ?? .nan
         }

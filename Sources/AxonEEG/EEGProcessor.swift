@@ -10,6 +10,9 @@ import AxonStreams
 /// - ``indicators``: one ``IndicatorLayout`` row per indicator.
 /// - ``samples``: when enabled, one row per ingested sample: `[sampleIndex, timeframe ms, device counter or NaN,
 ///   value per channel…]`.
+/// - ``alphaSpectra``: every ``alphaUpdateWindows`` clean windows, the averaged zero-padded spectra of all clean
+///   windows so far (``AlphaFrequencyTracker``): `[sampleIndex, timeframe ms, windows, spectra…]`, from which the
+///   delivery thread estimates the running individual alpha frequency (the estimate allocates; the loop does not).
 /// - ``commands``: the control direction; ``requestBaseline()`` from any one thread.
 ///
 /// Lost samples (the block's gap records): a short loss, up to ``EEGEngine/Configuration/maxBridgedSamples``, is
@@ -43,6 +46,12 @@ public final class EEGProcessor: SampleProcessor {
     public let indicators: SPSCRing<Double>
     /// Raw sample rows, or `nil` when raw publishing is off.
     public let samples: SPSCRing<Double>?
+    /// Averaged spectra for the running individual alpha frequency.
+    public let alphaSpectra: SPSCRing<Double>
+    /// The clean windows' averaged spectra (read ``AlphaFrequencyTracker/estimate(fromSpectra:)`` off this thread).
+    public let alpha: AlphaFrequencyTracker
+    /// Clean windows between two ``alphaSpectra`` rows (10: about every 10 s at one spectrum a second).
+    public let alphaUpdateWindows = 10
     /// Control commands (1 = start the baseline).
     public let commands: SPSCRing<Double>
     /// Where times come from.
@@ -99,6 +108,8 @@ public final class EEGProcessor: SampleProcessor {
             ? SPSCRing(
                 capacity: SPSCRing<Double>.powerOfTwo(atLeast: sampleCapacity), width: 3 + configuration.channelCount,
                 overflow: .dropOldest) : nil
+        self.alpha = try AlphaFrequencyTracker(configuration: configuration)
+        self.alphaSpectra = SPSCRing(capacity: 4, width: 3 + alpha.spectraWidth, overflow: .dropOldest)
         self.commands = SPSCRing(capacity: 16, width: 1, overflow: .rejectNewest)
         self.command = .allocate(capacity: 1)
         command.initialize(repeating: 0)
@@ -239,6 +250,7 @@ public final class EEGProcessor: SampleProcessor {
     public func close() {
         spectra.closeProducer()
         indicators.closeProducer()
+        alphaSpectra.closeProducer()
         samples?.closeProducer()
     }
 
@@ -276,8 +288,18 @@ public final class EEGProcessor: SampleProcessor {
 
     private func publish(_ events: EEGEngine.Events) {
         if events.contains(.spectrum) {
-            let row = engine.spectrum.row
+            let view = engine.spectrum
+            let row = view.row
             spectra.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
+            if alpha.add(view: view, from: engine), alpha.cleanWindows % alphaUpdateWindows == 0 {
+                let windows = Double(alpha.cleanWindows)
+                alphaSpectra.pushSlot { slot in
+                    slot[0] = Double(view.sampleIndex)
+                    slot[1] = view.timeframe
+                    slot[2] = windows
+                    alpha.writeSpectra(into: UnsafeMutableBufferPointer(rebasing: slot[3...]))
+                }
+            }
         }
         if events.contains(.indicators) {
             let row = engine.indicatorRowView

@@ -76,6 +76,9 @@ public final class EEGSession: Sendable {
     public let indicators: AsyncStream<ActivityIndicators>
     /// Every channel's signal quality and the window's artifacts, one per spectrum frame.
     public let quality: AsyncStream<SignalQualityFrame>
+    /// The running individual alpha frequency of the clean windows so far, every
+    /// ``EEGProcessor/alphaUpdateWindows`` clean windows (about every 10 s).
+    public let individualAlpha: AsyncStream<IndividualAlphaUpdate>
     /// The engine's parameters.
     public let configuration: EEGEngine.Configuration
     /// The stream's descriptor.
@@ -99,6 +102,7 @@ public final class EEGSession: Sendable {
         let spectra: AsyncStream<SpectrumFrame>.Continuation
         let indicators: AsyncStream<ActivityIndicators>.Continuation
         let quality: AsyncStream<SignalQualityFrame>.Continuation
+        let individualAlpha: AsyncStream<IndividualAlphaUpdate>.Continuation
     }
 
     /// The state and what orders it: spectra and indicators come through separate rings, so an indicator made
@@ -167,13 +171,16 @@ public final class EEGSession: Sendable {
             of: ActivityIndicators.self, bufferingPolicy: .bufferingNewest(options.bufferLimit))
         let (quality, qualityContinuation) = AsyncStream.makeStream(
             of: SignalQualityFrame.self, bufferingPolicy: .bufferingNewest(options.bufferLimit))
+        let (individualAlpha, alphaContinuation) = AsyncStream.makeStream(
+            of: IndividualAlphaUpdate.self, bufferingPolicy: .bufferingNewest(options.bufferLimit))
+        self.individualAlpha = individualAlpha
         self.samples = samples
         self.spectra = spectra
         self.indicators = indicators
         self.quality = quality
         self.continuations = Continuations(
             samples: sampleContinuation, spectra: spectrumContinuation, indicators: indicatorContinuation,
-            quality: qualityContinuation)
+            quality: qualityContinuation, individualAlpha: alphaContinuation)
     }
 
     /// The session's state. Any thread.
@@ -234,6 +241,7 @@ public final class EEGSession: Sendable {
         var spectrumRow = [Double](repeating: 0, count: engine.spectrumLayout.width)
         var indicatorRow = [Double](repeating: 0, count: engine.indicatorLayout.width)
         var sampleRow = [Double](repeating: 0, count: 3 + configuration.channelCount)
+        var alphaRow = [Double](repeating: 0, count: processor.alphaSpectra.width)
         var idle = IdleStrategy()
         while true {
             var moved = false
@@ -267,9 +275,22 @@ public final class EEGSession: Sendable {
                 mutableState.withLock { $0.note(indicator) }
                 continuations.indicators.yield(indicator)
             }
+            while alphaRow.withUnsafeMutableBufferPointer({ processor.alphaSpectra.pop(into: $0) }) == 1 {
+                moved = true
+                let estimate = alphaRow.withUnsafeBufferPointer {
+                    processor.alpha.estimate(fromSpectra: UnsafeBufferPointer(rebasing: $0[3...]))
+                }
+                if let estimate {
+                    continuations.individualAlpha.yield(
+                        IndividualAlphaUpdate(
+                            sampleIndex: Int(alphaRow[0]), timeframe: alphaRow[1], windows: Int(alphaRow[2]),
+                            estimate: estimate))
+                }
+            }
             if moved {
                 idle.reset()
             } else if processor.spectra.isFinished && processor.indicators.isFinished
+                && processor.alphaSpectra.isFinished
                 && (processor.samples?.isFinished ?? true)
             {
                 break
@@ -283,5 +304,6 @@ public final class EEGSession: Sendable {
         continuations.spectra.finish()
         continuations.indicators.finish()
         continuations.quality.finish()
+        continuations.individualAlpha.finish()
     }
 }

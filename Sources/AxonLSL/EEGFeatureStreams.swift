@@ -38,6 +38,27 @@ public enum EEGFeatureStreams {
             nominalRate: 0, format: .string, sourceID: "\(sourceID ?? eeg.sourceID)/zones")
     }
 
+    /// The individual alpha frequency stream: irregular, per channel the peak alpha frequency and the centre of
+    /// gravity, then the pooled ones (Hz; NaN where there is no estimate), one sample per running update
+    /// (``AxonEEG/EEGSession/individualAlpha``); source id `<sourceID>/alpha`.
+    public static func alpha(eeg: StreamDescriptor, configuration: EEGEngine.Configuration, sourceID: String? = nil)
+        -> StreamDescriptor
+    {
+        let channels = (configuration.channelLabels + ["pooled"]).flatMap { label in
+            [ChannelInfo(label: "\(label) PAF", unit: "Hz"), ChannelInfo(label: "\(label) CoG", unit: "Hz")]
+        }
+        return StreamDescriptor(
+            name: "\(eeg.name) Alpha", contentType: .eegFeatures, channels: channels, nominalRate: 0,
+            format: .float64, sourceID: "\(sourceID ?? eeg.sourceID)/alpha")
+    }
+
+    /// One running individual alpha frequency as an alpha sample.
+    public static func values(of update: IndividualAlphaUpdate) -> [Double] {
+        let estimate = update.estimate
+        return estimate.channels.flatMap { [$0.peak ?? .nan, $0.centreOfGravity ?? .nan] }
+            + [estimate.peak ?? .nan, estimate.centreOfGravity ?? .nan]
+    }
+
     /// One spectrum frame as a spectra sample.
     public static func values(of frame: SpectrumFrame) -> [Double] {
         var values: [Double] = []

@@ -7,20 +7,24 @@ import AxonStreams
 ///   channel and band, the dominant frequency (Hz) then the band's mean-square power (unit²): channels named
 ///   `O1 7-13Hz frequency`, `O1 7-13Hz power`, …;
 /// - **zones** (`<name> Zones`, type `Markers`, irregular, string): per indicator, the overall zone and percent
-///   (`relaxed 50%`) then each channel's.
+///   (`relaxed 50%`) then each channel's;
+/// - **alpha** (`<name> Alpha`, type `EEGFeatures`, irregular, double64): per running individual alpha frequency
+///   update, each channel's PAF and CoG then the pooled ones (Hz, NaN for none).
 ///
-/// Source ids are `<sourceID>/spectra` and `<sourceID>/zones`, stable across runs so consumers recover.
+/// Source ids are `<sourceID>/spectra`, `<sourceID>/zones` and `<sourceID>/alpha`, stable across runs so consumers
+/// recover.
 ///
 ///     let outlets = try EEGOutlets(eeg: session.descriptor, configuration: session.configuration)
 ///     for await frame in session.spectra { try outlets.publish(frame) }
 ///
-/// Threading contract: ``publish(_:)-spectrum`` from one thread at a time and ``publish(_:)-indicators`` from one
-/// thread at a time (each outlet has its own caller).
+/// Threading contract: each `publish` overload from one thread at a time (each outlet has its own caller).
 public final class EEGOutlets: Sendable {
     /// The spectra outlet.
     public let spectra: LSLOutlet
     /// The zones outlet.
     public let zones: LSLOutlet
+    /// The individual alpha frequency outlet.
+    public let alpha: LSLOutlet
 
     /// Creates both outlets.
     ///
@@ -33,6 +37,9 @@ public final class EEGOutlets: Sendable {
         let zonesDescriptor = EEGFeatureStreams.zones(eeg: eeg, configuration: configuration, sourceID: sourceID)
         spectra = try LSLOutlet(descriptor: spectraDescriptor, channelType: "EEGFeature", library: library)
         zones = try LSLOutlet(descriptor: zonesDescriptor, channelType: "Zone", library: library)
+        alpha = try LSLOutlet(
+            descriptor: EEGFeatureStreams.alpha(eeg: eeg, configuration: configuration, sourceID: sourceID),
+            channelType: "EEGFeature", library: library)
     }
 
     /// Publishes one spectrum frame, stamped with the time of the push (LSL clock).
@@ -43,5 +50,10 @@ public final class EEGOutlets: Sendable {
     /// Publishes one indicator: the overall zone, then each channel's.
     public func publish(_ indicators: ActivityIndicators) throws(LSLError) {
         try zones.push(strings: EEGFeatureStreams.strings(of: indicators), timestamp: zones.now)
+    }
+
+    /// Publishes one running individual alpha frequency, stamped with the time of the push (LSL clock).
+    public func publish(_ update: IndividualAlphaUpdate) throws(LSLError) {
+        try alpha.push(EEGFeatureStreams.values(of: update), timestamp: alpha.now)
     }
 }

@@ -109,6 +109,8 @@ public final class LiveViewHub: Sendable {
         var scrolledOut = ScrolledOutIndicators()
         var status: [String] = []
         var battery: Int?
+        /// The newest running individual alpha frequency, as sent.
+        var alpha: String?
         var statistics: String?
         var baselineState = BaselineState.notStarted
         var baselineFrames = 0
@@ -249,6 +251,34 @@ public final class LiveViewHub: Sendable {
                 state.scrolledOut.add(time: old.time, zone: old.zone)
             }
             broadcast(ViewMessage(kind: .indicator, text: text), &state)
+        }
+    }
+
+    /// A running individual alpha frequency: the spectrum tab marks each channel's PAF and shows the pooled PAF
+    /// and CoG. Any thread.
+    public func publish(_ update: IndividualAlphaUpdate) {
+        var json = ViewJSON()
+        json.raw("{\"type\":\"alpha\",\"time\":")
+        json.number(options.timeOffset + Double(update.sampleIndex + 1) / configuration.sampleRate, digits: 3)
+        json.raw(",\"windows\":")
+        json.int(update.windows)
+        json.raw(",\"paf\":")
+        json.optional(update.estimate.peak, digits: 3)
+        json.raw(",\"cog\":")
+        json.optional(update.estimate.centreOfGravity, digits: 3)
+        json.raw(",\"channels\":[")
+        for (index, channel) in update.estimate.channels.enumerated() {
+            json.raw(index == 0 ? "{\"paf\":" : ",{\"paf\":")
+            json.optional(channel.peak, digits: 3)
+            json.raw(",\"cog\":")
+            json.optional(channel.centreOfGravity, digits: 3)
+            json.raw("}")
+        }
+        json.raw("]}")
+        let text = json.text
+        shared.withLock { state in
+            state.alpha = text
+            broadcast(ViewMessage(kind: .status, text: text), &state)
         }
     }
 
@@ -533,7 +563,9 @@ public final class LiveViewHub: Sendable {
         }
         json.raw(",\"status\":[")
         json.raw(state.status.joined(separator: ","))
-        json.raw("],\"battery\":")
+        json.raw("],\"alpha\":")
+        json.raw(state.alpha ?? "null")
+        json.raw(",\"battery\":")
         json.raw(state.battery.map(String.init) ?? "null")
         json.raw(",\"stats\":")
         json.raw(state.statistics ?? "null")

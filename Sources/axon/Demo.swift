@@ -171,7 +171,8 @@ extension Axon {
             session.startBaseline()
             try session.start()
             await printLive(
-                spectra: session.spectra, indicators: session.indicators, printer: printer, outlets: outlets)
+                spectra: session.spectra, indicators: session.indicators, printer: printer, outlets: outlets,
+                alpha: session.individualAlpha)
             session.waitUntilFinished()
             printSummary(session.statistics())
             do { try status?.publish(summary(session.statistics())) } catch { print("  ! status outlet: \(error)") }
@@ -240,15 +241,24 @@ extension Axon {
         }
 
         func printLive(session: EEGSession, printer: EEGPrinter) async {
-            await printLive(spectra: session.spectra, indicators: session.indicators, printer: printer)
+            await printLive(
+                spectra: session.spectra, indicators: session.indicators, printer: printer, alpha: session.individualAlpha)
         }
 
         /// Prints spectra as they arrive; indicators are queued by a second task and printed after the spectrum
         /// row of their time.
         private func printLive(
             spectra: AsyncStream<SpectrumFrame>, indicators: AsyncStream<ActivityIndicators>, printer: EEGPrinter,
-            outlets: EEGOutlets? = nil
+            outlets: EEGOutlets? = nil, alpha: AsyncStream<IndividualAlphaUpdate>? = nil
         ) async {
+            let alphaTask = alpha.map { updates in
+                Task {
+                    for await update in updates {
+                        do { try outlets?.publish(update) } catch { print("  ! alpha outlet: \(error)") }
+                        print(printer.alpha(update))
+                    }
+                }
+            }
             let pending = PendingIndicators()
             let indicatorTask = Task {
                 for await indicator in indicators {
@@ -263,6 +273,7 @@ extension Axon {
                 for indicator in pending.take(upTo: frame.sampleIndex) { print(printer.indicator(indicator)) }
             }
             await indicatorTask.value
+            await alphaTask?.value
             for indicator in pending.take(upTo: .max) { print(printer.indicator(indicator)) }
         }
 

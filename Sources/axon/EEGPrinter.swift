@@ -63,6 +63,18 @@ struct EEGPrinter {
             + "   [\(channels)]   z(θ α β) \(scores)" + excluded
     }
 
+    /// One running individual alpha frequency line: pooled PAF and CoG, and each channel's PAF.
+    func alpha(_ update: IndividualAlphaUpdate) -> String {
+        let time = Double(update.sampleIndex + 1) / sampleRate + timeOffset
+        let estimate = update.estimate
+        let channels = zip(labels, estimate.channels).map { label, channel in
+            "\(label) " + (channel.peak.map { fmt($0, 2) } ?? "–")
+        }.joined(separator: ", ")
+        return "  ── \(fmt(time, 1)) s  individual alpha frequency over \(update.windows) clean windows: PAF "
+            + (estimate.peak.map { fmt($0, 2) + " Hz" } ?? "none") + ", CoG "
+            + (estimate.centreOfGravity.map { fmt($0, 2) + " Hz" } ?? "none") + "   [PAF \(channels)]"
+    }
+
     /// A channel's column: 18 characters, or its longest label's, so no label is cut.
     private var columnWidth: Int { max(18, labels.map(\.count).max() ?? 0) }
 

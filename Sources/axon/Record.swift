@@ -217,6 +217,7 @@ extension Axon {
             let stop: () -> Void
             var indicatorTask: Task<Void, Never>?
             var spectraTask: Task<Void, Never>?
+            var alphaTask: Task<Void, Never>?
             if zones {
                 let configuration = EEGEngine.Configuration(
                     sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
@@ -229,6 +230,7 @@ extension Axon {
                 try xdf?.addFeatures(eeg: descriptor, configuration: configuration)
                 if outlets != nil || xdf != nil {
                     spectraTask = fanOutSpectra(session.spectra, outlets: outlets, xdf: xdf)
+                    alphaTask = fanOutAlpha(session.individualAlpha, outlets: outlets, xdf: xdf)
                 }
                 indicatorTask = Task.detached {
                     for await indicator in session.indicators {
@@ -277,6 +279,7 @@ extension Axon {
             markerInlet?.stop()
             if let indicatorTask { waitForTask(indicatorTask) }
             if let spectraTask { waitForTask(spectraTask) }
+            if let alphaTask { waitForTask(alphaTask) }
             let auxiliary = museAuxiliary?.finish()
             if let xdf {
                 try xdf.writer.close()

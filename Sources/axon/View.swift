@@ -156,6 +156,9 @@ extension Axon {
             let spectra = Task {
                 for await frame in session.spectra { hub.publish(frame) }
             }
+            let alpha = Task {
+                for await update in session.individualAlpha { hub.publish(update) }
+            }
             let indicators = Task {
                 for await indicator in session.indicators {
                     hub.publish(indicator)
@@ -167,6 +170,7 @@ extension Axon {
                 if await stop.wait() { session.stop() }
             }
             await spectra.value
+            await alpha.value
             await indicators.value
             session.waitUntilFinished()
             let statistics = session.statistics()

@@ -10,7 +10,7 @@ import Foundation
 final class XDFRecordSession: Sendable {
     let writer: XDFWriter
     private let markers: UInt32
-    private let features = ThreadLocked<(spectra: UInt32, zones: UInt32)?>(nil)
+    private let features = ThreadLocked<(spectra: UInt32, zones: UInt32, alpha: UInt32)?>(nil)
     private let failed = ThreadLocked(false)
     /// Whether markers are written (not when anonymizing without `--keep-annotations`: free text may name a person).
     private let keepsMarkers: Bool
@@ -32,11 +32,12 @@ final class XDFRecordSession: Sendable {
         return XDFSink(writer: writer) { inlet.timeCorrection }
     }
 
-    /// Adds the spectra and zones streams of an EEG run.
+    /// Adds the spectra, zones and individual alpha frequency streams of an EEG run.
     func addFeatures(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws {
         let spectra = try writer.addStream(EEGFeatureStreams.spectra(eeg: eeg, configuration: configuration))
         let zones = try writer.addStream(EEGFeatureStreams.zones(eeg: eeg, configuration: configuration))
-        features.withLock { $0 = (spectra, zones) }
+        let alpha = try writer.addStream(EEGFeatureStreams.alpha(eeg: eeg, configuration: configuration))
+        features.withLock { $0 = (spectra, zones, alpha) }
     }
 
     /// A marker, now or at a host time.
@@ -57,13 +58,23 @@ final class XDFRecordSession: Sendable {
     /// A spectra sample now.
     func spectrum(_ frame: SpectrumFrame) {
         guard let ids = features.withLock({ $0 }) else { return }
+        append(EEGFeatureStreams.values(of: frame), to: ids.spectra)
+    }
+
+    /// An individual alpha frequency sample now.
+    func alpha(_ update: IndividualAlphaUpdate) {
+        guard let ids = features.withLock({ $0 }) else { return }
+        append(EEGFeatureStreams.values(of: update), to: ids.alpha)
+    }
+
+    /// One sample of `values` on `stream`, stamped now.
+    private func append(_ values: [Double], to stream: UInt32) {
         var scratch: [UInt8] = []
-        let values = EEGFeatureStreams.values(of: frame)
         let now = [HostClock.now()]
         record {
             try now.withUnsafeBufferPointer { times in
                 try values.withUnsafeBufferPointer { values in
-                    try writer.appendSamples(stream: ids.spectra, timestamps: times, values: values, scratch: &scratch)
+                    try writer.appendSamples(stream: stream, timestamps: times, values: values, scratch: &scratch)
                 }
             }
         }
@@ -76,6 +87,23 @@ final class XDFRecordSession: Sendable {
                 let first = !$0; $0 = true; return first
             }) {
                 FileHandle.standardError.write(Data("axon: XDF: \(error)\n".utf8))
+            }
+        }
+    }
+}
+
+/// Feeds a session's running individual alpha frequency to the LSL outlets and the XDF file, whichever are on.
+func fanOutAlpha(_ updates: AsyncStream<IndividualAlphaUpdate>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<
+    Void, Never
+> {
+    Task.detached {
+        var publishing = outlets != nil
+        for await update in updates {
+            xdf?.alpha(update)
+            guard publishing, let outlets else { continue }
+            do { try outlets.publish(update) } catch {
+                FileHandle.standardError.write(Data("axon: alpha outlet: \(error)\n".utf8))
+                publishing = false
             }
         }
     }

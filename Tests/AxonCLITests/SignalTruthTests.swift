@@ -155,3 +155,38 @@ struct SignalTruthTests {
         #expect(output.contains("STATE=FROM-TO"), "\(output)")
     }
 }
+
+/// The running individual alpha frequency reaches the files a run records: `axon record … --out FILE.xdf` writes an
+/// `Alpha` stream beside `Spectra` and `Zones`, and pyxdf reads it.
+@Suite("the running individual alpha frequency in XDF")
+struct RunningAlphaRecordTests {
+    @Test func recordWritesTheAlphaStreamPyxdfReads() throws {
+        let python = SignalTruthTests.python
+        try #require(FileManager.default.isExecutableFile(atPath: python), "make test installs .venv-peers")
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("axon-alpha-\(UUID().uuidString).xdf")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let recorded = try AxonExecutable.run(
+            axon, ["record", "simulator", "--out", url.path, "--seconds", "40", "--fast", "--baseline", "10"])
+        #expect(recorded.status == 0, "\(recorded.output)")
+        let script = """
+            import sys, json, math, pyxdf
+            streams, _ = pyxdf.load_xdf(sys.argv[1])
+            alpha = [s for s in streams if s["info"]["name"][0].endswith(" Alpha")][0]
+            labels = [c["label"][0] for c in alpha["info"]["desc"][0]["channels"][0]["channel"]]
+            rows = [[None if math.isnan(v) else v for v in row] for row in alpha["time_series"].tolist()]
+            print(json.dumps({"labels": labels, "rows": rows}))
+            """
+        let (status, output) = try AxonExecutable.run(python, ["-c", script, url.path])
+        #expect(status == 0, "\(output)")
+        let line = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "\(output)")
+        let json = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let labels = try #require(json["labels"] as? [String])
+        #expect(labels.count == 10 && labels.last == "pooled CoG", "\(labels)")
+        let rows = try #require(json["rows"] as? [[Any]])
+        #expect(rows.count >= 3, "\(rows.count) updates in 40 s")
+        // The simulator's alpha channels carry a 10 Hz rhythm: the pooled PAF is there.
+        let pooled = try #require(rows.last?[8] as? Double)
+        #expect(abs(pooled - 10) < 0.3, "\(pooled)")
+    }
+}

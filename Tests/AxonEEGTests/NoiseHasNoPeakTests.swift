@@ -38,6 +38,9 @@ import Testing
             value: { frame, _ in samples[frame] }, time: { testStartTime + Double($0) / 250 })
         let bands = report.channels[0].bands
         let frames = Double(report.frames)
+        let alphaPeaks = report.channels[0].bands[1].noPeakFrames
+        print("1/f^\(exponent) noise: no peak in theta \(bands[0].noPeakFrames), alpha \(alphaPeaks), beta "
+            + "\(bands[2].noPeakFrames) of \(report.frames) windows")
         #expect(Double(bands[0].noPeakFrames) / frames >= 0.8, "theta: \(bands[0].noPeakFrames) of \(report.frames)")
         #expect(Double(bands[2].noPeakFrames) / frames >= 0.8, "beta: \(bands[2].noPeakFrames) of \(report.frames)")
         // 1/f alone has no individual alpha frequency either.

@@ -54,7 +54,7 @@ struct LSLOutletTests {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("axon-lsl-\(name).json")
         defer { try? FileManager.default.removeItem(at: output) }
         let peer = try LSLPeer.Process([
-            "receive", "--names", "\(name),\(name) Spectra,\(name) Zones", "--seconds", "\(seconds + 6)",
+            "receive", "--names", "\(name),\(name) Spectra,\(name) Zones,\(name) Alpha", "--seconds", "\(seconds + 6)",
             "--out", output.path,
         ])
         defer { peer.finish(timeout: 5) }
@@ -81,17 +81,27 @@ struct LSLOutletTests {
             }
             return indicators
         }
+        let alphaTask = Task { () throws -> [IndividualAlphaUpdate] in
+            var updates: [IndividualAlphaUpdate] = []
+            for await update in session.individualAlpha {
+                try outlets.publish(update)
+                updates.append(update)
+            }
+            return updates
+        }
         session.startBaseline()
         try session.start()
         session.waitUntilFinished()
         let frames = try await spectraTask.value
         let indicators = try await zonesTask.value
+        let updates = try await alphaTask.value
         try #require(peer.waitForLine(containing: "done", timeout: 30) != nil)
 
         let received = try JSONDecoder().decode([String: Received].self, from: Data(contentsOf: output))
         let rawReceived = try #require(received[name])
         let spectra = try #require(received["\(name) Spectra"])
         let zones = try #require(received["\(name) Zones"])
+        let alphaStream = try #require(received["\(name) Alpha"])
 
         // Raw: every sample, in order, with the channel labels and source id.
         #expect(rawReceived.labels == labels)
@@ -134,6 +144,26 @@ struct LSLOutletTests {
             let percent = Int((indicator.activity.percent * 100).rounded())
             #expect(sample.first?.text == "\(indicator.activity.zone) \(percent)%")
             #expect(sample.count == 1 + labels.count)
+        }
+
+        // Alpha: one sample per running individual alpha frequency (every 10 clean windows), per channel PAF and
+        // CoG then the pooled ones; NaN (null) where there is none.
+        #expect(alphaStream.type == "EEGFeatures")
+        #expect(alphaStream.source_id == "\(name)-eeg/alpha")
+        #expect(alphaStream.labels == (labels + ["pooled"]).flatMap { ["\($0) PAF", "\($0) CoG"] })
+        #expect(updates.count >= 1 && alphaStream.samples.count == updates.count)
+        for (update, sample) in zip(updates, alphaStream.samples) {
+            #expect(update.windows % 10 == 0)
+            for (channel, estimate) in update.estimate.channels.enumerated() {
+                #expect(sample[channel * 2].number == estimate.peak)
+                #expect(sample[channel * 2 + 1].number == estimate.centreOfGravity)
+            }
+        }
+        // EXG6 and EXG7 carry the eyes-closed alpha rhythm from 30 s on: their PAF is there, near 11.6 Hz.
+        if let last = updates.last {
+            for channel in 2...3 {
+                #expect(last.estimate.channels[channel].peak.map { abs($0 - 11.6) < 0.5 } == true, "\(last.estimate)")
+            }
         }
 
         let spectraLatency = Self.percentiles(spectra.latencies)

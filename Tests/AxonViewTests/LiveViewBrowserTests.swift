@@ -124,6 +124,9 @@ struct LiveViewBrowserTests {
             Step.click("#tab-raw"),
             Step.screenshot("eyes-closed-raw.png"),
             Step.click("#tab-spectrum"),
+            Step.wait("document.getElementById('spectrum-2').dataset.iaf !== undefined"),
+            Step.eval("[2,3].map(i => document.getElementById('spectrum-' + i).dataset.iaf)", as: "iaf"),
+            Step.eval("document.getElementById('alpha-summary').textContent", as: "alphaSummary"),
             Step.screenshot("eyes-closed-spectrum.png"),
         ])
         #expect(run.ok, "\(run.failures)")
@@ -140,6 +143,10 @@ struct LiveViewBrowserTests {
         #expect(!closed.isEmpty)
         #expect(closed.contains { $0.1 == "Relaxation" }, "eyes-closed zones: \(closed)")
         #expect(closed.filter { $0.1.hasSuffix("Relaxation") }.count * 2 > closed.count, "eyes-closed zones: \(closed)")
+        // The spectrum tab marks EXG6's and EXG7's individual alpha frequency (11.5–11.8 Hz on this recording).
+        let iaf = try #require(run.results["iaf"] as? [String])
+        for value in iaf { #expect(Double(value).map { abs($0 - 11.6) < 0.4 } == true, "IAF on the page: \(iaf)") }
+        #expect((run.results["alphaSummary"] as? String ?? "").contains("clean windows"), "\(run.results)")
     }
 
     /// Acceptance 3: notifications lost by the simulated headset are a break in the trace, and the Status tab's

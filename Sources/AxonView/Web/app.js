@@ -9,10 +9,11 @@ const ZONE_COLORS = {
 };
 const BAND_SHADES = ["rgba(90,140,230,0.13)", "rgba(240,190,40,0.16)", "rgba(220,80,160,0.12)"];
 const PEAK_COLOR = "#00c000";
+const IAF_COLOR = "#8a2be2";
 const MAX_HISTORY_SECONDS = 35;
 
 const view = {
-    hello: null, channels: [], points: [], gaps: [], spectrum: null, indicators: [], earlier: null, status: [], battery: null,
+    hello: null, channels: [], points: [], gaps: [], spectrum: null, indicators: [], earlier: null, status: [], battery: null, alpha: null,
     stats: null, skipped: { messages: 0, raw: 0 }, ended: null, tab: "raw", dirty: true, rawMessages: 0,
 };
 
@@ -46,6 +47,7 @@ function handle(message) {
     case "indicator": applyIndicator(message); break;
     case "status": applyStatus(message); break;
     case "battery": applyBattery(message.level); break;
+    case "alpha": view.alpha = message; break;
     case "stats": applyStats(message); break;
     case "skipped": view.skipped = message; $("raw-skipped").textContent = message.messages; break;
     case "end": applyEnd(message); break;
@@ -76,6 +78,7 @@ function applyHello(hello) {
     showEarlier();
     hello.status.forEach(applyStatus);
     if (hello.battery !== null) applyBattery(hello.battery);
+    view.alpha = hello.alpha || null;
     if (hello.stats) applyStats(hello.stats);
     if (hello.end) applyEnd(hello.end);
 }
@@ -203,6 +206,12 @@ function drawSpectra() {
     if (!frame || !view.hello) return;
     $("spectrum-time").textContent = "spectrum at " + frame.time.toFixed(1) + " s"
         + (frame.artifacts ? " · artifacts: " + frame.artifacts : "");
+    const alpha = view.alpha;
+    const hertz = (value) => (value === null ? "none" : value.toFixed(2) + " Hz");
+    $("alpha-summary").textContent = alpha
+        ? "individual alpha frequency (" + alpha.windows + " clean windows): PAF " + hertz(alpha.paf)
+            + " · CoG " + hertz(alpha.cog)
+        : "individual alpha frequency: after 10 clean windows";
     const fmax = view.hello.engine.spectrumMaximum;
     frame.channels.forEach((channel, index) => {
         const canvas = $("spectrum-" + index);
@@ -244,6 +253,20 @@ function drawSpectra() {
             if (bin === 0) ctx.moveTo(x(f), y(p)); else ctx.lineTo(x(f), y(p));
         });
         ctx.stroke();
+        // The individual alpha frequency first, so a band's green line at the same place stays on top.
+        const iaf = alpha && alpha.channels[index] ? alpha.channels[index].paf : null;
+        canvas.dataset.iaf = iaf === null ? "none" : iaf.toFixed(3);
+        if (iaf !== null) {
+            ctx.strokeStyle = IAF_COLOR;
+            ctx.lineWidth = 1.5;
+            ctx.setLineDash([4, 3]);
+            const px = Math.round(x(iaf)) + 0.5;
+            ctx.beginPath(); ctx.moveTo(px, top); ctx.lineTo(px, bottom); ctx.stroke();
+            ctx.setLineDash([]);
+            ctx.fillStyle = IAF_COLOR;
+            ctx.font = "12px system-ui";
+            ctx.fillText("IAF " + iaf.toFixed(2), px + 3, bottom - 22);
+        }
         const texts = [];
         channel.bands.forEach((band, b) => {
             const key = "peak" + b;
@@ -262,6 +285,7 @@ function drawSpectra() {
             ctx.fillText(band.peak.toFixed(2), px + 3, top + 12 + 14 * b);
             texts.push(band.low + "–" + band.high + " Hz: " + band.peak.toFixed(2) + " Hz");
         });
+        if (iaf !== null) texts.push("IAF " + iaf.toFixed(2) + " Hz");
         ctx.fillStyle = "#222";
         ctx.font = "bold 13px system-ui";
         ctx.fillText(channel.label + (channel.usable ? "" : " (unusable)"), left + 6, bottom - 6);
