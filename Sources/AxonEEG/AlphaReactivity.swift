@@ -74,12 +74,7 @@ public struct AlphaReactivity: Sendable, Hashable, Codable {
     public var source: String
 
     /// The median of the channels' ratios.
-    public var medianRatio: Double? {
-        let ratios = channels.compactMap(\.ratio).sorted()
-        guard !ratios.isEmpty else { return nil }
-        let middle = ratios.count / 2
-        return ratios.count % 2 == 1 ? ratios[middle] : (ratios[middle - 1] + ratios[middle]) / 2
-    }
+    public var medianRatio: Double? { EEGAnalysisReport.Builder.median(channels.compactMap(\.ratio)) }
 
     /// The reactivity from the averaged spectra of each state's clean windows (same channels, same engine
     /// configuration); `engineAlpha` is the band used when the eyes-closed windows give no pooled IAF.

@@ -92,34 +92,34 @@ final class XDFRecordSession: Sendable {
     }
 }
 
-/// Feeds a session's running individual alpha frequency to the LSL outlets and the XDF file, whichever are on.
-func fanOutAlpha(_ updates: AsyncStream<IndividualAlphaUpdate>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<
-    Void, Never
-> {
-    Task.detached {
-        var publishing = outlets != nil
-        for await update in updates {
-            xdf?.alpha(update)
-            guard publishing, let outlets else { continue }
-            do { try outlets.publish(update) } catch {
-                FileHandle.standardError.write(Data("axon: alpha outlet: \(error)\n".utf8))
-                publishing = false
-            }
-        }
-    }
-}
-
 /// Feeds a session's spectra to the LSL outlets and the XDF file, whichever are on.
 func fanOutSpectra(_ spectra: AsyncStream<SpectrumFrame>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<
     Void, Never
 > {
+    fanOut(spectra, outlet: "spectra", outlets: outlets, xdf: xdf, write: { $0.spectrum($1) }, publish: { try $0.publish($1) })
+}
+
+/// Feeds a session's running individual alpha frequency to the LSL outlets and the XDF file, whichever are on.
+func fanOutAlpha(_ updates: AsyncStream<IndividualAlphaUpdate>, outlets: EEGOutlets?, xdf: XDFRecordSession?) -> Task<
+    Void, Never
+> {
+    fanOut(updates, outlet: "alpha", outlets: outlets, xdf: xdf, write: { $0.alpha($1) }, publish: { try $0.publish($1) })
+}
+
+/// Writes each element to the XDF file and publishes it on the outlets until the sequence ends; an outlet that
+/// fails is reported once and not used again.
+private func fanOut<Element: Sendable>(
+    _ elements: AsyncStream<Element>, outlet: String, outlets: EEGOutlets?, xdf: XDFRecordSession?,
+    write: @escaping @Sendable (XDFRecordSession, Element) -> Void,
+    publish: @escaping @Sendable (EEGOutlets, Element) throws -> Void
+) -> Task<Void, Never> {
     Task.detached {
         var publishing = outlets != nil
-        for await frame in spectra {
-            xdf?.spectrum(frame)
+        for await element in elements {
+            if let xdf { write(xdf, element) }
             guard publishing, let outlets else { continue }
-            do { try outlets.publish(frame) } catch {
-                FileHandle.standardError.write(Data("axon: spectra outlet: \(error)\n".utf8))
+            do { try publish(outlets, element) } catch {
+                FileHandle.standardError.write(Data("axon: \(outlet) outlet: \(error)\n".utf8))
                 publishing = false
             }
         }
