@@ -127,7 +127,7 @@ let package = Package(
             ]),
 
         // MARK: - Tests
-        .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
+        .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(
             name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
