@@ -14,8 +14,7 @@ import AxonStreams
 ///     let outlets = try EEGOutlets(eeg: session.descriptor, configuration: session.configuration)
 ///     for await frame in session.spectra { try outlets.publish(frame) }
 ///
-/// Threading contract: ``publish(_:)-(SpectrumFrame)`` from one thread at a time and
-/// ``publish(_:)-(ActivityIndicators)`` from one thread at a time (each outlet has its own caller).
+/// Threading contract: each `publish` overload from one thread at a time (each outlet has its own caller).
 public final class EEGOutlets: Sendable {
     /// The spectra outlet.
     public let spectra: LSLOutlet
