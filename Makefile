@@ -2,17 +2,18 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test checks deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
+.PHONY: demo test checks docs-check deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
 
 ## Installs the system packages, builds, and runs the main job on a built-in default.
 demo: deps
 	$(SWIFT) build -c release --product axon
 	./.build/release/axon demo
 
-## Installs what the tests need and runs every test: unit tests, the lock-free code under ThreadSanitizer, the
-## allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc counter), and a few
-## seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers and real-time
-## streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see docs/testing.md.
+## Installs what the tests need and runs every test: unit tests, the docs check, the lock-free code under
+## ThreadSanitizer, the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc
+## counter), and a few seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers
+## and real-time streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see
+## docs/testing.md.
 test: deps
 	$(MAKE) --no-print-directory -j2 peers build-tests
 	$(MAKE) --no-print-directory -j2 --output-sync=target run-unit-tests checks
@@ -24,7 +25,12 @@ build-tests: deps
 ## The stages besides the unit tests, one after another at the lowest CPU priority: the fuzz smoke and the malloc gate
 ## first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests are done).
 checks:
-	nice -n 19 $(MAKE) --no-print-directory -j1 fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
+	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
+
+## Every library module's DocC catalog built against its symbol graph, every warning an error (a ``Symbol`` link in a
+## catalog or a /// comment that names nothing): docs that cannot go stale silently. Reuses the debug build.
+docs-check:
+	./scripts/check-docs.sh --scratch-path .build
 
 deps:
 	./scripts/install-deps.sh

@@ -64,7 +64,8 @@ let package = Package(
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices"]),
-        // What adapters talk through: the transport protocol, link events, Bluetooth UUIDs. No I/O of its own.
+        // What adapters talk through: the transport protocol, link events, Bluetooth UUIDs, and the byte-stream
+        // transport (serial line, pty, socket) over a file descriptor that the OBD and OpenBCI adapters share.
         .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
         // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
         .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
@@ -127,7 +128,7 @@ let package = Package(
             ]),
 
         // MARK: - Tests
-        .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams"]),
+        .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(
             name: "AxonEEGTests", dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),

@@ -3,7 +3,7 @@
 ///
 /// Threading: a value type; share freely.
 public struct BandFrame: Sendable, Hashable {
-    /// What the frame is (``BandFrameType``'s raw values).
+    /// What the frame is (`BandFrameType`'s raw values).
     public var type: UInt8
     /// At most 255 bytes.
     public var payload: [UInt8]

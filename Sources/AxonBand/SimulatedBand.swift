@@ -35,7 +35,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         public var linkLossAfterRecords: Set<Int>
         /// Seconds the link stays down after an injected loss.
         public var outage: Double
-        /// After this many record notifications the band leaves range until the next ``open`` (a sync cut short).
+        /// After this many record notifications the band leaves range until the next
+        /// ``SimulatedBand/open(notifications:receiver:)`` (a sync cut short).
         public var vanishAfterRecords: Int?
         /// Record notifications (1 = the first sent) whose checksum is damaged on the way.
         public var corruptRecords: Set<Int>

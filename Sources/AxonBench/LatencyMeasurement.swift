@@ -4,16 +4,16 @@ import AxonEEG
 import AxonStreams
 
 /// Measures, hop after hop, the time from the write of a window's last sample into the pipeline's ring to the
-/// moment that window's spectrum row is popped from the ``EEGProcessor``'s spectra ring, the hand-off an
+/// moment that window's spectrum row is popped from the ``AxonEEG/EEGProcessor``'s spectra ring, the hand-off an
 /// application reads from. Both instants are read on the calling thread with the monotonic clock; in between,
 /// the frame crosses to the pipeline's consumer thread, goes through the timeline and the engine (copy, detrend,
 /// taper, FFT, band peaks and powers per channel, baseline) and its spectrum crosses back through a second ring.
 ///
 /// Each hop writes all frames but the window's last, waits until the consumer has taken them and `settle`
 /// seconds more (a device's next sample is 1/rate away, so the consumer has gone idle, as it has in use), then
-/// writes the last one and spins on the spectra ring. With the pipeline's default ``IdleStrategy`` (16 yields,
-/// then asleep until the producer wakes it) this is the latency a live session has; with a polling consumer it is
-/// the processing and hand-off cost alone.
+/// writes the last one and spins on the spectra ring. With the pipeline's default ``AxonStreams/IdleStrategy`` (16
+/// yields, then asleep until the producer wakes it) this is the latency a live session has; with a polling consumer it
+/// is the processing and hand-off cost alone.
 ///
 /// Threading: the calling thread is the producer and the spectra consumer; the pipeline's thread runs the engine.
 public final class LatencyMeasurement {

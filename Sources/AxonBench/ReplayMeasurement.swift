@@ -3,8 +3,8 @@
 import AxonEEG
 import AxonStreams
 
-/// Times a replay of `seconds` of the device's data through a ``StreamPipeline`` (ring → timeline → an
-/// ``EEGProcessor`` running the engine with its 60 s baseline and 10 s indicators) on the pipeline's consumer
+/// Times a replay of `seconds` of the device's data through a ``AxonStreams/StreamPipeline`` (ring → timeline → an
+/// ``AxonEEG/EEGProcessor`` running the engine with its 60 s baseline and 10 s indicators) on the pipeline's consumer
 /// thread, as `axon replay` runs a file at full speed.
 ///
 /// The calling thread is the producer: it writes frames through the pipeline's `FrameWriter` into free ring

@@ -1,7 +1,7 @@
 import AxonDevices
 
-/// A ``DeviceTransport`` over BlueZ that keeps one device streaming: it finds the device (discovering when BlueZ
-/// does not know it), connects with an explicit timeout, waits for `ServicesResolved`, finds the characteristics
+/// A ``AxonDevices/DeviceTransport`` over BlueZ that keeps one device streaming: it finds the device (discovering when
+/// BlueZ does not know it), connects with an explicit timeout, waits for `ServicesResolved`, finds the characteristics
 /// by UUID and turns their notifications on. Then it watches the link:
 ///
 /// - `Connected` or `ServicesResolved` going false is a link loss: reported, then reconnection starts at once and
@@ -12,7 +12,7 @@ import AxonDevices
 /// - A failing connect (`le-connection-abort-by-local`, a timeout) is retried with back-off and reported, never
 ///   fatal after the first connection.
 ///
-/// Every step is a ``LinkEvent`` on ``events`` and, in order with the notifications, on the receiver.
+/// Every step is a ``AxonDevices/LinkEvent`` on ``events`` and, in order with the notifications, on the receiver.
 ///
 /// Threading contract: `Sendable`; methods from any task. The link's state lives on the D-Bus owner thread, which
 /// is also the receiver's delivery thread.

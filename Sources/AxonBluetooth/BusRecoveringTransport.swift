@@ -8,9 +8,9 @@ import Synchronization
 ///
 /// A ``BlueZTransport`` rides out link losses and bluetoothd restarts on one bus connection; when the bus daemon
 /// itself goes away (killed, restarted with the system) that connection is gone for good. This transport then
-/// reports a ``LinkEvent/linkLost(reason:)`` — so a source marks a gap, exactly as for a radio link loss — and, on a
-/// thread of its own, connects to the same bus address again (whatever its server's guid now) with capped exponential
-/// back-off. Once the bus is
+/// reports a ``AxonDevices/LinkEvent/linkLost(reason:)`` — so a source marks a gap, exactly as for a radio link loss —
+/// and, on a thread of its own, connects to the same bus address again (whatever its server's guid now) with capped
+/// exponential back-off. Once the bus is
 /// back it opens a new central and a new ``BlueZTransport`` to the device with the same notifications and receiver
 /// (which waits for bluetoothd to return and the device to connect), and the stream resumes.
 ///
@@ -18,7 +18,8 @@ import Synchronization
 ///         bus: .system, device: .init(device: "Brainiac-0001", discovery: DiscoveryFilter(serviceUUIDs: [service])))
 ///
 /// Every event of the current transport is passed on (``events`` and the receiver); the current transport's
-/// `closed` after a lost bus is replaced by the link loss, and ``LinkEvent/closed`` comes once, from ``close()``.
+/// `closed` after a lost bus is replaced by the link loss, and ``AxonDevices/LinkEvent/closed`` comes once, from
+/// ``close()``.
 ///
 /// Threading contract: `Sendable`; methods from any task or thread. Notifications and link events reach the
 /// receiver on the current bus connection's owner thread; the recovery runs on its own thread, which ``close()``

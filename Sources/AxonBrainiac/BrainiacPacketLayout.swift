@@ -12,7 +12,7 @@
 /// | 4 | 4 | counter, `UInt32`: the device's sample counter (EEG: of the first sample; others: of the next sample) |
 /// | 8 | 8 | device time, `UInt64` milliseconds since 1970 (EEG: of the first sample; others: when sent) |
 /// | 16 | … | body (below) |
-/// | last | 1 | CRC-8 over every preceding byte (``crc8(_:)``) |
+/// | last | 1 | CRC-8 over every preceding byte (``crc8(_:)-(UnsafeRawBufferPointer)``) |
 ///
 /// Bodies:
 /// - **EEG** (`0x01`): one byte sample count `N` (1…10), then `N` samples × 4 channels (T3, O1, T4, O2, sample

@@ -12,7 +12,7 @@ import AxonStreams
 ///     Task { for await indicator in headset.indicators { print(indicator.activity.zone) } }
 ///     Task { for await event in headset.status { print(event) } }
 ///
-/// Every start runs a fresh ``EEGSession`` (source thread → ring → engine → delivery thread). ``samples``,
+/// Every start runs a fresh ``AxonEEG/EEGSession`` (source thread → ring → engine → delivery thread). ``samples``,
 /// ``spectra`` and ``indicators`` are that run's sequences: read them after `start…`; they finish when the run
 /// stops. ``status`` lasts as long as the headset and carries battery levels, the SDK's status messages and
 /// rejected notifications of every run.
@@ -55,8 +55,8 @@ public final class EEGHeadset: Sendable {
     /// Starts streaming from a headset's frame source (the SDK's `start`): for hardware, the Bluetooth
     /// transport's source; any `SampleSource` with the headset's four channels works.
     ///
-    /// - Throws: ``EEGHeadsetError/alreadyStarted`` while a run is active, ``EEGError`` for a bad configuration,
-    ///   or a pipeline error if its threads cannot start.
+    /// - Throws: ``EEGHeadsetError/alreadyStarted`` while a run is active, ``AxonEEG/EEGError`` for a bad
+    ///   configuration, or a pipeline error if its threads cannot start.
     public func start(source: any SampleSource) throws {
         try begin(source: source, simulator: nil)
     }
@@ -66,7 +66,7 @@ public final class EEGHeadset: Sendable {
     /// messages (scanning, connecting, connected, data transfer started/aborted, disconnected…) and rejected
     /// notifications go to ``status``.
     ///
-    /// - Throws: ``EEGHeadsetError/alreadyStarted``, ``EEGError``, or a pipeline error; a transport that cannot
+    /// - Throws: ``EEGHeadsetError/alreadyStarted``, ``AxonEEG/EEGError``, or a pipeline error; a transport that cannot
     ///   connect ends the run (its reason is in the run's statistics' failures).
     public func start(transport: any DeviceTransport, profile: BrainiacGATTProfile = .init()) throws {
         let continuation = statusContinuation

@@ -17,7 +17,7 @@ import CLAPACKE
 ///     let pinv = try PseudoInverse(order: 2)
 ///     var inverse = [Double](repeating: 0, count: 4)
 ///     let rank = try pinv.compute([1, 0, 0, 0], into: &inverse)   // rank 1, inverse == [1, 0, 0, 0]
-/// - Complexity: ``compute(_:into:tolerance:)`` is O(n³); no allocation.
+/// - Complexity: ``compute(_:into:tolerance:)-(UnsafePointer<Double>,_,_)`` is O(n³); no allocation.
 public final class PseudoInverse {
     /// The matrix order `n` this object accepts.
     public let order: Int
@@ -70,7 +70,8 @@ public final class PseudoInverse {
         work.deallocate()
     }
 
-    /// The singular values of the last matrix passed to ``compute(_:into:tolerance:)``, descending.
+    /// The singular values of the last matrix passed to ``compute(_:into:tolerance:)-(UnsafePointer<Double>,_,_)``,
+    /// descending.
     public var singularValues: UnsafeBufferPointer<Double> { UnsafeBufferPointer(start: singular, count: order) }
 
     /// Writes the pseudo-inverse of `matrix` (column-major, `order²` values; not modified) into `inverse` and

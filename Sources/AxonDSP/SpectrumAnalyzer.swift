@@ -254,7 +254,8 @@ public final class SpectrumAnalyzer {
         if size % 2 == 0 { destination[grid.binCount - 1] *= 0.5 }
     }
 
-    /// The dominant frequency of the last analysed window inside `band`; see ``FrequencyGrid/peak(of:in:)``.
+    /// The dominant frequency of the last analysed window inside `band`; see
+    /// ``FrequencyGrid/peak(of:in:)-(UnsafeBufferPointer<Double>,_)``.
     ///
     /// - Throws: ``DSPError/bandOutOfRange(lower:upper:nyquist:)``, ``DSPError/emptyBand(lower:upper:binWidth:)``.
     /// - Complexity: O(bins in the band); no allocation.

@@ -6,8 +6,8 @@ import CLAPACKE
 /// relatively robust representations algorithm), and the functions of a matrix they give (its square root).
 ///
 /// Matrices are column-major (`a[row + column · order]`); only the upper triangle of the input is read. After
-/// ``decompose(_:)`` the eigenvalues are in ascending order in ``eigenvalues`` and column `j` of ``eigenvectors``
-/// is the unit eigenvector of eigenvalue `j`, so `A = V · diag(λ) · Vᵀ`.
+/// ``decompose(_:)-(UnsafePointer<Double>)`` the eigenvalues are in ascending order in ``eigenvalues`` and column `j`
+/// of ``eigenvectors`` is the unit eigenvector of eigenvalue `j`, so `A = V · diag(λ) · Vᵀ`.
 ///
 /// Everything `dsyevr` needs — the working copy it destroys, the outputs, the support array and its real and
 /// integer workspaces, sized by a workspace query — is allocated at init. Each call goes through
@@ -19,7 +19,7 @@ import CLAPACKE
 ///     let solver = try SymmetricEigensolver(order: 2)
 ///     try solver.decompose([2, 1, 1, 2])          // eigenvalues 1 and 3
 ///     solver.eigenvalues[1]                       // 3
-/// - Complexity: ``decompose(_:)`` is O(n³); no allocation.
+/// - Complexity: ``decompose(_:)-(UnsafePointer<Double>)`` is O(n³); no allocation.
 public final class SymmetricEigensolver {
     /// The matrix order `n` this solver accepts.
     public let order: Int
@@ -124,7 +124,7 @@ public final class SymmetricEigensolver {
     /// values), so that `root · root = matrix` for a positive semi-definite matrix. Eigenvalues below zero (round-off
     /// in a singular matrix) count as zero. Leaves the decomposition in ``eigenvalues`` and ``eigenvectors``.
     ///
-    /// - Throws: the errors of ``decompose(_:)`` (`root` is then unchanged).
+    /// - Throws: the errors of ``decompose(_:)-(UnsafePointer<Double>)`` (`root` is then unchanged).
     /// - Complexity: O(n³); no allocation.
     public func squareRoot(of matrix: UnsafePointer<Double>, into root: UnsafeMutablePointer<Double>)
         throws(DSPError)

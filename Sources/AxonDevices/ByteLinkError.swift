@@ -11,7 +11,7 @@ public enum ByteLinkError: Error, Sendable, Hashable, CustomStringConvertible {
     case closed(endpoint: String)
     /// A read, write or poll failed. `code` is `errno`.
     case io(endpoint: String, operation: String, code: Int32)
-    /// The link was used before the link's `open()` or after ``OBDByteLink/close()``.
+    /// The link was used before the link's `open()` or after `OBDByteLink.close()`.
     case notOpen(endpoint: String)
 
     /// A sentence for people.

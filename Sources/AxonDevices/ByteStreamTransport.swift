@@ -292,17 +292,21 @@ public final class ByteStreamTransport: DeviceTransport, Sendable {
             var descriptors = [
                 pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0),
             ]
-            let ready = poll(&descriptors, 2, -1)
-            if ready < 0 {
-                if errno == EINTR { continue }
-                return .lost("poll failed (errno \(errno))")
+            do {
+                _ = try SystemCall.retrying("poll") { poll(&descriptors, 2, -1) }
+            } catch {
+                return .lost("poll failed (errno \(error.code))")
             }
             if descriptors[1].revents != 0 { return .woken }
-            let count = Glibc.read(fd, buffer.baseAddress!, buffer.count)
+            let count: Int
+            do {
+                count = try SystemCall.retrying("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }
+            } catch {
+                if error.code == EAGAIN { continue }
+                return .lost("read from \(deviceDescription) failed (errno \(error.code))")
+            }
             if count > 0 { return .bytes(count) }
-            if count == 0 { return .lost("\(deviceDescription) closed the stream") }
-            if errno == EAGAIN || errno == EINTR { continue }
-            return .lost("read from \(deviceDescription) failed (errno \(errno))")
+            return .lost("\(deviceDescription) closed the stream")
         }
     }
 
@@ -310,15 +314,15 @@ public final class ByteStreamTransport: DeviceTransport, Sendable {
     @discardableResult
     private func waitForWake(_ wake: Int32, seconds: Double) -> Bool {
         let deadline = HostClock.now() + seconds
-        while true {
-            var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        var descriptor = pollfd(fd: wake, events: Int16(POLLIN), revents: 0)
+        let ready = try? SystemCall.retrying("poll") {
+            // Computed again after a signal: the wait keeps its deadline.
             let left = deadline - HostClock.now()
             let milliseconds = seconds.isInfinite ? -1 : Int32(max(0, min(left * 1000, Double(Int32.max))).rounded(.up))
-            let ready = poll(&descriptor, 1, milliseconds)
-            if ready > 0 { return true }
-            if ready < 0, errno == EINTR { continue }
-            if ready == 0 || ready < 0 { return false }
+            return poll(&descriptor, 1, milliseconds)
         }
+        // A failed poll reads as not woken, as a timeout does: the caller looks at its state again either way.
+        return (ready ?? 0) > 0
     }
 
     private func closeDescriptor() {

@@ -28,11 +28,15 @@ package struct FileDescriptorIO {
             // A deadline already past still polls once, without waiting: "is anything there now?"
             let remaining = max(0, deadline - HostClock.now())
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
-            let milliseconds = Int32(min(remaining * 1000, Double(Int32.max)).rounded(.up))
-            let result = poll(&descriptor, 1, milliseconds)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .io(endpoint: endpoint, operation: "poll", code: errno)
+            let result: Int32
+            do {
+                result = try SystemCall.retrying("poll") {
+                    // Computed again after a signal: the wait keeps its deadline.
+                    let left = remaining > 0 ? max(0, deadline - HostClock.now()) : 0
+                    return poll(&descriptor, 1, Int32(min(left * 1000, Double(Int32.max)).rounded(.up)))
+                }
+            } catch {
+                throw .io(endpoint: endpoint, operation: error.call, code: error.code)
             }
             if result == 0 {
                 if remaining <= 0 || HostClock.now() >= deadline { throw .timeout(endpoint: endpoint, seconds: 0) }
@@ -47,15 +51,19 @@ package struct FileDescriptorIO {
         var offset = 0
         while offset < bytes.count {
             try wait(fd, for: Int16(POLLOUT), deadline: deadline)
-            let written = bytes.withUnsafeBytes { raw in
-                isSocket
-                    ? send(fd, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-                    : Glibc.write(fd, raw.baseAddress! + offset, bytes.count - offset)
-            }
-            if written < 0 {
-                if errno == EAGAIN || errno == EINTR { continue }
-                if errno == EPIPE || errno == ECONNRESET || errno == EIO { throw .closed(endpoint: endpoint) }
-                throw .io(endpoint: endpoint, operation: "write", code: errno)
+            let written: Int
+            do {
+                written = try SystemCall.retrying(isSocket ? "send" : "write") {
+                    bytes.withUnsafeBytes { raw in
+                        isSocket
+                            ? send(fd, raw.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                            : Glibc.write(fd, raw.baseAddress! + offset, bytes.count - offset)
+                    }
+                }
+            } catch {
+                if error.code == EAGAIN { continue }
+                if [EPIPE, ECONNRESET, EIO].contains(error.code) { throw .closed(endpoint: endpoint) }
+                throw .io(endpoint: endpoint, operation: "write", code: error.code)
             }
             offset += written
         }
@@ -85,13 +93,17 @@ package struct FileDescriptorIO {
             } catch .timeout {
                 throw .timeout(endpoint: endpoint, seconds: max(0, deadline - start))
             }
-            let count = Glibc.read(fd, buffer.baseAddress!, buffer.count)
+            let count: Int
+            do {
+                count = try SystemCall.retrying("read") { Glibc.read(fd, buffer.baseAddress!, buffer.count) }
+            } catch {
+                if error.code == EAGAIN { continue }
+                // A pty whose other side has gone away reads EIO.
+                if error.code == EIO || error.code == ECONNRESET { throw .closed(endpoint: endpoint) }
+                throw .io(endpoint: endpoint, operation: error.call, code: error.code)
+            }
             if count > 0 { return count }
-            if count == 0 { throw .closed(endpoint: endpoint) }
-            if errno == EAGAIN || errno == EINTR { continue }
-            // A pty whose other side has gone away reads EIO.
-            if errno == EIO || errno == ECONNRESET { throw .closed(endpoint: endpoint) }
-            throw .io(endpoint: endpoint, operation: "read", code: errno)
+            throw .closed(endpoint: endpoint)
         }
     }
 }

@@ -10,7 +10,7 @@ import Foundation
 /// duplicate. Lag is a result's storage time minus the storage time of the raw batch it came from
 /// (`Axon-Raw-Time`).
 ///
-/// Threading: ``read(nats:device:)`` blocks the caller while it reads.
+/// Threading: ``read(nats:device:checkSimulated:)`` blocks the caller while it reads.
 public enum FleetResults {
     /// One device's results.
     public struct Device: Sendable, Codable, Hashable {

@@ -15,7 +15,7 @@ import Foundation
 /// workers join.
 ///
 /// A held partition is read through one ordered consumer of `axon.raw.<n>.>`, so each device's batches reach
-/// exactly one worker, in order. Each device runs its own ``EEGProcessor`` (``FleetEngineSettings``); every
+/// exactly one worker, in order. Each device runs its own ``AxonEEG/EEGProcessor`` (``FleetEngineSettings``); every
 /// spectrum and indicator it makes is published on `axon.spectra.<device>` / `axon.zones.<device>` with
 /// `Nats-Msg-Id` `<device>.s.<sample>` / `<device>.z.<sample>`. Every ``Options/checkpointInterval`` the partition's
 /// dirty devices are checkpointed (``FleetDeviceCheckpoint``, compare-and-set on their revision, so a worker that

@@ -7,7 +7,7 @@ import Foundation
 /// Headers: `Nats-Msg-Id` = `<device>.<epoch>.<firstFrame>`; `Axon-Device`; `Axon-Epoch` (the gateway session,
 /// Unix ms at its start: a restarted gateway starts a new epoch); `Axon-First-Frame` (the session's frame count
 /// before this batch); `Axon-Frames`; `Axon-Gaps` (`frame:missing:cause,…`, lost samples before a frame; absent when none);
-/// `Axon-Descriptor` (the ``StreamDescriptor`` as compact JSON). Body: per frame `time, counter, value…` as
+/// `Axon-Descriptor` (the ``AxonStreams/StreamDescriptor`` as compact JSON). Body: per frame `time, counter, value…` as
 /// little-endian `Float64` — time in Unix seconds (the device's clock when it has one), counter NaN when none.
 /// Values travel as `Float64` so the worker sees exactly what the gateway saw.
 ///

@@ -1,8 +1,8 @@
 import AxonStreams
 import Foundation
 
-/// A ``SampleSink`` that publishes a stream to JetStream as one device's raw frames (``FleetPublisher``): any
-/// Axon source — a recording, a simulator, a Bluetooth headset — becomes a fleet device with
+/// A ``AxonStreams/SampleSink`` that publishes a stream to JetStream as one device's raw frames (``FleetPublisher``):
+/// any Axon source — a recording, a simulator, a Bluetooth headset — becomes a fleet device with
 /// `StreamPipeline(source: source, sinks: [sink])`.
 ///
 /// Each frame travels with its time (the device's clock when the frame has one, else the pipeline's dejittered

@@ -1,8 +1,9 @@
 import AxonStreams
 import Foundation
 
-/// A ``SampleSource`` that reads one device's raw stream back from JetStream (`axon.raw.<partition>.<device>`)
-/// into a local pipeline: a recording of what a gateway published, or a live feed with `follow`.
+/// A ``AxonStreams/SampleSource`` that reads one device's raw stream back from JetStream
+/// (`axon.raw.<partition>.<device>`) into a local pipeline: a recording of what a gateway published, or a live feed
+/// with `follow`.
 ///
 /// Frames keep their time (as the device time) and counter, so the pipeline's timeline finds the device's losses
 /// again from the counters. Batches that do not decode are counted in ``Progress/undecodable`` and skipped.

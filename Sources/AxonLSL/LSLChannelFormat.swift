@@ -1,6 +1,6 @@
 import AxonStreams
 
-/// liblsl's channel formats (`lsl_channel_format_t`), and how they map onto Axon's ``SampleFormat``.
+/// liblsl's channel formats (`lsl_channel_format_t`), and how they map onto Axon's ``AxonStreams/SampleFormat``.
 ///
 /// Threading: a value type; share freely.
 public enum LSLChannelFormat: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {

@@ -7,14 +7,16 @@ import AxonStreams
 ///   every ``Options/timeCorrectionInterval``; on one machine both are CLOCK_MONOTONIC and the correction is a few
 ///   microseconds). That corrected time is what the frame carries as its arrival time: it is when the sample was
 ///   taken, whereas the pull time only says when liblsl handed over a chunk. The frame's counter is the sample's
-///   index in the stream, so the pipeline's ``StreamTimeline`` fits Axon's clock estimator to index ÷ rate against
+///   index in the stream, so the pipeline's ``AxonStreams/StreamTimeline`` fits Axon's clock estimator to index ÷ rate
+/// against
 ///   those times — the regression over sample index that XDF readers call dejittering — and the timestamps come
 ///   out evenly spaced however the chunks arrived.
 /// - Outages: the inlet is created with liblsl's *recover* on, so when the outlet disappears and an outlet with
 ///   the same source id comes back, pulling resumes. A silence longer than ``Options/outageThreshold`` marks the
-///   next sample as the first after a link loss (``FrameWriter/noteLinkLoss()``) and its index jumps by the
+///   next sample as the first after a link loss (``AxonStreams/FrameWriter/noteLinkLoss()``) and its index jumps by the
 ///   samples its timestamp says were missed (rounded at the nominal rate), which the timeline reports as one
-///   ``GapRecord`` of cause `.linkLoss`: never a silent stitch. Without an outage, a timestamp jump of more than
+///   ``AxonStreams/GapRecord`` of cause `.linkLoss`: never a silent stitch. Without an outage, a timestamp jump of more
+/// than
 ///   0.1 s counts the same way (cause `.deviceCounter`); smaller irregularities are taken as the sender's jitter.
 ///   Irregular streams carry no counter.
 ///

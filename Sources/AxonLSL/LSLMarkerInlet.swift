@@ -1,7 +1,7 @@
 import AxonStreams
 
-/// An LSL string stream (markers, event labels) as Axon events: each sample becomes an ``EventSample`` whose
-/// payload is the sample's strings and whose device time is its LSL timestamp mapped onto this machine's clock
+/// An LSL string stream (markers, event labels) as Axon events: each sample becomes an ``AxonStreams/EventSample``
+/// whose payload is the sample's strings and whose device time is its LSL timestamp mapped onto this machine's clock
 /// (`lsl_time_correction`).
 ///
 ///     let markers = try LSLMarkerInlet(selector: .init(parsing: "type=Markers"))
@@ -52,7 +52,7 @@ public final class LSLMarkerInlet: @unchecked Sendable {
 
     /// Starts pulling on a thread of its own; `handler` receives every marker.
     ///
-    /// - Throws: ``PipelineError`` when the thread cannot start.
+    /// - Throws: ``AxonStreams/PipelineError`` when the thread cannot start.
     public func start(_ handler: @escaping @Sendable (EventSample<[String]>) -> Void) throws {
         let channels = info.channelCount
         thread = try WorkerThread(name: "axon-lsl-markers") { [self] in

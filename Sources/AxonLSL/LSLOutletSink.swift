@@ -8,8 +8,8 @@ import AxonStreams
 /// A stream that came from an LSL inlet is published as `NAME (Axon)` with source id `axon:SOURCE`, never under
 /// the original outlet's identity.
 ///
-/// Threading contract: the ``SampleSink`` contract (consumer thread). Pushing goes through liblsl, which copies
-/// each sample into its own send buffer.
+/// Threading contract: the ``AxonStreams/SampleSink`` contract (consumer thread). Pushing goes through liblsl, which
+/// copies each sample into its own send buffer.
 public final class LSLOutletSink: SampleSink {
     /// `lsl:<stream name>`.
     public let name: String

@@ -18,8 +18,8 @@ import AxonStreams
 /// footer, a shorter one a truncated packet, anything else garbage (a short run of garbage that happens to start
 /// with `0xA0` cannot be told from a truncated packet and is counted as one).
 ///
-/// A packet is decoded once the byte after it has arrived; ``flush(into:)`` decodes a last packet with nothing after
-/// it (at the end of a stream).
+/// A packet is decoded once the byte after it has arrived; ``flush(arrivalTime:into:)`` decodes a last packet with
+/// nothing after it (at the end of a stream).
 ///
 /// Threading contract: one owner thread (the stream's producer). `consume` allocates nothing and takes no lock;
 /// all storage is allocated at init.

@@ -7,9 +7,9 @@ import AxonStreams
 /// packet 201–205 per measurement (``GanglionPacket/impedance(channel:value:)``, kΩ of the electrode in series with
 /// the driven ground). ``stop()`` writes `Z` and closes.
 ///
-/// The Ganglion resets when a connection opens, so after a link loss the check is off again: each ``LinkEvent/ready``
-/// after the first is counted, and ``resumeIfReconnected()`` (called by the owner on ``Event/linkReady``) writes `z`
-/// again.
+/// The Ganglion resets when a connection opens, so after a link loss the check is off again: each
+/// ``AxonDevices/LinkEvent/ready`` after the first is counted, and ``resumeIfReconnected()`` (called by the owner on
+/// ``Event/linkReady``) writes `z` again.
 ///
 /// Each reading and each `ready` is also an ``Event`` on ``events``, so an owner waits for them instead of polling
 /// ``state()``; ``finishEvents()`` (any thread: a deadline, a signal) or ``stop()`` ends the sequence.

@@ -11,8 +11,8 @@ import AxonStreams
 /// ```
 ///
 /// - Line 1: ``signature``.
-/// - Line 2: ``descriptorPrefix`` + the stream's ``StreamDescriptor`` as one line of JSON (`JSONEncoder`, sorted
-///   keys).
+/// - Line 2: ``descriptorPrefix`` + the stream's ``AxonStreams/StreamDescriptor`` as one line of JSON (`JSONEncoder`,
+///   sorted keys).
 /// - Line 3: the header row: ``fixedColumns``, then one `<label> (<unit>)` column per channel, in frame order.
 /// - Then one row per sample: `sample` (the sample's index, a non-negative integer), `host_time` (host monotonic
 ///   seconds; for a file written from a ``Recording``, the recording's own time of the frame), `device_time` (the

@@ -75,12 +75,13 @@ public enum AxonCSVWriter {
         func flush() throws(AxonCSVWriterError) {
             var written = 0
             while written < out.count {
-                let wrote = out.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + written, $0.count - written) }
-                if wrote < 0 {
-                    if errno == EINTR { continue }
-                    throw .writeFailed(path: path, errno: errno)
+                do {
+                    written += try SystemCall.retrying("write") {
+                        out.withUnsafeBytes { posixWrite(fd, $0.baseAddress! + written, $0.count - written) }
+                    }
+                } catch {
+                    throw .writeFailed(path: path, errno: error.code)
                 }
-                written += wrote
             }
             out.removeAll(keepingCapacity: true)
         }

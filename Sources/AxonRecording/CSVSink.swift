@@ -18,7 +18,7 @@ import Foundation
 /// Buffered in memory and flushed with one `write` whenever 64 KiB have collected and at ``close()``; with
 /// `flushInterval` (seconds of stream time) it also flushes at least that often.
 ///
-/// Threading contract: the ``SampleSink`` contract (consumer thread); not `Sendable`. Rows collect in a
+/// Threading contract: the ``AxonStreams/SampleSink`` contract (consumer thread); not `Sendable`. Rows collect in a
 /// preallocated buffer; numbers are formatted with Swift's `description` (a value longer than 15 characters costs
 /// a short-lived string), so this sink is simple rather than allocation-free.
 public final class CSVSink: SampleSink {

@@ -14,9 +14,9 @@ import Synchronization
 ///
 /// | in the file | in the ``Recording`` |
 /// |---|---|
-/// | signal label (`Fc5.`) | the channel's label, trimmed of spaces only (`"Fc5."`); the 16-byte field as written goes to `metadata["sourceColumn.Fc5."]`; duplicates made unique as MNE-Python does (`EEG-0`, `EEG-1`; ``UniqueChannelLabels``), the label as written in ``ChannelInfo/writtenLabel`` |
-/// | physical dimension (`uV`) | ``ChannelInfo/unit``, as written |
-/// | physical minimum/maximum | ``ChannelInfo/range`` |
+/// | signal label (`Fc5.`) | the channel's label, trimmed of spaces only (`"Fc5."`); the 16-byte field as written goes to `metadata["sourceColumn.Fc5."]`; duplicates made unique as MNE-Python does (`EEG-0`, `EEG-1`; `UniqueChannelLabels`), the label as written in ``AxonStreams/ChannelInfo/writtenLabel`` |
+/// | physical dimension (`uV`) | ``AxonStreams/ChannelInfo/unit``, as written |
+/// | physical minimum/maximum | ``AxonStreams/ChannelInfo/range`` |
 /// | digital samples | values in the physical unit: `(digital − dmin) × (pmax − pmin) ÷ (dmax − dmin) + pmin` (EDFlib's formula), samples outside the digital range included (never clipped) |
 /// | start date and time (+ EDF+ sub-second start) | ``Recording/timestamps``: start + frame ÷ rate, Unix seconds; the header's local time is taken as UTC (EDF stores no zone); none when the EDF+ recording identification says `Startdate X` (start unknown) |
 /// | EDF+/BDF+ annotations | ``Recording/markers``: frame = onset × rate rounded, `value` 0, `text` the annotation |
@@ -28,16 +28,16 @@ import Synchronization
 /// one of its ``Recording/companions`` (its `sourceID` ends in `/12.8 Hz`), and `metadata["edf.streams"]` lists them
 /// all. MNE-Python instead resamples every signal to the highest rate; pyedflib reads each at its own, as Axon does.
 ///
-/// Damage: before EDFlib opens the file, ``EDFHeader`` parses the header and checks the record count and sizes
+/// Damage: before EDFlib opens the file, `EDFHeader` parses the header and checks the record count and sizes
 /// against the file's length, so a lying header gives ``RecordingError/edf(path:problem:)`` naming the field and
 /// its byte offset — nothing is allocated beyond what the file holds. A truncated file (or a record count of `-1`
 /// or too high) is read up to its last complete record with a warning (``keepsCompleteRecords``; off, it throws
 /// ``EDFProblem/truncated(claimedRecords:completeRecords:expectedBytes:actualBytes:)`` naming the cut record).
 /// EDFlib's own refusals map one-to-one onto ``EDFLibraryError``. Deviations real writers produce and MNE-Python
-/// reads are read and named in a warning (``EDFHeader/DeviantField``): numbers padded with leading spaces, text
+/// reads are read and named in a warning (`EDFHeader.DeviantField`): numbers padded with leading spaces, text
 /// outside printable ASCII (labels and units decoded as Latin-1) and
 /// non-blank fields of an annotation signal (EDFlib gets a temporary copy with them normalised).
-/// Samples are read from the data records by Axon (``EDFDigitalSamples``), since EDFlib clips samples beyond the
+/// Samples are read from the data records by Axon (`EDFDigitalSamples`), since EDFlib clips samples beyond the
 /// header's digital range to its limits: such samples are kept and scaled like the others, as MNE-Python reads
 /// them, and a warning per signal counts them; another counts the samples at the limits (saturated).
 /// EDF+D/BDF+D (discontinuous) files are refused by EDFlib (``EDFLibraryError/fileIsDiscontinuous``).
@@ -48,7 +48,7 @@ import Synchronization
 ///
 /// Threading: an immutable value; `read` may be called from any thread, concurrently. EDFlib keeps its open
 /// files in an unlocked process-wide table, so every EDFlib call in this module runs under one process-wide
-/// lock (``EDFLibrary``); concurrent reads of EDF files therefore run one at a time.
+/// lock (`EDFLibrary`); concurrent reads of EDF files therefore run one at a time.
 public struct EDFFileReader: Sendable {
     /// Creates a reader.
     /// Whether a file cut short (or with a record count of `-1` or one that claims more records than the file
@@ -113,7 +113,7 @@ public struct EDFFileReader: Sendable {
                 "file truncated: the header's record count is \(claimedText) but only \(complete) data records are "
                     + "complete; read those, dropped \(actual - kept) bytes after byte \(kept)")
         }
-        // The samples are taken from these bytes (EDFlib would clip them: ``EDFDigitalSamples``).
+        // The samples are taken from these bytes (EDFlib would clip them: ``EDFDigitalSamples`).
         var whole = try RecordingFile.readAll(path: path)
         guard
             cut != nil || !header.nonBlankAnnotationFields.isEmpty || !header.paddedNumericFields.isEmpty

@@ -9,8 +9,8 @@ import Foundation
 ///     host_time,device_time,counter,payload
 ///     1763800000.512,1763800000.5,17,"{""impedance"":512,""kg"":71.4}"
 ///
-/// - `host_time`: the event's arrival, as Unix seconds (``EventSample/arrivalTime`` is host monotonic; the writer
-///   adds the wall-clock offset measured when it opened).
+/// - `host_time`: the event's arrival, as Unix seconds (``AxonStreams/EventSample/arrivalTime`` is host monotonic; the
+///   writer adds the wall-clock offset measured when it opened).
 /// - `device_time`, `counter`: the device's, empty when it gives none.
 /// - `payload`: the payload as JSON (`JSONEncoder`, sorted keys), quoted for CSV.
 ///

@@ -43,7 +43,8 @@ public enum OutputFile {
     /// Writes a file through `write(temporaryPath)` and renames it over `path` once `write` returns.
     ///
     /// - Throws: ``OutputFileError/exists(path:)`` before writing anything when `path` exists and `replace` is
-    ///   false; `write`'s error (the temporary file is removed, `path` untouched); ``OutputFileError/replaceFailed``.
+    ///   false; `write`'s error (the temporary file is removed, `path` untouched);
+    /// ``OutputFileError/replaceFailed(path:kept:errno:)``.
     public static func write<T>(to path: String, replace: Bool, _ write: (String) throws -> T) throws -> T {
         if !replace, FileManager.default.fileExists(atPath: path) { throw OutputFileError.exists(path: path) }
         let url = URL(fileURLWithPath: path)

@@ -34,7 +34,7 @@ public struct Recording: Sendable, Equatable {
     public let markers: [RecordingMarker]
     /// Samples missing between frames (a pause in an XDF stream's timestamps), in frame order; each frame index in
     /// `1..<frameCount`. Replay writes them as a jump in the device counter, so the pipeline reports each as the
-    /// same ``GapRecord``.
+    /// same ``AxonStreams/GapRecord``.
     public let gaps: [RecordingGap]
     /// Things a reader noticed but did not fail on (a measured rate far from the nominal one, a last line without
     /// a line terminator, the truncation), as sentences.
@@ -51,8 +51,8 @@ public struct Recording: Sendable, Equatable {
     ///
     /// The shapes must agree (`values.count` a multiple of the channel count, one timestamp and one counter per
     /// frame, markers inside the recording): a mismatch is a programmer error and traps. Duplicate channel labels
-    /// are made unique as MNE-Python does (`EEG`, `EEG` → `EEG-0`, `EEG-1`; see ``ChannelInfo/writtenLabel``), with
-    /// a warning.
+    /// are made unique as MNE-Python does (`EEG`, `EEG` → `EEG-0`, `EEG-1`; see
+    /// ``AxonStreams/ChannelInfo/writtenLabel``), with a warning.
     /// - Complexity: O(markers) to check.
     public init(
         descriptor: StreamDescriptor, values: [Double], timestamps: [Double]? = nil, counters: [UInt64]? = nil,

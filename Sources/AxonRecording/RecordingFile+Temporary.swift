@@ -1,3 +1,5 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -17,17 +19,15 @@ extension RecordingFile {
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
         var written = 0
         while written < bytes.count {
-            let wrote = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress! + written, buffer.count - written)
-            }
-            if wrote < 0 {
-                if errno == EINTR { continue }
-                let code = errno
+            do {
+                written += try SystemCall.retrying("write") {
+                    bytes.withUnsafeBytes { buffer in write(fd, buffer.baseAddress! + written, buffer.count - written) }
+                }
+            } catch {
                 _ = close(fd)
                 _ = unlink(path)
-                throw .readFailed(path: path, errno: code)
+                throw .readFailed(path: path, errno: error.code)
             }
-            written += wrote
         }
         guard close(fd) == 0 else {
             let code = errno

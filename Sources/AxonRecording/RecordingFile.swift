@@ -1,3 +1,5 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,7 +27,8 @@ enum RecordingFile {
     }
 
     /// Reads the file up to `limit` bytes (`nil`: all of it, growing past the size `fstat` gave if the file grows
-    /// meanwhile), resuming after EINTR and short reads; returns the bytes and the file's size.
+    /// meanwhile), resuming after short reads (and, through `SystemCall`, signals); returns the bytes and the file's
+    /// size.
     private static func read(path: String, limit: Int?) throws(RecordingError) -> (bytes: [UInt8], fileSize: Int) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .cannotOpen(path: path, errno: errno) }
@@ -40,12 +43,15 @@ enum RecordingFile {
         var filled = 0
         while limit == nil || filled < bytes.count {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, filled))) }
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .readFailed(path: path, errno: errno)
+            let got: Int
+            do {
+                got = try SystemCall.retrying("read") {
+                    bytes.withUnsafeMutableBytes { buffer in
+                        systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
+                    }
+                }
+            } catch {
+                throw .readFailed(path: path, errno: error.code)
             }
             if got == 0 { break }
             filled += got

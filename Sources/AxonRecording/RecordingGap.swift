@@ -1,7 +1,7 @@
 import AxonStreams
 
-/// Samples missing from a recording between two of its frames: the stream framework's ``GapRecord`` (what a live
-/// source's timeline reports) at its place in the recording.
+/// Samples missing from a recording between two of its frames: the stream framework's ``AxonStreams/GapRecord`` (what a
+/// live source's timeline reports) at its place in the recording.
 ///
 /// Threading: a value type; share freely.
 public struct RecordingGap: Sendable, Hashable {

@@ -17,7 +17,7 @@ import AxonStreams
 ///   ``DeviceClock/nominalRate``, the first frame's time + index ÷ rate;
 /// - `counter`: the recording's device counter (for example OpenBCI's sample index, wrapping at 256) when it has
 ///   one, else the frame index plus the samples missing in the recording's ``Recording/gaps`` before it (so each
-///   gap comes out of the pipeline's timeline as a `.deviceCounter` ``GapRecord`` of the same length);
+///   gap comes out of the pipeline's timeline as a `.deviceCounter` ``AxonStreams/GapRecord`` of the same length);
 /// - `arrivalTime`: when the frame is due on the replay's schedule (below).
 ///
 /// Schedule: frame `i` is due `(deviceTime(i) − deviceTime(0)) ÷ multiplier` seconds after the replay starts
@@ -29,12 +29,12 @@ import AxonStreams
 /// would in real time.
 ///
 /// A full ring: with ``RingFull/wait`` (the default) the replay never loses a frame — it writes only as many
-/// frames as ``FrameWriter/freeCapacity`` says fit and, while the ring is full, waits until the consumer has
-/// emptied half of it (``FrameWriter/waitForRoom(atLeast:spins:timeout:)``), so
+/// frames as ``AxonStreams/FrameWriter/freeCapacity`` says fit and, while the ring is full, waits until the consumer
+/// has emptied half of it (``AxonStreams/FrameWriter/waitForRoom(atLeast:spins:timeout:)``), so
 /// the ring's overflow policy never engages and the pipeline's `dropped` count stays 0 under any configuration.
 /// (Retrying a rejected `write` would not do: each rejection consumes a sequence number and appears downstream as
 /// an overflow gap.) With ``RingFull/overflow`` it behaves like a live device that cannot wait: the pipeline's
-/// ``OverflowPolicy`` decides, and every loss is counted and reported as a `.overflow` gap.
+/// ``AxonStreams/OverflowPolicy`` decides, and every loss is counted and reported as a `.overflow` gap.
 /// ``pipelineConfiguration(ringCapacity:batchSize:overflow:)`` builds a matching configuration (counter modulus
 /// from the recording, so counter wraps are unwrapped and real losses in the file show as `.deviceCounter` gaps).
 ///
@@ -147,7 +147,7 @@ public struct RecordingReplaySource: SampleSource {
 
     /// The `counter` written with frame `index`: the recording's counter, else the frame index plus the samples
     /// of the recording's ``Recording/gaps`` before it, so the pipeline's timeline reports each gap as the same
-    /// ``GapRecord`` (cause `.deviceCounter`). O(1) without gaps, O(log gaps) with them.
+    /// ``AxonStreams/GapRecord`` (cause `.deviceCounter`). O(1) without gaps, O(log gaps) with them.
     public func counter(ofFrame index: Int) -> UInt64 {
         if let counters = recording.counters { return counters[index] }
         guard !missingBefore.isEmpty else { return UInt64(index) }

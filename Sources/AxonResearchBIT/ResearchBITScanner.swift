@@ -42,7 +42,7 @@ public struct ResearchBITAdvertisement: Sendable, Hashable {
 }
 
 /// Where a scan hears advertisements: BlueZ's discovery (the command line adapts `AxonBluetooth`'s central), or a
-/// simulated air (``SimulatedResearchBIT/air(_:)``).
+/// simulated air (`SimulatedResearchBIT.air(_:)`).
 ///
 /// Threading contract: `Sendable`; one scan at a time.
 public protocol AdvertisementSource: Sendable {

@@ -1,5 +1,5 @@
 /// One packet of the iHealth HS3's serial-port stream (Bluetooth Classic, RFCOMM to the Serial Port service
-/// 0x1101), as published by openScale's reverse-engineered driver (`../reference` facts in docs/scale-protocol.md):
+/// 0x1101), as published by openScale's reverse-engineered driver:
 /// every packet starts `A0 09 A6`; a fourth byte `28` marks a weight packet (five bytes whose meaning is not
 /// known, then the weight as two BCD bytes in 0.1 kg: `08 15` is 81.5 kg, eleven bytes in all); `33` marks a
 /// time packet, whose body is not published.

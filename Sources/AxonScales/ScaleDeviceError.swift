@@ -1,5 +1,5 @@
 /// The error codes the iHealth SDK defines per scale model (seed section 6), with the raw values of its enums and
-/// its meanings. A scale reports one of these in an ``ScaleFrame/error(code:)`` frame; ``ScaleError/device(_:)``
+/// its meanings. A scale reports one of these in an `ScaleFrame.error(code:)` frame; ``ScaleError/device(_:)``
 /// carries it to the caller.
 ///
 /// Threading: value types; share freely.

@@ -155,7 +155,7 @@ public final class LiveViewHub: Sendable {
 
     /// Starts the hub's thread, which drains the sink and feeds the viewers until ``stop()``.
     ///
-    /// - Throws: ``PipelineError`` when the thread cannot be created.
+    /// - Throws: ``AxonStreams/PipelineError`` when the thread cannot be created.
     public func start() throws {
         let worker = try WorkerThread(name: "axon-view-hub") { [self] in drainLoop() }
         thread.withLock { $0 = ThreadBox(worker) }

@@ -11,11 +11,11 @@ import Logging
 /// Serves the view: the page (`/`, `/app.js`, `/style.css`, from the package's resources) and one WebSocket per
 /// viewer (`/ws`), which gets the hub's `hello` and then every message queued for it.
 ///
-/// Every request goes through ``ViewAccess`` before routing: its `Host` must be one of the view's names (403
+/// Every request goes through `ViewAccess` before routing: its `Host` must be one of the view's names (403
 /// otherwise: a DNS-rebinding page), an `Origin` must be the page's own (403), and the request must carry the token
 /// — a random one unless the configuration gives one or says ``Configuration/Access/noToken`` — as `?token=…`, or
 /// the `HttpOnly`, `SameSite=Strict` cookie the first such request gets (401 otherwise). Every response carries
-/// ``ViewAccess/securityHeaders`` (`Content-Security-Policy`, `X-Content-Type-Options: nosniff`,
+/// `ViewAccess.securityHeaders` (`Content-Security-Policy`, `X-Content-Type-Options: nosniff`,
 /// `Referrer-Policy: no-referrer`, …). Only the three files of the page are served, from memory; any other path is
 /// 404, whatever it contains.
 ///

@@ -3,8 +3,8 @@
 import AxonStreams
 
 /// The sink a run adds to its pipeline to be seen in the view. On the pipeline's consumer thread it copies each
-/// frame's channel values and each gap record into an ``SPSCRing`` (drop-oldest) that the hub's own thread drains;
-/// it never waits, locks or allocates, whatever the viewers do.
+/// frame's channel values and each gap record into an ``AxonStreams/SPSCRing`` (drop-oldest) that the hub's own thread
+/// drains; it never waits, locks or allocates, whatever the viewers do.
 ///
 ///     let hub = LiveViewHub(configuration: engineConfiguration)
 ///     let session = try EEGSession(source: source, configuration: engineConfiguration, sinks: [hub.sink])

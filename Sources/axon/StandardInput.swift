@@ -1,3 +1,5 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -11,8 +13,11 @@ func forEachInputLine(_ body: (String) -> Void) {
     var pending: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while true {
-        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
+        // End of input or a failed read both end the lines.
+        let read = try? SystemCall.retrying("read") {
+            buffer.withUnsafeMutableBytes { Glibc.read(0, $0.baseAddress, $0.count) }
+        }
+        let count = read ?? 0
         guard count > 0 else { break }
         pending.append(contentsOf: buffer[0..<count])
         while let newline = pending.firstIndex(of: 10) {

@@ -104,7 +104,7 @@ struct BlueZFaultTests {
         // The recovery thread counts a recovery once the new transport's open returns, which can be after its first
         // notifications have arrived here.
         let transport = try #require(run.transport as? BusRecoveringTransport)
-        _ = try await waitUntil(seconds: 10) { transport.recoveries >= 1 }
+        _ = try await waitUntil(seconds: 10, onTimeout: .returnFalse) { transport.recoveries >= 1 }
         let recoveries = transport.recoveries
         // The lost bus closed the first connection's transport, but the session's transport stayed open.
         let closedEarly = run.linkEvents.withLock { $0 }.contains { $0.1 == .closed }

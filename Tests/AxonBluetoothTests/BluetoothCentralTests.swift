@@ -49,7 +49,7 @@ struct BluetoothCentralTests {
         }
         bed.killMock()
         // Once the bus has told the central that bluetoothd's name is gone, a scan is refused as such.
-        let refused = try await waitUntil(seconds: 10, interval: 0.05) {
+        let refused = try await waitUntil(seconds: 10, interval: 0.05, onTimeout: .returnFalse) {
             do {
                 _ = try await central.scan(seconds: 0.1)
                 return false

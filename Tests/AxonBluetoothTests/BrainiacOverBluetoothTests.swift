@@ -26,7 +26,9 @@ struct BrainiacOverBluetoothTests {
         try await bed.control("SetInRange", [.string(BlueZTestBed.brainiacAddress), .boolean(false)])
         let stats = try await bed.stats()
         let sent = stats["sent"]?.integerValue ?? -1
-        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.decodedNotifications >= sent }
+        _ = try await waitUntil(seconds: 10, onTimeout: .returnFalse) {
+            run.source.state().statistics.decodedNotifications >= sent
+        }
         let decoder = run.source.state().statistics
         await run.stop()
 
@@ -62,7 +64,9 @@ struct BrainiacOverBluetoothTests {
         try await bed.control("SetInRange", [.string(BlueZTestBed.brainiacAddress), .boolean(false)])
         let stats = try await bed.stats()
         let sentInAll = stats["sent"]?.integerValue ?? -1
-        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.decodedNotifications >= sentInAll }
+        _ = try await waitUntil(seconds: 10, onTimeout: .returnFalse) {
+            run.source.state().statistics.decodedNotifications >= sentInAll
+        }
         let decodedBeforeStop = run.source.state().statistics.decodedNotifications
         await run.stop()
 
@@ -109,7 +113,7 @@ struct BrainiacOverBluetoothTests {
         // Streaming again, and three seconds of the new bluetoothd's notifications decoded.
         _ = await run.waitForEvent(after: restarted, seconds: 20) { $0 == .ready }
         let notificationsAtReady = run.source.state().statistics.eegNotifications
-        _ = try await waitUntil(seconds: 20) {
+        _ = try await waitUntil(seconds: 20, onTimeout: .returnFalse) {
             run.source.state().statistics.eegNotifications >= notificationsAtReady + 3 * 250
         }
         let decodedAfter = run.source.state().statistics.eegNotifications
@@ -142,9 +146,13 @@ struct BrainiacOverBluetoothTests {
             let sent = try await bed.control("SendRaw", [.string(BlueZTestBed.brainiacAddress), .string(data), .bytes(bytes)])
             #expect(sent.first?.boolValue == true)
         }
-        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.rejectedNotifications >= malformed.count }
+        _ = try await waitUntil(seconds: 10, onTimeout: .returnFalse) {
+            run.source.state().statistics.rejectedNotifications >= malformed.count
+        }
         let before = run.source.state().statistics.eegNotifications
-        _ = try await waitUntil(seconds: 10) { run.source.state().statistics.eegNotifications > before + 200 }
+        _ = try await waitUntil(seconds: 10, onTimeout: .returnFalse) {
+            run.source.state().statistics.eegNotifications > before + 200
+        }
         let state = run.source.state().statistics
         await run.stop()
         #expect(state.rejectedNotifications == malformed.count)
@@ -159,7 +167,9 @@ struct BrainiacOverBluetoothTests {
         let run = try await HeadsetRun(bed: bed)
         try run.start()
         // Three refused connects (0.25 + 0.5 + 1 s of backoff), then streaming.
-        _ = try await waitUntil(seconds: 20) { run.source.state().statistics.eegNotifications > 250 }
+        _ = try await waitUntil(seconds: 20, onTimeout: .returnFalse) {
+            run.source.state().statistics.eegNotifications > 250
+        }
         let decoded = run.source.state().statistics.eegNotifications
         await run.stop()
         let failures = run.linkEvents.withLock { $0 }.compactMap { event -> (String, Double)? in

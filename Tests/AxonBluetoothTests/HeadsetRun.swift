@@ -7,6 +7,7 @@ import AxonStreams
 import BlueZTestSupport
 import Foundation
 import StreamTestSupport
+import Testing
 import Synchronization
 
 /// One Brainiac headset run over BlueZ (the test bed's mock) into the EEG engine and an EDF+ file, with
@@ -93,7 +94,7 @@ final class HeadsetRun: @unchecked Sendable {
     func waitForEvent(after time: Double, seconds: Double, where predicate: @escaping @Sendable (LinkEvent) -> Bool) async
         -> Double?
     {
-        _ = await waitUntil(seconds: seconds, signalledBy: linkEventSignal) { [self] in
+        _ = await waitUntil(seconds: seconds, signalledBy: linkEventSignal, onTimeout: .returnFalse) { [self] in
             firstEvent(after: time, where: predicate) != nil
         }
         return firstEvent(after: time, where: predicate)
@@ -124,7 +125,9 @@ final class GapCollector: SampleSink, @unchecked Sendable {
     /// Waits (off the cooperative pool) until at least `count` frames have arrived or `seconds` have passed;
     /// returns whether they did.
     func waitForFrames(_ count: Int, seconds: Double) async -> Bool {
-        await waitUntil(seconds: seconds, signalledBy: written) { [self] in frames.withLock { $0 } >= count }
+        await waitUntil(seconds: seconds, signalledBy: written, onTimeout: .returnFalse) {
+            [self] in frames.withLock { $0 } >= count
+        }
     }
     func close() throws {}
 }

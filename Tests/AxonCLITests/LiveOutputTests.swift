@@ -51,12 +51,12 @@ struct LiveOutputTests {
         /// Waits until `condition` holds on the lines so far, or `seconds` pass.
         @discardableResult
         func wait(seconds: Double, until condition: ([(seconds: Double, text: String)]) -> Bool) -> Bool {
-            waitUntil(seconds: seconds, interval: 0.02) { condition(self.received) }
+            waitUntil(seconds: seconds, interval: 0.02, onTimeout: .returnFalse) { condition(self.received) }
         }
 
         /// Waits for the process to end (at most `seconds`, then kills it) and returns its status.
         func finish(seconds: Double) -> Int32 {
-            if !waitUntil(seconds: seconds, interval: 0.05, { !self.process.isRunning }) {
+            if !waitUntil(seconds: seconds, interval: 0.05, onTimeout: .returnFalse, { !self.process.isRunning }) {
                 process.interrupt()
                 process.waitUntilExit()
             }

@@ -36,7 +36,10 @@ struct SessionFlagTests {
 
     /// Waits (up to 60 s) until the session's state satisfies `condition`.
     static func until(_ session: EEGSession, _ condition: (EEGSession.State) -> Bool) async -> Bool {
-        (try? await waitUntil(seconds: 60, interval: 0.001) { condition(session.state) }) ?? false
+        let held = try? await waitUntil(seconds: 60, interval: 0.001, onTimeout: .returnFalse) {
+            condition(session.state)
+        }
+        return held ?? false
     }
 
     @Test("a second startBaseline makes the baseline run again and stops indicators until it completes")

@@ -46,18 +46,22 @@ final class FleetClusterTests {
     /// the cluster refuses while it settles after a fault (JetStream temporarily unavailable, a timeout) is tried
     /// again; the last one's error is thrown.
     func waitForResults(_ ids: [String], seconds: Double, within limit: Double) throws -> FleetResults.Report {
-        let deadline = Date().addingTimeInterval(limit)
         let nats = try connect()
-        while true {
+        var last: Result<FleetResults.Report, NATSError>?
+        try waitUntil(seconds: limit, interval: 1, onTimeout: .returnFalse) {
             do {
                 let report = try FleetResults.read(nats: nats, checkSimulated: (seconds, Self.settings))
+                last = .success(report)
                 let complete = Set(report.devices.filter(\.complete).map(\.device))
-                if ids.allSatisfy(complete.contains) || Date() >= deadline { return report }
-            } catch let error as NATSError where Date() < deadline {
+                return ids.allSatisfy(complete.contains)
+            } catch let error as NATSError {
                 print("results not read yet: \(error)")
+                last = .failure(error)
+                return false
             }
-            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 1)
         }
+        // The last read's report, complete or not (the caller checks it), or its error.
+        return try last!.get()
     }
 
     func expectComplete(_ report: FleetResults.Report, _ ids: [String]) {

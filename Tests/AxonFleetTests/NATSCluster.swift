@@ -1,5 +1,7 @@
 import AxonFleet
 import Foundation
+import StreamTestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -88,8 +90,7 @@ final class NATSCluster {
     }
 
     private func waitForPort(_ port: UInt16) throws {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
+        let opened = waitUntil(seconds: 10, interval: 0.05, onTimeout: .returnFalse) {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = Self.loopback(port)
             let connected = withUnsafePointer(to: &address) {
@@ -98,28 +99,26 @@ final class NATSCluster {
                 }
             }
             close(fd)
-            if connected == 0 { return }
-            _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 0.05)
+            return connected == 0
         }
-        throw ClusterError.failed("port \(port) never opened")
+        guard opened else { throw ClusterError.failed("port \(port) never opened") }
     }
 
     /// Until the streams can be made with three replicas (a meta leader is elected and every peer is known).
     private func waitForJetStream() throws {
-        let deadline = Date().addingTimeInterval(30)
         var lastError: (any Error)?
-        while Date() < deadline {
+        let ready = waitUntil(seconds: 30, interval: 0.5, onTimeout: .returnFalse) {
             do {
                 let nats = try NATSConnection(
                     .init(urls: urls, credentials: credentials, timeout: 2, reconnectForever: false))
                 try FleetSubjects.ensure(on: nats, replicas: nodes.count)
-                return
+                return true
             } catch {
                 lastError = error
-                _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 0.5)
+                return false
             }
         }
-        throw ClusterError.failed("JetStream never became ready: \(String(describing: lastError))")
+        guard ready else { throw ClusterError.failed("JetStream never became ready: \(String(describing: lastError))") }
     }
 
     private static func loopback(_ port: UInt16) -> sockaddr_in {

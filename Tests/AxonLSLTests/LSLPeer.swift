@@ -1,6 +1,7 @@
 import AxonLSL
 import Foundation
 import StreamTestSupport
+import Testing
 
 /// The pylsl peer (`scripts/lsl-peer.py` on `.venv-peers`, made by `scripts/python-peers.sh`) and the project's
 /// loopback-only liblsl configuration, which this test process and every peer use (`LSLAPICFG`).
@@ -66,7 +67,7 @@ enum LSLPeer {
         /// The first line containing `text`, waiting up to `timeout` seconds.
         func waitForLine(containing text: String, timeout: Double) -> String? {
             var found: String?
-            _ = waitUntil(seconds: timeout, interval: 0.02) {
+            _ = waitUntil(seconds: timeout, interval: 0.02, onTimeout: .returnFalse) {
                 lock.lock()
                 found = lines.first { $0.contains(text) }
                 lock.unlock()
@@ -78,7 +79,7 @@ enum LSLPeer {
         /// Waits for the process to end (up to `timeout` seconds, then terminates it); returns its status.
         @discardableResult
         func finish(timeout: Double) -> Int32 {
-            _ = waitUntil(seconds: timeout, interval: 0.02) { !process.isRunning }
+            _ = waitUntil(seconds: timeout, interval: 0.02, onTimeout: .returnFalse) { !process.isRunning }
             if process.isRunning { process.terminate() }
             process.waitUntilExit()
             return process.terminationStatus

@@ -57,7 +57,7 @@ struct LSLPeerListTests {
         // until it does, for up to 30 s on a loaded machine.
         let listingConfiguration = try configuration("listing", knownPeers: host.peerAddress)
         var listing: [Listed] = []
-        _ = try waitUntil(seconds: 30, interval: 0) {
+        _ = try waitUntil(seconds: 30, interval: 0, onTimeout: .returnFalse) {
             listing = try Self.list(configuration: listingConfiguration)
             return listing.contains { $0.name == name }
         }

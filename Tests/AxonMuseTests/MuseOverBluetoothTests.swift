@@ -29,7 +29,9 @@ struct MuseOverBluetoothTests {
         defer { bed.stop() }
         let run = try await MuseRun(bed: bed)
         try run.pipeline.start()
-        let done = try await run.wait(seconds: 60) { run.source.state().statistics.packets >= 290 }
+        let done = try await waitUntil(seconds: 60, interval: 0.02, onTimeout: .returnFalse) {
+            run.source.state().statistics.packets >= 290
+        }
         run.stop()
         #expect(done)
         let contents = run.collect.snapshot
@@ -83,18 +85,20 @@ struct MuseOverBluetoothTests {
         defer { bed.stop() }
         let run = try await MuseRun(bed: bed)
         try run.pipeline.start()
-        #expect(try await run.wait(seconds: 30) { run.source.state().statistics.packets >= 40 })
+        try await waitUntil(seconds: 30, interval: 0.02) { run.source.state().statistics.packets >= 40 }
         let lossAt = HostClock.now()
         _ = try await bed.control("LinkLoss", [.string(Self.address), .double(2)])
         let back = lossAt + 2
         let before = run.source.state().statistics.packets
-        let resumed = try await run.wait(seconds: 30) {
+        let resumed = try await waitUntil(seconds: 30, interval: 0.02, onTimeout: .returnFalse) {
             run.source.state().statistics.packets > before + 5 && HostClock.now() > back
         }
         #expect(resumed)
-        #expect(try await run.wait(seconds: 10) { run.source.state().statistics.packets > before + 40 })
+        try await waitUntil(seconds: 10, interval: 0.02) { run.source.state().statistics.packets > before + 40 }
         // Read once the sink has the frames the source counted (it records their arrival at the source).
-        _ = try await run.wait(seconds: 10) { run.collect.firstArrival(after: back) != nil }
+        _ = try await waitUntil(seconds: 10, interval: 0.02, onTimeout: .returnFalse) {
+            run.collect.firstArrival(after: back) != nil
+        }
         let firstData = run.collect.firstArrival(after: back)
         run.stop()
         let resumeDelay = try #require(firstData) - back
@@ -128,7 +132,7 @@ struct MuseOverBluetoothTests {
             return samples
         }
         try run.pipeline.start()
-        #expect(try await run.wait(seconds: 30) { source.state().statistics.packets >= 150 })
+        try await waitUntil(seconds: 30, interval: 0.02) { source.state().statistics.packets >= 150 }
         run.stop()
         let samples = await collected.value
         let byStream = Dictionary(grouping: samples, by: \.stream)
@@ -159,7 +163,9 @@ struct MuseOverBluetoothTests {
         defer { bed.stop() }
         let run = try await MuseRun(bed: bed, keepAliveInterval: 0.1)  // 1 s of headset time
         try run.pipeline.start()
-        let held = try await run.wait(seconds: 60) { run.source.state().statistics.frames >= 120 * 256 }
+        let held = try await waitUntil(seconds: 60, interval: 0.02, onTimeout: .returnFalse) {
+            run.source.state().statistics.frames >= 120 * 256
+        }
         run.stop()
         #expect(held)
         let stats = try await bed.stats(Self.address)
@@ -175,7 +181,10 @@ struct MuseOverBluetoothTests {
         defer { quiet.stop() }
         let silent = try await MuseRun(bed: quiet, keepAliveInterval: 0)
         try silent.pipeline.start()
-        _ = try await silent.wait(seconds: 4) { false }
+        // The headband halts once it has had no keep-alive for 3 s.
+        try await waitUntil(seconds: 10, interval: 0.1) {
+            try await quiet.stats(Self.address)["halts"]?.integerValue == 1
+        }
         silent.stop()
         #expect(try await quiet.stats(Self.address)["halts"]?.integerValue == 1)
         let frames = silent.source.state().statistics.frames
@@ -220,10 +229,6 @@ final class MuseRun: @unchecked Sendable {
     func stop() {
         pipeline.stop()
         central.close()
-    }
-
-    func wait(seconds: Double, until condition: () -> Bool) async throws -> Bool {
-        try await waitUntil(seconds: seconds, interval: 0.02, condition)
     }
 }
 

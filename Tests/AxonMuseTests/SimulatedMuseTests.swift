@@ -60,7 +60,9 @@ struct SimulatedMuseTests {
             return samples
         }
         try pipeline.start()
-        _ = try await waitUntil(seconds: 30, interval: 0.02) { source.state().statistics.packets >= 290 }
+        _ = try await waitUntil(seconds: 30, interval: 0.02, onTimeout: .returnFalse) {
+            source.state().statistics.packets >= 290
+        }
         pipeline.stop()
         muse.closeBlocking()
         let samples = await auxiliary.value
@@ -121,7 +123,9 @@ struct SimulatedMuseTests {
         let started = HostClock.now()
         try pipeline.start()
         let target = 30 * 60 * 256
-        _ = try await waitUntil(seconds: 40, interval: 0.05) { source.state().statistics.frames >= target }
+        _ = try await waitUntil(seconds: 40, interval: 0.05, onTimeout: .returnFalse) {
+            source.state().statistics.frames >= target
+        }
         let wall = HostClock.now() - started
         pipeline.stop()
         muse.closeBlocking()
@@ -146,7 +150,7 @@ struct SimulatedMuseTests {
         let source = try MuseSource(transport: muse, preset: "p21", keepAliveInterval: 0)
         let pipeline = StreamPipeline(source: source, sinks: [SummarySink()], configuration: .init())
         try pipeline.start()
-        _ = try await waitUntil(seconds: 5, interval: 0.02) { muse.counters().halts > 0 }
+        _ = try await waitUntil(seconds: 5, interval: 0.02, onTimeout: .returnFalse) { muse.counters().halts > 0 }
         pipeline.stop()
         muse.closeBlocking()
         #expect(muse.counters().halts == 1)

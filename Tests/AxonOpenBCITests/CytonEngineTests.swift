@@ -20,7 +20,7 @@ struct CytonEngineTests {
             for await indicator in session.indicators { all.append(indicator) }
             return all
         }
-        _ = try await waitUntil(seconds: 120, interval: 0.02, finished)
+        _ = try await waitUntil(seconds: 120, interval: 0.02, onTimeout: .returnFalse, finished)
         session.stop()
         return await collector.value
     }

@@ -53,7 +53,7 @@ struct GanglionOverBluetoothTests {
         // Out of range: nothing more is sent; then wait until everything sent has arrived.
         _ = try await bed.control("SetInRange", [.string(Self.address), .boolean(false)])
         let sent = try await bed.stats(Self.address)["sent"]?.integerValue ?? -1
-        _ = try await waitUntil(seconds: 10) { source.state().packets >= sent }
+        _ = try await waitUntil(seconds: 10, onTimeout: .returnFalse) { source.state().packets >= sent }
         pipeline.stop()
         central.close()
 
@@ -94,16 +94,16 @@ struct GanglionOverBluetoothTests {
         let pipeline = StreamPipeline(
             source: source, sinks: [SummarySink()], configuration: .init(timeline: source.timelineConfiguration))
         try pipeline.start()
-        #expect(try await waitUntil(seconds: 15) { source.state().frames > 200 })
+        try await waitUntil(seconds: 15) { source.state().frames > 200 }
         #expect(source.state().impedanceReadings == 0)
         source.checkImpedance(true)
-        #expect(try await waitUntil(seconds: 15) { source.state().impedance.allSatisfy { $0 != nil } })
+        try await waitUntil(seconds: 15) { source.state().impedance.allSatisfy { $0 != nil } }
         source.checkImpedance(false)
-        #expect(try await waitUntil(seconds: 5) { source.state().commandsSent.count == 3 })
+        try await waitUntil(seconds: 5) { source.state().commandsSent.count == 3 }
         // After `Z` reached the board, no more readings: wait for a few hundred more packets and compare.
         let sentAfterStop = try await bed.stats(Self.address)["impedance_sent"]?.integerValue ?? -1
         let packets = source.state().packets
-        #expect(try await waitUntil(seconds: 10) { source.state().packets > packets + 200 })
+        try await waitUntil(seconds: 10) { source.state().packets > packets + 200 }
         pipeline.stop()
         central.close()
         let state = source.state()
@@ -123,14 +123,14 @@ struct GanglionOverBluetoothTests {
         let (central, transport) = try await Self.transport(bed)
         let check = GanglionImpedanceCheck(transport: transport)
         try await check.start()
-        #expect(try await waitUntil(seconds: 10) { check.state().readingCount >= 5 })
+        try await waitUntil(seconds: 10) { check.state().readingCount >= 5 }
         #expect(check.state().readings == [10, 80, 240, 1800, 15])
         // The board resets when its connection opens: the check stops until `z` is written again.
         _ = try await bed.control("LinkLoss", [.string(Self.address), .double(1)])
-        #expect(try await waitUntil(seconds: 5) { check.state().readyEvents >= 2 })
+        try await waitUntil(seconds: 5) { check.state().readyEvents >= 2 }
         #expect(await check.resumeIfReconnected())
         let before = check.state().readingCount
-        #expect(try await waitUntil(seconds: 10) { check.state().readingCount >= before + 5 })
+        try await waitUntil(seconds: 10) { check.state().readingCount >= before + 5 }
         await check.stop()
         central.close()
         let state = check.state()

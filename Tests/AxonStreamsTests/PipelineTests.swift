@@ -1,4 +1,5 @@
 import Foundation
+import StreamTestSupport
 import Testing
 
 @testable import AxonStreams
@@ -149,7 +150,7 @@ struct PipelineTests {
         let summary = SummarySink()
         let pipeline = StreamPipeline(source: source, sinks: [summary])
         try pipeline.start()
-        while pipeline.statistics().received < 200 { sched_yield() }
+        waitUntil(seconds: 30, interval: 0.001) { pipeline.statistics().received >= 200 }
         pipeline.stop()
         let stats = pipeline.statistics()
         #expect(stats.received >= 200)

@@ -2,6 +2,7 @@
 
 import Foundation
 
+import StreamTestSupport
 import Testing
 
 @testable import AxonStreams
@@ -30,13 +31,15 @@ struct RingWakeupTests {
             result.withLock { $0 = room }
             done.signal()
         }.start()
-        while ring.producerWaiting.load(ordering: .relaxed) == 0 { sched_yield() }
+        waitUntil(seconds: 30, interval: 0.001) { ring.producerWaiting.load(ordering: .relaxed) != 0 }
         return (result, done)
     }
 
     /// Waits until the consumer has said it is going to sleep.
-    static func untilAsleep(_ ring: SPSCRing<Double>) {
-        while ring.consumerAsleep.load(ordering: .relaxed) == 0 { sched_yield() }
+    static func untilAsleep(_ ring: SPSCRing<Double>, sourceLocation: SourceLocation = #_sourceLocation) {
+        waitUntil(seconds: 30, interval: 0.001, sourceLocation: sourceLocation) {
+            ring.consumerAsleep.load(ordering: .relaxed) != 0
+        }
     }
 
     @Test("a push, a close and a stop request each wake a sleeping consumer")
@@ -123,7 +126,7 @@ struct RingWakeupTests {
         }
         waiter.start()
         ring.interruptProducerWait()  // the first wait returns false: not a stop
-        while results.withLock({ $0.count }) < 1 { sched_yield() }
+        waitUntil(seconds: 30, interval: 0.001) { results.withLock { $0.count } >= 1 }
         ring.requestStop()
         done.wait()
         #expect(results.withLock { $0 } == [false, true, true])

@@ -1,6 +1,7 @@
 import AxonBluetooth
 import Foundation
 import StreamTestSupport
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -141,7 +142,7 @@ public final class BlueZTestBed: @unchecked Sendable {
     /// Polls instead of `waitUntilExit`, which spins a run loop and never returns if the exit was missed.
     @discardableResult
     private static func waitForExit(_ process: Process, seconds: Double) -> Bool {
-        waitUntil(seconds: seconds) { !process.isRunning }
+        waitUntil(seconds: seconds, onTimeout: .returnFalse) { !process.isRunning }
     }
 
     public enum TestBedError: Error { case notReady(String), noOutput }

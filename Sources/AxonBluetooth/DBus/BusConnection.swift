@@ -65,6 +65,8 @@ public final class BusConnection: @unchecked Sendable {
 
     private let connection: OpaquePointer
     private let wakeDescriptor: Int32
+    /// The bus socket the owner thread polls.
+    private let socketDescriptor: Int32
     private let inbox = ThreadLocked(Inbox())
     private let owner: OwnerState
     private let ownerCPUNanoseconds = Atomic<UInt64>(0)
@@ -99,7 +101,19 @@ public final class BusConnection: @unchecked Sendable {
         }
         self.connection = connection
         self.uniqueName = dbus_bus_get_unique_name(connection).map { String(cString: $0) } ?? ""
-        self.wakeDescriptor = cdbus_wake_descriptor()
+        var socket: Int32 = -1
+        let wake = cdbus_wake_descriptor()
+        guard wake >= 0, dbus_connection_get_unix_fd(connection, &socket) != 0, socket >= 0 else {
+            let reason =
+                wake < 0
+                ? "\(SystemCallError(call: "eventfd", code: errno))" : "libdbus gives no socket to wait on"
+            if wake >= 0 { close(wake) }
+            dbus_connection_close(connection)
+            dbus_connection_unref(connection)
+            throw .cannotConnect(address: resolved, reason: reason)
+        }
+        self.wakeDescriptor = wake
+        self.socketDescriptor = socket
         self.owner = OwnerState(connection: connection)
         do {
             thread = try WorkerThread(name: "dbus") { [self] in runLoop() }
@@ -264,14 +278,23 @@ public final class BusConnection: @unchecked Sendable {
 
     private func wake() {
         var one: UInt64 = 1
-        _ = write(wakeDescriptor, &one, 8)
+        do {
+            _ = try SystemCall.retrying("write") { write(wakeDescriptor, &one, 8) }
+        } catch where error.code == EAGAIN {
+            // The counter is already set: the owner thread wakes either way.
+        } catch {
+            // The descriptor lives as long as the connection, so only a broken invariant gets here; the owner thread
+            // still looks at its inbox within a second.
+            assertionFailure("waking the D-Bus thread: \(error)")
+        }
     }
 
     private func runLoop() {
         owner.threadID = pthread_self()
-        var socket: Int32 = -1
-        dbus_connection_get_unix_fd(connection, &socket)
-        var descriptors = [pollfd(fd: socket, events: 0, revents: 0), pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0)]
+        var descriptors = [
+            pollfd(fd: socketDescriptor, events: 0, revents: 0),
+            pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0),
+        ]
         var clock = timespec()
         while true {
             let (work, closed) = inbox.withLock { inbox in
@@ -301,10 +324,21 @@ public final class BusConnection: @unchecked Sendable {
             descriptors[0].events = Int16(POLLIN) | (dbus_connection_has_messages_to_send(connection) != 0 ? Int16(POLLOUT) : 0)
             descriptors[0].revents = 0
             descriptors[1].revents = 0
-            _ = poll(&descriptors, 2, waitMilliseconds)
-            if descriptors[1].revents != 0 {
-                var drained: UInt64 = 0
-                _ = read(wakeDescriptor, &drained, 8)
+            do {
+                _ = try SystemCall.retrying("poll") { poll(&descriptors, 2, waitMilliseconds) }
+                if descriptors[1].revents != 0 {
+                    var drained: UInt64 = 0
+                    do {
+                        _ = try SystemCall.retrying("read") { read(wakeDescriptor, &drained, 8) }
+                    } catch where error.code == EAGAIN {
+                        // Another wake-up's read already reset the counter.
+                    }
+                }
+            } catch {
+                // The loop cannot wait any more (poll's EINVAL or ENOMEM): end it as a lost connection, which every
+                // caller already handles, rather than spin.
+                endingState.withLock { $0 = .lost }
+                break
             }
         }
         // Everything still queued or waiting learns that the connection is gone.

@@ -22,7 +22,7 @@ public enum OBDEndpoint: Sendable, Hashable, Codable, CustomStringConvertible {
     }
 
     /// A link for this endpoint (not yet open). A Bluetooth LE endpoint's transports come from `bluetooth`;
-    /// without one its link's `open()` fails with ``OBDLinkError/cannotOpen(endpoint:code:reason:)``.
+    /// without one its link's `open()` fails with ``AxonDevices/ByteLinkError/cannotOpen(endpoint:code:reason:)``.
     public func makeLink(bluetooth: (any DeviceTransportFactory)? = nil) -> any OBDByteLink {
         switch self {
         case .serial(let path, let baudRate): return SerialLink(path: path, baudRate: baudRate)

@@ -10,8 +10,8 @@ import Dispatch
 ///
 /// The dongle is found by name or address, discovering by the known serial services when the stack does not know it
 /// yet (``Profile/known``, tried in turn: 0xFFF0 with 0xFFF1/0xFFF2, the HM-10 style 0xFFE0 with 0xFFE1 for both, and 0x18F0 with
-/// 0x2AF0/0x2AF1). A link loss ends the link (``OBDLinkError/closed(endpoint:)`` from the next read or write), so the
-/// gateway's own reconnection takes over, as it does for a vanished serial port.
+/// 0x2AF0/0x2AF1). A link loss ends the link (``AxonDevices/ByteLinkError/closed(endpoint:)`` from the next read or
+/// write), so the gateway's own reconnection takes over, as it does for a vanished serial port.
 ///
 /// Threading contract: see ``OBDByteLink`` — one owner at a time. Notifications arrive on the transport's delivery
 /// thread and wait in a buffer under a lock.

@@ -15,7 +15,7 @@ public protocol OBDByteLink: AnyObject {
     /// Writes all of `bytes`, waiting at most until `deadline` (``AxonStreams/HostClock`` seconds).
     func write(_ bytes: [UInt8], deadline: Double) throws(OBDLinkError)
     /// Returns the bytes available now, waiting until at least one arrives or `deadline` passes
-    /// (``OBDLinkError/timeout(endpoint:seconds:)``). Never returns an empty array.
+    /// (``AxonDevices/ByteLinkError/timeout(endpoint:seconds:)``). Never returns an empty array.
     func read(deadline: Double) throws(OBDLinkError) -> [UInt8]
     /// Closes the link; idempotent.
     func close()

@@ -11,7 +11,8 @@ public struct EDFChannelPlan: Sendable, Hashable {
     public enum RangeSource: String, Sendable, Hashable {
         /// `--range`: the caller's range for every channel.
         case given
-        /// The channel's declared range (``ChannelInfo/range``): kept when the data fits it and its step passes.
+        /// The channel's declared range (``AxonStreams/ChannelInfo/range``): kept when the data fits it and its step
+        /// passes.
         case declared
         /// The data's own minimum and maximum.
         case data

@@ -16,8 +16,9 @@ import AxonStreams
 /// - **Identification.** An EDF/BDF source's patient and recording subfields (code, sex, birthdate, name, admin
 ///   code, technician, equipment, as EDFlib reads them into `metadata["edf.*"]`) are written again; with an
 ///   ``Anonymization`` none are, the start date moves by its days and markers are dropped unless kept.
-/// - **Gaps.** Each of ``Recording/gaps`` is written as ``EDFSink`` writes a live ``GapRecord``: an annotation
-///   `gap: N samples (cause)` at the first missing sample and N samples of each channel's last value (EDF+C stays
+/// - **Gaps.** Each of ``Recording/gaps`` is written as ``EDFSink`` writes a live ``AxonStreams/GapRecord``: an
+///   annotation `gap: N samples (cause)` at the first missing sample and N samples of each channel's last value (EDF+C
+/// stays
 ///   continuous), so every later sample and marker keeps its time.
 /// - **Records.** 1 s data records when the rate is a whole number of hertz, else the shortest of 2, 4, 5, 10, 0.5,
 ///   0.25, 0.2, 0.1 s that holds a whole number of samples. The last record is padded with each channel's last value

@@ -10,15 +10,16 @@ import AxonStreams
 ///
 /// - The file is created with the first frame (its time is the file's start: the frame's dejittered host time as
 ///   Unix time, or its device time with ``TimeBase/device`` when that holds a Unix time).
-/// - Each ``GapRecord`` becomes an annotation `gap: 12 samples (deviceCounter)` at the first missing sample, and the
-///   missing samples are written as **fill holding each channel's last value**, because EDF+C is continuous: every
+/// - Each ``AxonStreams/GapRecord`` becomes an annotation `gap: 12 samples (deviceCounter)` at the first missing
+///   sample, and the missing samples are written as **fill holding each channel's last value**, because EDF+C is
+/// continuous: every
 ///   later sample keeps its exact time (sample index ÷ rate). The fill is counted in the writer's `filledSamples`.
 /// - Annotations from other threads go through an ``AnnotationInbox`` (a lock-free ring whose submitters share a
 ///   mutex; the consumer never locks) and are written with the next block.
 ///
-/// Threading contract: `open`, `write` and `close` on the pipeline's consumer thread (the ``SampleSink`` contract);
-/// `annotate` from any thread; ``writer`` only after the pipeline has finished. Writing a block allocates nothing
-/// unless it carries gaps (their annotation text).
+/// Threading contract: `open`, `write` and `close` on the pipeline's consumer thread (the ``AxonStreams/SampleSink``
+/// contract); `annotate` from any thread; ``writer`` only after the pipeline has finished. Writing a block allocates
+/// nothing unless it carries gaps (their annotation text).
 public final class EDFSink: SampleSink, @unchecked Sendable {
     // Sendable invariant: `writer`, `scratch` and the descriptor state are touched only by the consumer thread
     // (and by the controller after the pipeline is joined); `inbox` is thread-safe by construction.

@@ -212,7 +212,8 @@ public final class EDFWriter {
     }
 
     /// Appends `frameCount` frames laid out as rows of `stride` doubles whose channel values start at `valueOffset`
-    /// (a ``SampleBlock``'s rows: `stride` = layout width, `valueOffset` = ``FrameLayout/headerLanes``).
+    /// (a ``AxonStreams/SampleBlock``'s rows: `stride` = layout width, `valueOffset` =
+    /// ``AxonStreams/FrameLayout/headerLanes``).
     ///
     /// - Complexity: O(frames × channels). Allocates nothing.
     public func append(

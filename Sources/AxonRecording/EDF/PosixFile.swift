@@ -1,3 +1,5 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -16,18 +18,19 @@ enum PosixFile {
         return fd
     }
 
-    /// Writes every byte at the current offset, resuming after EINTR and short writes.
+    /// Writes every byte at the current offset, resuming after short writes (and, through ``SystemCall``, signals).
     static func writeAll(
         _ fd: Int32, _ bytes: UnsafeRawBufferPointer, path: String, operation: String
     ) throws(EDFWriterError) {
         var written = 0
         while written < bytes.count {
-            let result = write(fd, bytes.baseAddress! + written, bytes.count - written)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, operation: operation, errno: errno)
+            do {
+                written += try SystemCall.retrying("write") {
+                    write(fd, bytes.baseAddress! + written, bytes.count - written)
+                }
+            } catch {
+                throw .writeFailed(path: path, operation: operation, errno: error.code)
             }
-            written += result
         }
     }
 
@@ -37,12 +40,13 @@ enum PosixFile {
     ) throws(EDFWriterError) {
         var written = 0
         while written < bytes.count {
-            let result = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw .writeFailed(path: path, operation: operation, errno: errno)
+            do {
+                written += try SystemCall.retrying("pwrite") {
+                    pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
+                }
+            } catch {
+                throw .writeFailed(path: path, operation: operation, errno: error.code)
             }
-            written += result
         }
     }
 

@@ -5,8 +5,8 @@ extension XDFFile {
     /// The file as a ``Recording`` (what `axon info`, `analyze`, `replay`, `convert` and `view` take): its first
     /// regular numeric stream (an EEG stream first) on the recording's one timeline (``XDFFile/Stream/timeline()``:
     /// clock offsets added, clock resets bridged), with
-    /// - its pauses as ``Recording/gaps`` (``GapRecord``s of cause `.deviceCounter`, counted at the nominal rate, as a
-    ///   live LSL inlet reports a jump in its timestamps), each also a warning;
+    /// - its pauses as ``Recording/gaps`` (``AxonStreams/GapRecord``s of cause `.deviceCounter`, counted at the nominal
+    ///   rate, as a live LSL inlet reports a jump in its timestamps), each also a warning;
     /// - the text samples of its first string stream as markers on the frame stamped nearest to them (on the same
     ///   timeline; a marker in a gap on the first frame after it); a marker more than half a sample outside the data
     ///   is a warning (and counted in `xdf.markers.outside`), never put on the first or last frame;

@@ -8,8 +8,8 @@ import AxonStreams
 /// Gap records have no XDF chunk of their own: the missing samples show as a jump in the timestamps (as in
 /// LabRecorder's files), and the EDF sink beside it still annotates them.
 ///
-/// Threading contract: the ``SampleSink`` contract (consumer thread). Each block becomes one chunk written under
-/// the writer's lock (one lock per block, not per sample); the chunk is built in a buffer allocated at `open`.
+/// Threading contract: the ``AxonStreams/SampleSink`` contract (consumer thread). Each block becomes one chunk written
+/// under the writer's lock (one lock per block, not per sample); the chunk is built in a buffer allocated at `open`.
 public final class XDFSink: SampleSink {
     /// `xdf:<path>`.
     public let name: String

@@ -42,7 +42,10 @@ public enum HostClock {
     public static func sleep(until deadline: Double) {
         guard deadline.isFinite else { return }
         var ts = timespec(tv_sec: Int(deadline.rounded(.down)), tv_nsec: Int((deadline - deadline.rounded(.down)) * 1e9))
-        // EINTR: resume the same absolute deadline.
-        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+        // A signal resumes the same absolute deadline; the one other failure, EINVAL, needs a time this guard and
+        // the conversion above never make.
+        _ = try? SystemCall.retryingReturnedError("clock_nanosleep") {
+            clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil)
+        }
     }
 }

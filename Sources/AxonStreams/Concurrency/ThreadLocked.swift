@@ -11,21 +11,34 @@
 /// it is reported as a race. `pthread_mutex_t` is intercepted, so the happens-before edges are the tool's too.
 /// Never use it on a path that must not lock (the ring hand-off is lock-free).
 ///
+/// Every pthread call's return is checked, as swift-nio's `NIOLock` does: a failure means a broken invariant (a
+/// re-entered lock, a corrupt mutex), so it stops the process with the call and its error number rather than run on
+/// unprotected. Debug builds make the mutex error-checking, so re-entering `withLock` from its own body fails there
+/// instead of deadlocking.
+///
 /// Threading contract: any thread; `withLock` must not be re-entered from its own body.
 public final class ThreadLocked<Value: ~Copyable>: @unchecked Sendable {
     // Sendable invariant: `value` is only touched between lock and unlock of `mutex`.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
+    /// Puts `value` behind a new mutex.
     public init(_ value: consuming Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
+        defer { Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy") }
+        #if DEBUG
+            Self.check(
+                pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
+        #endif
+        Self.check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
+        Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
         mutex.deinitialize(count: 1)
         mutex.deallocate()
     }
@@ -35,8 +48,13 @@ public final class ThreadLocked<Value: ~Copyable>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+        defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
         return try body(&value)
+    }
+
+    /// Stops the process when a pthread call returned an error number.
+    private static func check(_ code: Int32, _ call: StaticString) {
+        precondition(code == 0, "\(SystemCallError(call: "\(call)", code: code))")
     }
 }

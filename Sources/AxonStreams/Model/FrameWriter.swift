@@ -64,8 +64,8 @@ public final class FrameWriter: @unchecked Sendable {
     /// writes. Frame `i` is stamped with `deviceTime(i)`, `counter(i)` and `arrivalTime(i)`.
     ///
     /// Every frame takes a sequence number whether or not it is stored, exactly as `count` calls of
-    /// ``write(_:deviceTime:counter:arrivalTime:)`` would; a lossless producer writes at most ``freeCapacity``
-    /// frames.
+    /// ``write(_:deviceTime:counter:arrivalTime:)-(UnsafeBufferPointer<Double>,_,_,_)`` would; a lossless producer
+    /// writes at most ``freeCapacity`` frames.
     /// - Precondition: `count` ≤ the ring's capacity, `values` holds `count` frames.
     /// - Returns: frames stored (the first that many).
     /// - Complexity: O(count × channels); never blocks, locks or allocates.
@@ -114,9 +114,9 @@ public final class FrameWriter: @unchecked Sendable {
     /// Frames that can be written right now without engaging the ring's overflow policy.
     ///
     /// A lossless producer (a file replay) writes at most this many frames, then asks again, waiting while it is 0.
-    /// Retrying a rejected ``write(_:deviceTime:counter:arrivalTime:)`` instead would not do: every call consumes a
-    /// sequence number, so each rejection shows up downstream as an overflow gap even if the retry succeeds.
-    /// Producer thread only; O(1), never blocks.
+    /// Retrying a rejected ``write(_:deviceTime:counter:arrivalTime:)-(UnsafeBufferPointer<Double>,_,_,_)`` instead
+    /// would not do: every call consumes a sequence number, so each rejection shows up downstream as an overflow gap
+    /// even if the retry succeeds. Producer thread only; O(1), never blocks.
     public var freeCapacity: Int { ring.producerFreeSlots }
 
     /// Waits until at least `frames` frames fit (``freeCapacity``), a stop is requested or `timeout` seconds pass:

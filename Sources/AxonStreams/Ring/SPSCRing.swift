@@ -43,8 +43,8 @@ public enum OverflowPolicy: String, Sendable, Hashable, CaseIterable {
 /// facing a full ring blocks in ``waitForRoom(atLeast:timeout:)`` the same way, and the consumer rings it when a
 /// hand-back leaves the room it waits for (one fence and one load per pop while the producer is not waiting).
 ///
-/// Every atomic access in the project lives in this type; each one says who writes it, who reads it and why its
-/// ordering suffices.
+/// Each atomic access in this type says who writes it, who reads it and why its ordering suffices. (It is not the
+/// project's only atomic state: counters and flags elsewhere are `Synchronization.Atomic` or swift-atomics values.)
 public final class SPSCRing<Element>: @unchecked Sendable {
     // Sendable invariant: `storage` slots in [head, tail) are only touched by the consumer after it has observed
     // `tail` with acquire (the producer's release store published them), slots outside it only by the producer
