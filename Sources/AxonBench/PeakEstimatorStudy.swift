@@ -30,7 +30,7 @@ public enum PeakEstimatorStudy {
     /// A per-window estimator of a band's dominant frequency.
     public enum Estimator: String, Sendable, CaseIterable {
         /// The engine's: the strongest local maximum in the band, refined by the vertex of a parabola through the
-        /// log power of three bins (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:)``).
+        /// log power of three bins (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:above:)``).
         case logParabolic = "log-parabolic vertex (engine)"
         /// The same on the window zero-padded to twice its length (an FFT twice as long).
         case logParabolicPadded2 = "log-parabolic, zero-padded ×2"
@@ -317,15 +317,18 @@ extension PeakEstimatorStudy {
 
     /// The rows as the Markdown table `docs/eeg-engine.md` shows.
     public static func table(_ rows: [Row]) -> String {
-        func hertz(_ value: Double?) -> String { value.map { $0.isNaN ? "–" : String(format: "%.3f", $0) } ?? "–" }
+        func hertz(_ value: Double?) -> String {
+            guard let value, !value.isNaN else { return "–" }
+            return String(format: "%.3f Hz", value)
+        }
         var lines = [
             "| estimator | worst bias, width ≥ 1 Hz | worst bias, all | mean bias | spread (1 window) | no peak |",
             "| --- | ---: | ---: | ---: | ---: | ---: |",
         ]
         for row in rows {
             lines.append(
-                "| \(row.estimator.rawValue) | \(hertz(row.worstBiasWide)) Hz | \(hertz(row.worstBias)) Hz | "
-                    + "\(hertz(row.meanBias)) Hz | \(hertz(row.spread)) Hz | \(row.misses) |")
+                "| \(row.estimator.rawValue) | \(hertz(row.worstBiasWide)) | \(hertz(row.worstBias)) | "
+                    + "\(hertz(row.meanBias)) | \(hertz(row.spread)) | \(row.misses) |")
         }
         return lines.joined(separator: "\n")
     }
@@ -344,10 +347,13 @@ extension PeakEstimatorStudy {
         public var alphaWindows: Double
         /// Hops whose spectra were not one per hop (0 when the measurement is sound).
         public var irregularHops: Int
+        /// The median over rounds of each round's with ÷ without ratio: timed side by side, so a slow spell of the
+        /// machine touches both sides of a ratio alike.
+        public var medianRatio: Double
     }
 
     /// Measures ``HopCost`` for `workload`, the two engines' hops interleaved over `rounds` rounds.
-    public static func hopCost(_ workload: BenchWorkload, timing: RepeatedTiming, rounds: Int = 5) throws(BenchError)
+    public static func hopCost(_ workload: BenchWorkload, timing: RepeatedTiming, rounds: Int = 25) throws(BenchError)
         -> HopCost
     {
         let before = try HopMeasurement(workload, peakProminence: 0)
@@ -362,9 +368,13 @@ extension PeakEstimatorStudy {
         var beforeTimes: [Double] = []
         var afterTimes: [Double] = []
         var alphaTimes: [Double] = []
+        var ratios: [Double] = []
         for _ in 0..<rounds {
-            beforeTimes += before.timeHops(timing)
-            afterTimes += after.timeHops(timing)
+            let a = before.timeHops(timing)
+            let b = after.timeHops(timing)
+            beforeTimes += a
+            afterTimes += b
+            ratios.append(RepeatedTiming.median(b) / RepeatedTiming.median(a))
             alphaTimes += window.withUnsafeBufferPointer { samples in
                 timing.measure { count in
                     for _ in 0..<(count * workload.channels) { periodogram.add(samples) }
@@ -376,6 +386,7 @@ extension PeakEstimatorStudy {
         return HopCost(
             withoutBackground: a.nanoseconds, withBackground: b.nanoseconds,
             alphaWindows: RepeatedTiming.median(alphaTimes),
-            irregularHops: (a.spectraPerHop == 1 ? 0 : 1) + (b.spectraPerHop == 1 ? 0 : 1))
+            irregularHops: (a.spectraPerHop == 1 ? 0 : 1) + (b.spectraPerHop == 1 ? 0 : 1),
+            medianRatio: RepeatedTiming.median(ratios))
     }
 }

@@ -7,7 +7,7 @@
 /// windows; the padding interpolates the spectrum on a grid `padding` times finer, which the individual alpha
 /// frequency's smoothing and peak search need (0.24 Hz at 250 Hz, 256 samples, padding 4).
 ///
-/// Cost: ``init(sampleRate:windowLength:padding:)`` plans an FFT (estimate rigor) and allocates;
+/// Cost: ``init(sampleRate:windowLength:padding:maximumFrequency:)`` plans an FFT (estimate rigor) and allocates;
 /// ``add(_:_:)`` allocates nothing: O(N log N) for N = `windowLength · padding`.
 ///
 /// Threading: a single-owner type; one thread at a time. Not `Sendable`.

@@ -47,7 +47,7 @@ extension FrequencyGrid {
         return SpectralPeak(frequency: bestFrequency, power: spectrum[best], bin: best)
     }
 
-    /// ``localPeak(of:bins:in:)`` for an array and a band resolved on the call.
+    /// ``localPeak(of:bins:in:above:)`` for an array and a band resolved on the call.
     ///
     /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` and the errors of ``bins(in:)``.
     public func localPeak(of spectrum: [Double], in band: FrequencyBand) throws(DSPError) -> SpectralPeak? {

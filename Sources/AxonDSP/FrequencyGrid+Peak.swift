@@ -23,7 +23,7 @@ extension FrequencyGrid {
     ///
     /// This is the strongest bin of the band, which need not be a rhythm of its own: the skirt of a stronger peak
     /// just outside reads as the band's edge. The EEG engine's dominant frequencies use
-    /// ``localPeak(of:bins:in:)``, which reports no peak in that case.
+    /// ``localPeak(of:bins:in:above:)``, which reports no peak in that case.
     ///
     /// Accuracy: for a single sine under a Hann window the method's own bias is at most 0.016 bin (0.016 Hz at
     /// 250 Hz / 256 points); within about 3 bins of DC or Nyquist the mirrored image of the sine adds error (up

@@ -3,8 +3,8 @@
 /// The bin frequencies of a one-sided spectrum of an `fftSize`-point transform at `sampleRate` hertz:
 /// bin `k`, for `k = 0..<binCount` with `binCount = fftSize / 2 + 1`, is centred on `k · sampleRate / fftSize` Hz.
 ///
-/// The grid maps bands to bin ranges and reduces a spectrum over a band (``bandSum(of:in:)``,
-/// ``peak(of:in:)``). It works on any spectrum with ``binCount`` values: one window's, or a Welch average.
+/// The grid maps bands to bin ranges and reduces a spectrum over a band (``bandSum(of:in:)-(UnsafeBufferPointer<Double>,_)``,
+/// ``peak(of:in:)-(UnsafeBufferPointer<Double>,_)``). It works on any spectrum with ``binCount`` values: one window's, or a Welch average.
 ///
 /// Threading: an immutable value, `Sendable`. All methods are allocation-free and O(bins in the band).
 ///

@@ -11,8 +11,8 @@
 /// power with an exponential distribution, whose log averages `γ = 0.5772` below the log of its mean, so the
 /// background adds γ back: it estimates the background's mean power, not its geometric mean.
 ///
-/// The EEG engine keeps a band's local maximum as the band's peak only if it reaches ``EEGEngine/Configuration/
-/// peakProminence`` times this background at its frequency (``PowerLawFit/stands(_:frequency:)``): a band of
+/// The EEG engine keeps a band's local maximum as the band's peak only if it reaches its configured prominence
+/// (`EEGEngine.Configuration.peakProminence`) times this background at its frequency (``PowerLawFit/stands(_:frequency:)``): a band of
 /// 1/f noise then reports no peak in most windows (at 4×, theta in all of 299 windows and beta in 269, on 5 minutes
 /// of 1/f noise), where any local maximum would report one in most.
 ///
@@ -26,8 +26,15 @@ public struct PowerLawBackground: Sendable {
     public let bins: ClosedRange<Int>
     /// The multiple of the background a peak must reach.
     public let prominence: Double
+    private let logProminence: Double
     /// ln f of every bin of the grid (bin 0: ln of half a bin, never used by the fit).
     private let logFrequencies: [Double]
+    /// The bins fitted, every other bin of ``bins``.
+    private let fitted: [Int]
+    /// The least-squares line as weights on the fitted bins' log powers, when every one has power (the usual
+    /// case): slope `Σ (xᵢ − x̄)/Sxx · yᵢ`, intercept `Σ (1/n − x̄·(xᵢ − x̄)/Sxx) · yᵢ`.
+    private let slopeWeights: [Double]
+    private let interceptWeights: [Double]
     private let grid: FrequencyGrid
 
     /// Prepares a fit over the bins of `grid` whose centres lie in `range` (bin 0 never, the fit needs ln f).
@@ -42,8 +49,17 @@ public struct PowerLawBackground: Sendable {
             throw .emptyBand(lower: range.lowerBound, upper: range.upperBound, binWidth: grid.binWidth)
         }
         bins = first...last
-        logFrequencies = (0..<grid.binCount).map { log(max(grid.frequency(ofBin: $0), grid.binWidth / 2)) }
+        let logFrequencies = (0..<grid.binCount).map { log(max(grid.frequency(ofBin: $0), grid.binWidth / 2)) }
+        let fitted = Array(stride(from: first, through: last, by: 2))
+        let x = fitted.map { logFrequencies[$0] }
+        let mean = x.reduce(0, +) / Double(x.count)
+        let spread = x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
+        slopeWeights = x.map { ($0 - mean) / spread }
+        interceptWeights = x.map { 1 / Double(x.count) - mean * ($0 - mean) / spread }
+        self.logFrequencies = logFrequencies
+        self.fitted = fitted
         self.prominence = prominence
+        logProminence = prominence > 0 ? log(prominence) : -.infinity
         self.grid = grid
     }
 
@@ -54,6 +70,28 @@ public struct PowerLawBackground: Sendable {
     /// - Complexity: O(bins fitted), one log per bin; no allocation.
     public func fit(_ spectrum: UnsafeBufferPointer<Double>) -> PowerLawFit? {
         precondition(spectrum.count == grid.binCount)
+        // The usual case: every fitted bin has power, and the line is two weighted sums of the log powers.
+        var slope = 0.0
+        var intercept = 0.0
+        var complete = true
+        fitted.withUnsafeBufferPointer { fitted in
+            slopeWeights.withUnsafeBufferPointer { a in
+                interceptWeights.withUnsafeBufferPointer { b in
+                    for index in 0..<fitted.count {
+                        let value = spectrum[fitted[index]]
+                        guard value > 0, value.isFinite else {
+                            complete = false
+                            return
+                        }
+                        let logValue = fastLog(value)
+                        slope += a[index] * logValue
+                        intercept += b[index] * logValue
+                    }
+                }
+            }
+        }
+        if complete { return PowerLawFit(intercept: intercept, slope: slope, logProminence: logProminence) }
+        // Some bins without power: fit the others.
         var count = 0
         var sumX = 0.0
         var sumY = 0.0
@@ -74,9 +112,8 @@ public struct PowerLawBackground: Sendable {
         guard count >= 3 else { return nil }
         let n = Double(count)
         let denominator = sumXX - sumX * sumX / n
-        let slope = denominator > 0 ? (sumXY - sumX * sumY / n) / denominator : 0
-        return PowerLawFit(
-            intercept: (sumY - slope * sumX) / n, slope: slope, logProminence: prominence > 0 ? log(prominence) : -.infinity)
+        slope = denominator > 0 ? (sumXY - sumX * sumY / n) / denominator : 0
+        return PowerLawFit(intercept: (sumY - slope * sumX) / n, slope: slope, logProminence: logProminence)
     }
 }
 

@@ -4,11 +4,11 @@ import AxonDSP
 import AxonStreams
 
 /// Cleans EEG blocks in place with artifact subspace reconstruction (ASR, `docs/asr.md`) on a
-/// ``StreamPipeline``'s consumer thread, before the engine and the sinks see them.
+/// ``AxonStreams/StreamPipeline``'s consumer thread, before the engine and the sinks see them.
 ///
-/// For every frame it (1) high-passes each channel (``HighPassFilter``, second-order Butterworth, primed on the
+/// For every frame it (1) high-passes each channel (``AxonDSP/HighPassFilter``, second-order Butterworth, primed on the
 /// first frame so the amplifier's DC offset leaves no transient), (2) while calibrating, keeps the frame for
-/// calibration, and (3) passes it through an ``ASRReconstructor``, which writes into the frame the cleaned value
+/// calibration, and (3) passes it through an ``AxonDSP/ASRReconstructor``, which writes into the frame the cleaned value
 /// of the frame ``delay`` frames earlier (77 frames, 308 ms, at 250 Hz with the defaults). The frame's header lanes
 /// (sequence, arrival time, device time, counter, timestamp) travel with its values: the frame that leaves the
 /// stage carries the header of the input frame its values were made from, so a spectrum, an indicator, a marker
@@ -24,7 +24,7 @@ import AxonStreams
 ///
 /// A gap record in a block (lost samples) restarts the filters before the frame it precedes: the high-pass
 /// primes again on that frame, and the reconstructor finishes the frames pending before the gap and starts a
-/// new segment, so no window spans the gap (``ASRReconstructor/restart()``). The delay line keeps running, so the
+/// new segment, so no window spans the gap (``AxonDSP/ASRReconstructor/restart()``). The delay line keeps running, so the
 /// ``delay`` frames that follow a gap record carry the last cleaned frames from before it, with their times: the
 /// jump in time shows ``delay`` frames after the gap record (the record itself stays where the source put it).
 ///

@@ -169,8 +169,8 @@ extension AlphaReactivity.Segment {
         }
     }
 
-    /// The segments a recording's events mark: each event whose text names a state (``AlphaReactivity/EyesState/
-    /// init(label:)``) starts that state at its time, lasting until the next such event or `duration`.
+    /// The segments a recording's events mark: each event whose text names a state
+    /// (``AlphaReactivity/EyesState/init(label:)``) starts that state at its time, lasting until the next such event or `duration`.
     public static func fromEvents(_ events: [(time: Double, text: String)], duration: Double) -> [Self] {
         let marks = events.compactMap { event in
             AlphaReactivity.EyesState(label: event.text).map { (event.time, $0) }

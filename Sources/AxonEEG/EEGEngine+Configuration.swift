@@ -41,7 +41,7 @@ extension EEGEngine {
         public var window: WindowKind
         /// Trend removed from every window before the taper (EEG amplifiers carry large DC offsets).
         public var detrend: DetrendMode
-        /// FFTW planning effort (``RealFFT/PlannerRigor/estimate`` makes set-up instant, for tests).
+        /// FFTW planning effort (``AxonDSP/RealFFT/PlannerRigor/estimate`` makes set-up instant, for tests).
         public var rigor: RealFFT.PlannerRigor
         /// The zone classifier's thresholds.
         public var classifier: ZoneClassifier.Thresholds

@@ -21,9 +21,11 @@ import AxonDSP
 /// `indicatorSamples` samples) and compares them with the baseline (``ZoneClassifier``, `docs/activity-zones.md`).
 ///
 /// Each spectrum frame (``SpectrumFrameLayout``, read through ``spectrum``) holds per channel the sub-bin dominant
-/// frequency of every band (``FrequencyGrid/peak(of:in:)``), the power of its bin, the band power, the band's
+/// frequency of every band — its strongest local maximum inside the band standing ``Configuration/peakProminence``
+/// times above the window's 1/f background, or no peak (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:above:)``,
+/// ``AxonDSP/PowerLawBackground``) — the power of its bin, the band power, the band's
 /// share of the reference band's power, and the whole one-sided power spectrum (a sine of amplitude A reads A²/2
-/// at its bin; ``SpectrumScaling/power``).
+/// at its bin; ``AxonDSP/SpectrumScaling/power``).
 ///
 /// Each spectrum frame also carries each channel's signal quality (railed, flat, mains, muscle, the eyes' slow
 /// swings; ``SignalQualityThresholds``) and the window's artifacts. What enters the baseline and the indicators
@@ -41,7 +43,7 @@ import AxonDSP
 /// by the loss in O(1), the window history starts over, and the next spectrum waits for a full window of real
 /// samples.
 ///
-/// Cost: ``init(_:)`` plans the FFT and allocates everything. ``ingest(_:time:)`` allocates nothing and takes no
+/// Cost: ``init(_:)`` plans the FFT and allocates everything. ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` allocates nothing and takes no
 /// lock: O(channels) per sample, plus one analysis of O(channels · N log N) per hop.
 ///
 /// Threading: a single-owner type; every method on one thread (the stream's processor thread). Not `Sendable`.
@@ -52,7 +54,7 @@ import AxonDSP
 ///     if events.contains(.spectrum) { print(engine.spectrum.dominantFrequency(channel: 1, band: 1)) }
 ///     if events.contains(.indicators) { print(engine.indicators.zone) }
 public final class EEGEngine {
-    /// What an ``EEGEngine/ingest(_:time:)`` call produced.
+    /// What an ``EEGEngine/ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` call produced.
     ///
     /// Threading: a plain value, `Sendable`.
     public struct Events: OptionSet, Sendable, Hashable {
@@ -276,7 +278,7 @@ public final class EEGEngine {
     public var lastSample: UnsafeBufferPointer<Double> { UnsafeBufferPointer(lastValues) }
 
     /// Calls `body` with the samples of `channel`'s current window in time order, as two consecutive pieces (the
-    /// older and the newer part of the circular history): right after ``ingest(_:time:)`` reports
+    /// older and the newer part of the circular history): right after ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` reports
     /// ``Events/spectrum``, the window that spectrum was made from. Valid only inside `body`.
     ///
     /// - Precondition: `channel` is in `0..<channelCount`.

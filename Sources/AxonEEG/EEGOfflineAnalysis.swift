@@ -19,14 +19,14 @@ public enum EEGOfflineAnalysis {
     ///   - value: the value of a channel in a frame.
     ///   - time: the Unix time of a frame, seconds.
     ///   - gaps: samples lost before a frame, as (first frame after the loss, samples lost), in frame order: treated
-    ///     as ``EEGProcessor`` treats a live ``GapRecord`` — a loss up to
+    ///     as ``EEGProcessor`` treats a live ``AxonStreams/GapRecord`` — a loss up to
     ///     ``EEGEngine/Configuration/maxBridgedSamples`` is bridged with filled samples on the line between the
     ///     samples around it, a longer one restarts the window (``EEGEngine/restartWindow(afterLosing:)``), so no
     ///     spectrum, baseline or indicator takes anything from it.
     ///   - segments: stretches marked eyes open or eyes closed (seconds from the first frame): the report's
     ///     ``EEGAnalysisReport/reactivity`` when both states are marked (``AlphaReactivity``).
-    ///   - eyesOpen: the clean windows of a separate eyes-open recording (``alphaWindows(configuration:frameCount:
-    ///     value:time:gaps:)``): the reactivity is then this recording's eyes-closed segments (all of it, when none
+    ///   - eyesOpen: the clean windows of a separate eyes-open recording
+    ///     (``alphaWindows(configuration:frameCount:value:time:gaps:)``): the reactivity is then this recording's eyes-closed segments (all of it, when none
     ///     is marked) against those.
     ///   - reactivitySource: how the states were marked, for the report.
     ///   - allWindows: where to gather every clean window (for the report's individual alpha frequency); a new

@@ -2,7 +2,7 @@
 
 import AxonStreams
 
-/// Runs an ``EEGEngine`` on a ``StreamPipeline``'s consumer thread and publishes what it makes into lock-free
+/// Runs an ``EEGEngine`` on a ``AxonStreams/StreamPipeline``'s consumer thread and publishes what it makes into lock-free
 /// rings, so another thread can deliver them to applications (``EEGSession`` does) without the real-time loop
 /// allocating or locking.
 ///

@@ -2,7 +2,7 @@
 
 import AxonStreams
 
-/// Runs a source (a headset, a simulated headset, a file replay) through a ``StreamPipeline`` with an
+/// Runs a source (a headset, a simulated headset, a file replay) through a ``AxonStreams/StreamPipeline`` with an
 /// ``EEGProcessor`` and delivers raw samples, spectrum frames and indicators as async sequences.
 ///
 /// Three threads: the source's, the pipeline's consumer (the engine; allocation- and lock-free) and a delivery
@@ -197,7 +197,7 @@ public final class EEGSession: Sendable {
 
     /// Starts the source, the engine and the delivery thread.
     ///
-    /// - Throws: ``PipelineError`` if the pipeline cannot start.
+    /// - Throws: ``AxonStreams/PipelineError`` if the pipeline cannot start.
     public func start() throws {
         let thread = try WorkerThread(name: "axon-eeg-deliver") { [self] in deliverLoop() }
         delivery.thread = thread

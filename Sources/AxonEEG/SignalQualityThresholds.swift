@@ -2,7 +2,7 @@
 
 import AxonDSP
 
-/// The limits the engine measures every window against (``SignalQualityMeter``): which channels are usable and
+/// The limits the engine measures every window against (`SignalQualityMeter`): which channels are usable and
 /// which windows carry a blink or muscle artifact. Defaults suit scalp EEG in µV at 200–500 Hz.
 ///
 /// - A channel is **unusable** in a window when it is railed (more than ``maxRailedFraction`` of its samples at

@@ -40,7 +40,7 @@ public struct SpectrumFrameView {
     @inlinable public var isExcluded: Bool { row[layout.lane(.excluded)] != 0 }
 
     /// Dominant frequency of a channel inside a band, Hz (`data1…3` of the seed for bands 0…2); `nil` when the
-    /// band holds no peak of its own (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:)``).
+    /// band holds no peak of its own (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:above:)``).
     @inlinable public func dominantFrequency(channel: Int, band: Int) -> Double? {
         let value = row[layout.dominantLane(channel: channel, band: band)]
         return value.isNaN ? nil : value

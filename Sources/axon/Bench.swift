@@ -75,10 +75,11 @@ extension Axon {
             FileHandle.standardError.write(Data("axon bench: hop cost…\n".utf8))
             let workload = try BenchWorkload(channels: channels, sampleRate: rate)
             let cost = try PeakEstimatorStudy.hopCost(
-                workload, timing: RepeatedTiming(budget: max(0.2, (quick ? 3 : seconds) / 15)))
+                workload, timing: RepeatedTiming(budget: max(0.1, (quick ? 3 : seconds) / 75)))
             func ns(_ value: Double) -> String { String(format: "%.0f ns", value) }
             print("hop, \(channels) channels at \(rate) Hz: \(ns(cost.withoutBackground)) without the 1/f background fit, "
-                + "\(ns(cost.withBackground)) with it (ratio \(String(format: "%.3f", cost.withBackground / cost.withoutBackground)))")
+                + "\(ns(cost.withBackground)) with it (median of 25 side-by-side rounds' ratios: "
+                + "\(String(format: "%.3f", cost.medianRatio)))")
             print("gathering the individual alpha frequency (\(channels) zero-padded windows): "
                 + "\(ns(cost.alphaWindows)) per hop (\(String(format: "%.2f", cost.alphaWindows / cost.withBackground))× the hop)")
             if cost.irregularHops > 0 { print("warning: a hop did not make exactly one spectrum") }
