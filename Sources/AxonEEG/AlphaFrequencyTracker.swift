@@ -7,7 +7,7 @@ import AxonDSP
 /// exactly the windows whose spectra count (not excluded for a gap or an artifact, the channel usable), as
 /// researchers average artifact-free epochs.
 ///
-/// Call ``add(_:from:)`` right after the engine reports ``EEGEngine/Events/spectrum`` for a frame; it reads that
+/// Call ``add(view:from:)`` right after the engine reports ``EEGEngine/Events/spectrum`` for a frame; it reads that
 /// frame's window from the engine (``EEGEngine/withCurrentWindow(channel:_:)``).
 ///
 /// Cost: one FFT of `4 × window` points per usable channel per clean window, no allocation; ``estimate()`` is
@@ -18,10 +18,7 @@ import AxonDSP
 public final class AlphaFrequencyTracker {
     /// Each channel's average of the padded periodograms.
     public let periodograms: [AveragedPeriodogram]
-    /// The first sample (engine sample index) of every window added, in order.
-    public private(set) var windowStarts: [Int] = []
     private let estimator: IndividualAlphaFrequency
-    private let windowSize: Int
 
     /// Creates an empty tracker for an engine configured with `configuration`.
     ///
@@ -40,11 +37,10 @@ public final class AlphaFrequencyTracker {
         } catch {
             throw .invalidConfiguration("individual alpha frequency: \(error)")
         }
-        windowSize = configuration.windowSize
     }
 
-    /// ``add(_:from:)`` for the engine's current frame, read in place (no allocation: for the real-time loop).
-    /// Returns whether a window was added.
+    /// Adds the window of the engine's current frame unless the frame is excluded; channels not usable in it are
+    /// skipped. Read in place: no allocation, for the real-time loop. Returns whether a window was added.
     @discardableResult
     public func add(view frame: SpectrumFrameView, from engine: EEGEngine) -> Bool {
         guard !frame.isExcluded else { return false }
@@ -57,7 +53,7 @@ public final class AlphaFrequencyTracker {
         return added
     }
 
-    /// Windows added through ``add(view:from:)``.
+    /// Windows added (a window counts once, whichever of its channels were usable).
     public private(set) var cleanWindows = 0
 
     /// The width of ``writeSpectra(into:)``'s row: each channel's averaged spectrum, one after the other.
@@ -79,35 +75,21 @@ public final class AlphaFrequencyTracker {
         return estimator.estimate(spectra: spectra, grid: grid)
     }
 
-    /// Adds `frame`'s window from `engine` unless the frame is excluded; channels not usable in it are skipped.
-    public func add(_ frame: SpectrumFrame, from engine: EEGEngine) {
-        guard !frame.isExcluded else { return }
-        var added = false
-        for (channel, spectrum) in frame.channels.enumerated() where spectrum.quality.usable {
-            engine.withCurrentWindow(channel: channel) { older, newer in periodograms[channel].add(older, newer) }
-            added = true
-        }
-        if added { windowStarts.append(frame.sampleIndex + 1 - windowSize) }
-    }
-
     /// Each channel's mean power (the input's unit squared) in `band` over the windows added: the averaged density
     /// summed over the padded bins whose centres lie in the band, times the bin width; `nil` for a channel with no
     /// window.
     public func bandPower(in band: ClosedRange<Double>) -> [Double?] {
         periodograms.map { periodogram in
-            guard periodogram.count > 0 else { return nil }
-            let grid = periodogram.grid
-            let first = max(0, Int((band.lowerBound / grid.binWidth).rounded(.up)))
-            let last = min(grid.binCount - 1, Int((band.upperBound / grid.binWidth).rounded(.down)))
-            guard first <= last else { return nil }
-            let mean = periodogram.mean
-            return mean[first...last].reduce(0, +) * grid.binWidth
+            guard periodogram.count > 0, let band = try? FrequencyBand(band.lowerBound, band.upperBound),
+                let sum = try? periodogram.grid.bandSum(of: periodogram.mean, in: band)
+            else { return nil }
+            return sum * periodogram.grid.binWidth
         }
     }
 
     /// The estimate from the windows added so far (`nil` before the first).
     public func estimate() -> IndividualAlphaFrequency.Estimate? {
-        guard let grid = periodograms.first?.grid, !windowStarts.isEmpty else { return nil }
+        guard let grid = periodograms.first?.grid, cleanWindows > 0 else { return nil }
         return estimator.estimate(spectra: periodograms.map(\.mean), grid: grid)
     }
 }

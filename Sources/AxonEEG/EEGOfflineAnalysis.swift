@@ -51,6 +51,7 @@ public enum EEGOfflineAnalysis {
         if let eyesOpen { openWindows = eyesOpen } else { openWindows = try AlphaFrequencyTracker(configuration: configuration) }
         let closedWindows = try AlphaFrequencyTracker(configuration: configuration)
         let rate = configuration.sampleRate
+        var windowStarts: [Int] = []  // the first sample of every window the IAF averages, for the report
         func spans(_ state: AlphaReactivity.EyesState) -> [ClosedRange<Double>] {
             segments.filter { $0.state == state }.map { $0.from...$0.to }
         }
@@ -70,9 +71,10 @@ public enum EEGOfflineAnalysis {
                     binWidth: engine.grid.binWidth)
                 onFrame(spectrum)
                 builder.add(spectrum)
-                alpha.add(spectrum, from: engine)
-                if inside(spectrum, openSpans) { openWindows.add(spectrum, from: engine) }
-                if inside(spectrum, closedSpans) { closedWindows.add(spectrum, from: engine) }
+                let view = engine.spectrum
+                if alpha.add(view: view, from: engine) { windowStarts.append(view.sampleIndex + 1 - configuration.windowSize) }
+                if inside(spectrum, openSpans) { openWindows.add(view: view, from: engine) }
+                if inside(spectrum, closedSpans) { closedWindows.add(view: view, from: engine) }
             }
             if events.contains(.indicators) {
                 let indicator = ActivityIndicators(
@@ -114,9 +116,9 @@ public enum EEGOfflineAnalysis {
         var report = builder.report()
         if let estimate = alpha.estimate() {
             report.individualAlpha = .init(
-                estimate: estimate, windowStarts: alpha.windowStarts, resolution: alpha.periodograms[0].grid.binWidth)
+                estimate: estimate, windowStarts: windowStarts, resolution: alpha.periodograms[0].grid.binWidth)
         }
-        if openWindows.windowStarts.count > 0, closedWindows.windowStarts.count > 0 {
+        if openWindows.cleanWindows > 0, closedWindows.cleanWindows > 0 {
             report.reactivity = AlphaReactivity(
                 labels: configuration.channelLabels, eyesOpen: openWindows, eyesClosed: closedWindows,
                 engineAlpha: configuration.bands[configuration.roles.alpha], source: reactivitySource)
