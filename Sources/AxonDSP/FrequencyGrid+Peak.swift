@@ -69,10 +69,11 @@ extension FrequencyGrid {
         let centre = spectrum[k]
         let right = spectrum[k + 1]
         guard left > 0, centre > 0, right > 0 else { return Double(k) }
-        // The log values relative to the centre's: ln a − ln b and ln c − ln b, so two logs serve for the
-        // parabola's curvature (a − 2b + c) and slope (a − c).
-        let a = log(left / centre)
-        let c = log(right / centre)
+        // The log values relative to the centre's: ln a − ln b and ln c − ln b, so two logs (one pair) serve for
+        // the parabola's curvature (a − 2b + c) and slope (a − c).
+        let logs = fastLog(SIMD2(left, right) / centre)
+        let a = logs[0]
+        let c = logs[1]
         let curvature = a + c
         guard curvature < 0 else { return Double(k) }
         return Double(k) + min(1, max(-1, 0.5 * (a - c) / curvature))

@@ -112,7 +112,7 @@ struct BandPeakTests {
         for k in 8...12 { spectrum[k] = exp(-(Double(k) - 10.3) * (Double(k) - 10.3)) }
         let peak = try grid.peak(of: spectrum, in: FrequencyBand(5, 15))
         #expect(peak.bin == 10)
-        #expect(abs(peak.frequency - 10.3) < 1e-12)
+        #expect(abs(peak.frequency - 10.3) < 1e-9)  // the logs are a series' within 10⁻⁹ of the library's
         // A zero neighbour makes the log undefined: the bin centre is returned.
         spectrum[11] = 0
         #expect(try grid.peak(of: spectrum, in: FrequencyBand(5, 15)).frequency == 10)
