@@ -29,6 +29,8 @@ struct LiveViewBrowserTests {
                 + "+document.getElementById('baseline').dataset.progress > 0"),
             Step.eval("+document.getElementById('baseline').dataset.progress", as: "progress"),
             Step.eval("document.getElementById('baseline-text').textContent", as: "baselineText"),
+            // The empty indicator boxes say why while the baseline collects.
+            Step.eval("document.getElementById('zone').textContent", as: "zoneWaiting"),
             Step.wait("\(Self.canvas).traces === '4'"),
             Step.eval("window.axonNewest1 = +\(Self.canvas).newest", as: "newest1"),
             // The traces move: wait for a newer sample than the one just read (a loaded machine may take a while).
@@ -39,6 +41,7 @@ struct LiveViewBrowserTests {
             Step.wait("[0,1,2,3].every(i => { const c = document.getElementById('spectrum-' + i); "
                 + "return c && c.dataset.peak1 && c.dataset.peak1 !== 'none'; })"),
             Step.eval("[0,1,2,3].map(i => +document.getElementById('spectrum-' + i).dataset.peak1)", as: "peaks"),
+            Step.eval("document.getElementById('spectrum-0').dataset.yUnit", as: "yUnit"),
             Step.screenshot("test-sequence-spectrum.png"),
         ]
         for channel in 0..<4 {
@@ -53,6 +56,9 @@ struct LiveViewBrowserTests {
         let progress = try #require(first.number("progress"))
         #expect(progress > 0 && progress < 1)
         #expect((first.results["baselineText"] as? String ?? "").hasPrefix("collecting"))
+        let waiting = first.results["zoneWaiting"] as? String ?? ""
+        #expect(waiting.hasPrefix("after the baseline: ") && waiting.hasSuffix(" s to go"), "\(waiting)")
+        #expect(first.results["yUnit"] as? String == "µV² per bin")
         let newest1 = try #require(first.number("newest1"))
         let newest2 = try #require(first.results["newest2"] as? [Double])
         #expect(newest2[0] > newest1, "the traces did not move")
@@ -80,6 +86,7 @@ struct LiveViewBrowserTests {
             Step.click("#tab-status"),
             Step.wait("document.querySelectorAll('#status-log li').length >= 2 && document.getElementById('battery').dataset.level !== ''"),
             Step.eval("[...document.querySelectorAll('#status-log li')].map(li => li.dataset.name)", as: "status"),
+            Step.eval("[...document.querySelectorAll('#status-log li')].map(li => li.textContent)", as: "statusText"),
             Step.screenshot("test-sequence-status.png"),
             // A viewer that connects after 12 s got the last 10 s of raw data in its hello.
             Step.eval("(p => p[p.length - 1][0] - p[0][0])(view.hello.raw.points)", as: "history"),
@@ -102,6 +109,10 @@ struct LiveViewBrowserTests {
         #expect((zone[3] as? Int ?? 0) >= 1)
         let status = try #require(second.results["status"] as? [String])
         #expect(status.contains("CBManagerMessage_DataTransferStarted"))
+        // A status line reads as a sentence, with the SDK's code and name after it.
+        let lines = try #require(second.results["statusText"] as? [String])
+        #expect(lines.contains { $0.hasSuffix(" · Data transfer started (code 8, CBManagerMessage_DataTransferStarted)") },
+            "\(lines)")
         #expect(try #require(second.number("history")) >= 9.5)
     }
 
@@ -116,6 +127,8 @@ struct LiveViewBrowserTests {
         let run = try BrowserRun(url: try view.url(), steps: [
             Step.connected,
             Step.wait("document.body.dataset.ended === 'true'", timeout: 60),
+            Step.eval("[document.getElementById('connection').textContent, document.getElementById('connection').dataset.state]",
+                as: "connection"),
             Step.click("#tab-indicators"),
             Step.wait("document.querySelectorAll('#timeline li').length > 0"),
             Step.eval("[...document.querySelectorAll('#timeline li')].map(li => [+li.dataset.time, li.dataset.zone])",
@@ -136,6 +149,8 @@ struct LiveViewBrowserTests {
             guard let time = entry[0] as? Double, let zone = entry[1] as? String else { return nil }
             return (time, zone)
         }
+        // After the run's end the header no longer says "live".
+        #expect(run.results["connection"] as? [String] == ["run ended", "ended"], "\(run.results["connection"] ?? "")")
         // The terminal shows the same indicators the page does.
         let printed = view.lines.filter { $0.contains("── ") && $0.contains(" zone ") }
         #expect(printed.count == entries.count)

@@ -11,6 +11,7 @@ const BAND_SHADES = ["rgba(90,140,230,0.13)", "rgba(240,190,40,0.16)", "rgba(220
 const PEAK_COLOR = "#00c000";
 const IAF_COLOR = "#8a2be2";
 const MAX_HISTORY_SECONDS = 35;
+const SPECTRUM_UNIT = "µV² per bin";
 
 const view = {
     hello: null, channels: [], points: [], gaps: [], spectrum: null, indicators: [], earlier: null, status: [], battery: null, alpha: null,
@@ -25,18 +26,22 @@ function connect() {
     const protocol = location.protocol === "https:" ? "wss:" : "ws:";
     // The server's cookie (set with the page) authenticates the socket; the token stays out of its URL.
     const socket = new WebSocket(protocol + "//" + location.host + "/ws");
-    $("connection").textContent = "connecting";
-    $("connection").dataset.state = "connecting";
+    if (!view.ended) showConnection("connecting", "connecting");
     socket.onopen = () => {
-        $("connection").textContent = "live";
-        $("connection").dataset.state = "open";
+        if (!view.ended) showConnection("live", "open");
     };
     socket.onmessage = (event) => handle(JSON.parse(event.data));
     socket.onclose = () => {
-        $("connection").textContent = "disconnected: reconnecting";
-        $("connection").dataset.state = "closed";
+        // After the run's end the page keeps what it has; "disconnected" would read as data being lost.
+        if (view.ended) showConnection("run ended · view closed", "ended");
+        else showConnection("disconnected: reconnecting", "closed");
         setTimeout(connect, 2000);
     };
+}
+
+function showConnection(text, state) {
+    $("connection").textContent = text;
+    $("connection").dataset.state = state;
 }
 
 function handle(message) {
@@ -80,6 +85,12 @@ function applyHello(hello) {
     if (hello.battery !== null) applyBattery(hello.battery);
     view.alpha = hello.alpha || null;
     if (hello.stats) applyStats(hello.stats);
+    if (!hello.spectrum) showBaseline("notStarted", 0);
+    // A hello starts over: the run it describes may be a new one, which is live until its own end says otherwise.
+    view.ended = null;
+    $("ended").hidden = true;
+    delete document.body.dataset.ended;
+    showConnection("live", "open");
     if (hello.end) applyEnd(hello.end);
 }
 
@@ -196,9 +207,18 @@ function showBaseline(state, progress) {
     $("baseline").dataset.state = state;
     $("baseline").dataset.progress = progress;
     $("baseline-bar").style.width = (progress * 100).toFixed(1) + "%";
+    const seconds = view.hello.engine.baselineSeconds;
     $("baseline-text").textContent = state === "collecting"
-        ? "collecting " + Math.round(progress * 100) + "% of " + view.hello.engine.baselineSeconds + " s"
+        ? "collecting " + Math.round(progress * 100) + "% of " + seconds + " s"
         : state === "complete" ? "complete" : "not started";
+    // Until the first indicator the boxes below say why they are empty: zones are judged against the baseline.
+    if (view.indicators.length > 0 || state === "complete") return;
+    const waiting = state === "collecting"
+        ? "after the baseline: " + Math.max(0, Math.ceil((1 - progress) * seconds)) + " s to go"
+        : "after the " + seconds + "-s baseline, which starts with the first clean data";
+    $("zone").textContent = waiting;
+    $("zone").dataset.waiting = "true";
+    $("colors").textContent = "Each channel's colour follows the baseline too.";
 }
 
 function drawSpectra() {
@@ -244,6 +264,13 @@ function drawSpectra() {
         }
         for (let e = low; e <= high; e += 2) ctx.fillText("1e" + e, 4, y(Math.pow(10, e)) + 4);
         ctx.fillText("Hz", right - 16, height - 2);
+        // The y axis: power per frequency bin (what the spectrum message carries), on a log scale.
+        ctx.save();
+        ctx.translate(12, (top + bottom) / 2 + 30);
+        ctx.rotate(-Math.PI / 2);
+        ctx.fillText(SPECTRUM_UNIT, 0, 0);
+        ctx.restore();
+        canvas.dataset.yUnit = SPECTRUM_UNIT;
         ctx.strokeStyle = CHANNEL_COLORS[index % CHANNEL_COLORS.length];
         ctx.lineWidth = 1.5;
         ctx.beginPath();
@@ -305,6 +332,7 @@ function applyIndicator(indicator) {
         showBaseline("complete", 1);
     }
     const zone = $("zone");
+    delete zone.dataset.waiting;
     zone.textContent = indicator.zone + " " + Math.round(indicator.percent * 100) + "%";
     zone.dataset.zone = indicator.zone;
     zone.dataset.percent = indicator.percent;
@@ -383,7 +411,10 @@ function applyStatus(status) {
     item.dataset.code = status.code === null ? "" : status.code;
     item.dataset.name = status.name;
     const time = new Date(status.time * 1000).toLocaleTimeString();
-    item.textContent = time + " · " + (status.code === null ? "" : status.code + " ") + status.name + " — " + status.message;
+    // A sentence for a person first; the SDK's code and constant name stay beside it for whoever searches for them.
+    const source = document.createElement("small");
+    source.textContent = " (" + (status.code === null ? "" : "code " + status.code + ", ") + status.name + ")";
+    item.append(time + " · " + status.message, source);
     $("status-log").append(item);
 }
 
@@ -427,6 +458,7 @@ function applyEnd(end) {
     $("ended").hidden = false;
     $("ended").textContent = "run ended — " + end.summary;
     document.body.dataset.ended = "true";
+    showConnection("run ended", "ended");
 }
 
 // MARK: - Tabs and drawing
