@@ -2,19 +2,28 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo test checks docs-check deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
+.PHONY: demo install test checks docs-check deps test-deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
 
-## Installs the system packages, builds, and runs the main job on a built-in default.
+## Installs the system packages the build needs (not the tests'), builds, and runs the main job on a built-in default.
 demo: deps
 	$(SWIFT) build -c release --product axon
 	./.build/release/axon demo
+
+## Puts `axon` on the PATH under PREFIX (default /usr/local; `make install PREFIX=$$HOME/.local` needs no root): the
+## executable in bin, the live view's page and the sample recording in share/axon (found from any working directory),
+## a man page per command in share/man/man1 (ArgumentParser's manual generator) and bash, zsh and fish completions.
+PREFIX ?= /usr/local
+install: deps
+	$(SWIFT) build -c release --product axon
+	$(SWIFT) package generate-manual --multi-page
+	./scripts/install.sh "$(PREFIX)"
 
 ## Installs what the tests need and runs every test: unit tests, the docs check, the lock-free code under
 ## ThreadSanitizer, the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc
 ## counter), and a few seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers
 ## and real-time streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see
 ## docs/testing.md.
-test: deps
+test: test-deps
 	$(MAKE) --no-print-directory -j2 peers build-tests
 	$(MAKE) --no-print-directory -j2 --output-sync=target run-unit-tests checks
 
@@ -35,8 +44,12 @@ docs-check:
 deps:
 	./scripts/install-deps.sh
 
+## The build's packages and those the tests talk to (Chromium, nats-server, gpsd, dbus-daemon, python3-venv, …).
+test-deps:
+	./scripts/install-deps.sh --test
+
 ## The real EDF readers the interop tests check our files with (pyedflib, MNE) in .venv-peers; idempotent.
-peers: deps
+peers: test-deps
 	./scripts/python-peers.sh
 
 build: deps

@@ -16,7 +16,7 @@ public enum LiveViewError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPort(Int)
     /// The stream has another channel count than the view was made for.
     case channelCountMismatch(expected: Int, actual: Int)
-    /// The page's files are missing from the package resources.
+    /// The page's files are missing from the page directory or the package resources.
     case missingResource(String)
 
     /// A sentence a person can act on.
@@ -33,7 +33,7 @@ public enum LiveViewError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidPort(let port): "--port \(port) is outside 0…65535"
         case .channelCountMismatch(let expected, let actual):
             "the view was made for \(expected) channels, the stream has \(actual)"
-        case .missingResource(let name): "the view's page file \(name) is missing from the build's resources"
+        case .missingResource(let name): "the view's page file \(name) is missing (from the page directory or the build's resources)"
         }
     }
 }

@@ -46,16 +46,21 @@ public struct LiveViewServer: Sendable {
         /// Host names (or IP literals) a request's `Host` may name besides the listen address, `localhost`,
         /// `127.0.0.1` and `[::1]` — the name a proxy or `/etc/hosts` gives this machine.
         public var allowedHosts: [String]
+        /// A directory holding the page's `index.html`, `app.js` and `style.css` (an installed copy, e.g.
+        /// `PREFIX/share/axon/web`), or `nil` for the copy built into this module's resources.
+        public var pageDirectory: URL?
 
-        /// Creates a configuration; the default listens on 127.0.0.1:8080 with a fresh random token.
+        /// Creates a configuration; the default listens on 127.0.0.1:8080 with a fresh random token and serves the
+        /// page built into the module.
         public init(
             address: String = "127.0.0.1", port: Int = 8080, access: Access = .token(LiveViewServer.randomToken()),
-            allowedHosts: [String] = []
+            allowedHosts: [String] = [], pageDirectory: URL? = nil
         ) {
             self.address = address
             self.port = port
             self.access = access
             self.allowedHosts = allowedHosts
+            self.pageDirectory = pageDirectory
         }
 
         /// The token, `nil` with ``Access/noToken``.
@@ -124,8 +129,9 @@ public struct LiveViewServer: Sendable {
             ("index.html", "text/html; charset=utf-8"), ("app.js", "text/javascript; charset=utf-8"),
             ("style.css", "text/css; charset=utf-8"),
         ] {
-            guard let url = Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Web"),
-                let data = try? Data(contentsOf: url)
+            let url = configuration.pageDirectory.map { $0.appendingPathComponent(name) }
+                ?? Bundle.module.url(forResource: name, withExtension: nil, subdirectory: "Web")
+            guard let url, let data = try? Data(contentsOf: url)
             else { throw .missingResource(name) }
             files[name] = (type, [UInt8](data))
         }

@@ -14,7 +14,9 @@ extension Axon {
             abstract: "Replay a real EEG recording (or the simulated headset) through the engine; print each second's "
                 + "dominant frequencies and the activity zone every indicator period.")
 
-        static let defaultFile = "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt"
+        /// The sample recording, found from any working directory (``InstallLayout/shippedFile(_:)``).
+        static let defaultFile = InstallLayout.shippedFile(
+            "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
 
         /// The built-in demo's channels and where they sit: the OpenBCI GUI's default Cyton montage puts EXG2/EXG3
         /// at C3/C4 and EXG6/EXG7 at O1/O2 (datasets/README.md). C3 and C4 stand in for the headset's T3 and T4.

@@ -117,7 +117,8 @@ extension Axon {
                 let access: LiveViewServer.Configuration.Access =
                     noToken ? .noToken : .token(token ?? LiveViewServer.randomToken())
                 server = try LiveViewServer(hub: hub, configuration: .init(
-                    address: listen, port: port, access: access, allowedHosts: allowHost))
+                    address: listen, port: port, access: access, allowedHosts: allowHost,
+                    pageDirectory: InstallLayout.pageDirectory))
             } catch {
                 print("axon view: \(error)")
                 throw ExitCode.failure
