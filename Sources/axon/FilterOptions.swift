@@ -20,14 +20,15 @@ struct FilterOptions: ParsableArguments {
     @Option(
         parsing: .unconditional,
         help: ArgumentHelp(
-            "Band-pass every EEG channel from LOW to HIGH Hz (Butterworth, --filter-order), e.g. --bandpass 1,50.",
+            "Band-pass every channel from LOW to HIGH Hz (Butterworth, --filter-order), e.g. --bandpass 1,50.",
             valueName: "low,high"))
     var bandpass: String?
 
-    @Option(help: ArgumentHelp("High-pass every EEG channel at HZ (Butterworth): removes offsets and drift.", valueName: "hz"))
+    @Option(
+        help: ArgumentHelp("High-pass every channel at HZ (Butterworth): removes offsets and drift.", valueName: "hz"))
     var highpass: Double?
 
-    @Option(help: ArgumentHelp("Low-pass every EEG channel at HZ (Butterworth).", valueName: "hz"))
+    @Option(help: ArgumentHelp("Low-pass every channel at HZ (Butterworth).", valueName: "hz"))
     var lowpass: Double?
 
     @Option(help: ArgumentHelp(
@@ -74,7 +75,8 @@ struct FilterOptions: ParsableArguments {
         }
         for (name, value) in [("--highpass", highpass), ("--lowpass", lowpass)] {
             if let value, !(value.isFinite && value > 0) {
-                throw ValidationError("\(name) needs a frequency in Hz > 0, e.g. \(name) \(name == "--highpass" ? "1" : "40")")
+                let example = name == "--highpass" ? "1" : "40"
+                throw ValidationError("\(name) needs a frequency in Hz > 0, e.g. \(name) \(example)")
             }
         }
         if let highpass, let lowpass, highpass >= lowpass {
@@ -93,8 +95,8 @@ struct FilterOptions: ParsableArguments {
         }
     }
 
-    /// The cascade for a stream at `sampleRate` Hz — the Butterworth filter first, then the notch — or `nil` when no
-    /// filter was asked for.
+    /// The cascade for a stream at `sampleRate` Hz — the Butterworth filter first, then the notch — or `nil` when
+    /// no filter was asked for.
     ///
     /// - Throws: `ValidationError` when an edge or the notch is not below the Nyquist frequency of that rate.
     func design(sampleRate: Double) throws -> SecondOrderSections? {

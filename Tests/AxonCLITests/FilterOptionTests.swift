@@ -1,3 +1,4 @@
+import AxonRecording
 import Foundation
 import StreamTestSupport
 import Testing
@@ -97,5 +98,89 @@ struct FilterOptionTests {
         let (status, output) = try Self.axon(["analyze", "test-sequence:10", "--seconds", "2", "--notch", "50"])
         #expect(status == 64, "\(output)")
         #expect(output.contains("filter a recording; a device or a test sequence runs unfiltered"), "\(output)")
+    }
+}
+
+/// `axon convert` with filters: the written values are SciPy's `sosfiltfilt` of the source's, and the file says
+/// which filters ran.
+@Suite("convert with filters")
+struct ConvertFilterTests {
+    static let python = ConvertCommandTests.python
+
+    @Test("convert --bandpass 1,50 --notch 60 to Axon CSV: every value within 1e-9 of SciPy's butter + iirnotch + sosfiltfilt")
+    func csvMatchesSciPy() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.python), "make test installs .venv-peers")
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let raw = folder.appendingPathComponent("raw.csv").path
+        let filtered = folder.appendingPathComponent("filtered.csv").path
+        #expect(try ConvertCommandTests.axon(["convert", FilterOptionTests.openBCI, raw]).status == 0)
+        let (status, output) = try ConvertCommandTests.axon(
+            ["convert", FilterOptionTests.openBCI, filtered, "--bandpass", "1,50", "--notch", "60"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains(
+            "filtered    band-pass 1–50 Hz (Butterworth order 4, zero-phase), notch 60 Hz + harmonics (120 Hz), Q 30, "
+                + "zero-phase"), "\(output)")
+
+        let source = try RecordingReader.read(path: raw)
+        let ours = try RecordingReader.read(path: filtered)
+        #expect(ours.frameCount == 22_490 && ours.channelCount == 8)
+        #expect(ours.descriptor.metadata["edf.prefilter"] == "HP:1Hz LP:50Hz N:60Hz")
+        #expect(ours.descriptor.metadata["filters"]?.hasPrefix("band-pass 1–50 Hz") == true)
+        let input = folder.appendingPathComponent("in.txt")
+        let reference = folder.appendingPathComponent("out.txt")
+        let rows = (0..<source.frameCount).map { frame in
+            (0..<source.channelCount).map { "\(source.value(frame: frame, channel: $0))" }.joined(separator: " ")
+        }
+        try rows.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        let script = """
+            import sys, numpy as np
+            from scipy import signal
+            x = np.loadtxt(sys.argv[1])
+            sos = signal.butter(4, [1, 50], 'bandpass', fs=250, output='sos')
+            for f in (60, 120):
+                b, a = signal.iirnotch(f, 30, fs=250)
+                sos = np.vstack([sos, signal.tf2sos(b, a)])
+            np.savetxt(sys.argv[2], signal.sosfiltfilt(sos, x, axis=0), fmt='%.17g')
+            """
+        let (scipyStatus, scipyOutput) = try AxonExecutable.run(Self.python, ["-c", script, input.path, reference.path])
+        #expect(scipyStatus == 0, "\(scipyOutput)")
+        let expected = try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(expected.count == ours.frameCount)
+        var worst = 0.0
+        var largest = 0.0
+        for (frame, row) in expected.enumerated() {
+            for (channel, value) in row.enumerated() {
+                worst = max(worst, abs(ours.value(frame: frame, channel: channel) - value))
+                largest = max(largest, abs(source.value(frame: frame, channel: channel)))
+            }
+        }
+        #expect(worst <= 1e-9 * largest, "worst difference \(worst) µV, largest input \(largest) µV")
+    }
+
+    @Test("convert --bandpass 1,50 --notch 60 to EDF+: the prefiltering field says HP:1Hz LP:50Hz N:60Hz, and the file analyses with under 1 % mains")
+    func edfRecordsThePrefiltering() throws {
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let edf = folder.appendingPathComponent("f.edf").path
+        let (status, output) = try ConvertCommandTests.axon(
+            ["convert", FilterOptionTests.openBCI, edf, "--bandpass", "1,50", "--notch", "60"])
+        #expect(status == 0, "\(output)")
+        let back = try RecordingReader.read(path: edf)
+        #expect(back.descriptor.metadata["edf.prefilter"] == "HP:1Hz LP:50Hz N:60Hz")
+        // The band-pass took the Cyton's offsets of tens of millivolts off: ranges of a few hundred µV.
+        for channel in back.descriptor.channels {
+            let range = try #require(channel.range)
+            #expect(range.lowerBound > -1000 && range.upperBound < 1000, "\(channel.label): \(range)")
+        }
+        let shares = try FilterOptionTests.mainsShares(SignalTruthTests.analyze([edf]))
+        #expect(shares.count == 8 && shares.allSatisfy { $0 < 0.01 }, "\(shares)")
+        if FileManager.default.isExecutableFile(atPath: Self.python) {
+            let script = "import sys, pyedflib; f = pyedflib.EdfReader(sys.argv[1]); print(f.getPrefilter(0))"
+            let (pyStatus, pyOutput) = try AxonExecutable.run(Self.python, ["-c", script, edf])
+            #expect(pyStatus == 0, "\(pyOutput)")
+            #expect(pyOutput.trimmingCharacters(in: .whitespacesAndNewlines) == "HP:1Hz LP:50Hz N:60Hz")
+        }
     }
 }
