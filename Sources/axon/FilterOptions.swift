@@ -179,6 +179,17 @@ struct FilterOptions: ParsableArguments {
         return parts.isEmpty ? nil : parts.joined(separator: " ")
     }
 
+    /// These options as command-line arguments again, for a command that hands over to another (`demo --view`).
+    var arguments: [String] {
+        var arguments: [String] = []
+        if let bandpass { arguments.append("--bandpass=\(bandpass)") }
+        if let highpass { arguments += ["--highpass", "\(highpass)"] }
+        if let lowpass { arguments += ["--lowpass", "\(lowpass)"] }
+        if let notch { arguments += ["--notch", "\(notch)"] }
+        if let filterOrder { arguments += ["--filter-order", "\(filterOrder)"] }
+        return arguments
+    }
+
     /// `1`, `0.5`, `12.25`: a frequency without a needless `.0`.
     private static func hertz(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : "\(value)"
