@@ -1,4 +1,5 @@
 import AxonDSP
+import AxonRecording
 import AxonStreams
 
 /// The ``FilterOptions`` design run causally on a live stream: an `SOSFilter` over every channel of each block, in
@@ -44,4 +45,25 @@ final class SOSFilterStage: SampleProcessor {
     }
 
     func close() { filter = nil }
+
+    /// `recording`'s main stream as this stage will pass it on (filtered causally, each stretch between gaps from
+    /// a fresh start), for choosing a file's ranges before the stream runs: a high-pass moves the samples far from
+    /// the offset the unfiltered data sits at.
+    func filteredForPlanning(_ recording: Recording) throws -> Recording {
+        let width = recording.channelCount
+        let planner = try SOSFilter(design, channelCount: width)
+        var values = recording.values
+        let cuts = [0] + recording.gaps.map(\.beforeFrame).filter { $0 > 0 && $0 < recording.frameCount }
+            + [recording.frameCount]
+        values.withUnsafeMutableBufferPointer { buffer in
+            for (start, end) in zip(cuts, cuts.dropFirst()) where end > start {
+                planner.reset()
+                planner.filter(buffer.baseAddress! + start * width, frameCount: end - start, stride: width)
+            }
+        }
+        return Recording(
+            descriptor: recording.descriptor, values: values, timestamps: recording.timestamps,
+            counters: recording.counters, counterModulus: recording.counterModulus, markers: recording.markers,
+            gaps: recording.gaps, warnings: recording.warnings, truncation: recording.truncation)
+    }
 }

@@ -233,3 +233,69 @@ struct LiveFilterTests {
         #expect(message.contains("--lowpass 130 Hz is not below the Nyquist frequency, 125 Hz"), "\(message)")
     }
 }
+
+/// `axon record` with filters: causal, what SciPy's `sosfilt` gives from the primed state, and said in the header.
+@Suite("record with filters")
+struct RecordFilterTests {
+    @Test("record --bandpass 1,50 --notch 60 to EDF+: SciPy's sosfilt from sosfilt_zi·x[0] within half a step, HP:1Hz LP:50Hz N:60Hz in the header, nothing clipped")
+    func recordMatchesSciPy() throws {
+        let python = ConvertCommandTests.python
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let edf = folder.appendingPathComponent("r.edf").path
+        let (status, output) = try FilterOptionTests.axon(
+            ["record", FilterOptionTests.openBCI, "--out", edf, "--fast", "--bandpass", "1,50", "--notch", "60"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("clipped per channel [0, 0, 0, 0, 0, 0, 0, 0]"), "\(output)")
+        let back = try RecordingReader.read(path: edf)
+        #expect(back.descriptor.metadata["edf.prefilter"] == "HP:1Hz LP:50Hz N:60Hz")
+        let source = try RecordingReader.read(path: FilterOptionTests.openBCI)
+        #expect(back.frameCount >= source.frameCount)
+
+        try #require(FileManager.default.isExecutableFile(atPath: python), "make test installs .venv-peers")
+        let input = folder.appendingPathComponent("in.txt")
+        let reference = folder.appendingPathComponent("out.txt")
+        let rows = (0..<source.frameCount).map { frame in
+            (0..<source.channelCount).map { "\(source.value(frame: frame, channel: $0))" }.joined(separator: " ")
+        }
+        try rows.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        let script = """
+            import sys, numpy as np
+            from scipy import signal
+            x = np.loadtxt(sys.argv[1])
+            sos = signal.butter(4, [1, 50], 'bandpass', fs=250, output='sos')
+            for f in (60, 120):
+                b, a = signal.iirnotch(f, 30, fs=250)
+                sos = np.vstack([sos, signal.tf2sos(b, a)])
+            zi = signal.sosfilt_zi(sos)[:, :, None] * x[0][None, None, :]
+            y, _ = signal.sosfilt(sos, x, axis=0, zi=zi)
+            np.savetxt(sys.argv[2], y, fmt='%.17g')
+            """
+        let (scipyStatus, scipyOutput) = try AxonExecutable.run(python, ["-c", script, input.path, reference.path])
+        #expect(scipyStatus == 0, "\(scipyOutput)")
+        let expected = try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: " ").compactMap { Double($0) } }
+        #expect(expected.count == source.frameCount)
+        for (channel, info) in back.descriptor.channels.enumerated() {
+            let range = try #require(info.range)
+            let step = (range.upperBound - range.lowerBound) / 65535
+            var worst = 0.0
+            for (frame, row) in expected.enumerated() {
+                worst = max(worst, abs(back.value(frame: frame, channel: channel) - row[channel]))
+            }
+            #expect(worst <= step * 0.51, "\(info.label): worst \(worst) µV, step \(step) µV")
+        }
+    }
+
+    @Test("record --notch to .csv is a usage error: the file could not say it was filtered")
+    func csvRefused() throws {
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let csv = folder.appendingPathComponent("r.csv").path
+        let (status, output) = try FilterOptionTests.axon(
+            ["record", FilterOptionTests.openBCI, "--out", csv, "--fast", "--notch", "60"])
+        #expect(status == 64, "\(output)")
+        #expect(output.contains("record to .edf or .bdf, whose header says which filters ran"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: csv))
+    }
+}
