@@ -11,7 +11,14 @@ extension Axon {
     struct Analyze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
-                + "min and max dominant frequency per channel and band, and the zone timeline.")
+                + "min and max dominant frequency per channel and band, and the zone timeline.",
+            discussion: """
+                --bandpass, --highpass, --lowpass and --notch filter a recording forward and backward (zero-phase, \
+                like MNE and SciPy's sosfiltfilt) before the engine, which then runs as without them. The table's \
+                second line and the JSON's "filters" (a list, empty when none ran) say which filters ran. A \
+                high-pass changes what the engine's blink rule sees, and railed samples are counted on the filtered \
+                signal: check railing without filters. docs/filters.md has the details.
+                """)
 
         @Argument(help: ArgumentHelp(
             "What to analyse: a recording (any format axon reads: see axon info), test-sequence:HZ, or a live "
