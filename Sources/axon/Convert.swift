@@ -114,6 +114,10 @@ extension Axon {
             }
             if let filtered = filters.summary(.zeroPhase, sampleRate: recording.sampleRate) {
                 print("  filtered    \(filtered)")
+                if !recording.companions.isEmpty {
+                    print("  note: the filters ran on the main stream only, not on "
+                        + Self.streamsText(recording.companions))
+                }
             }
             if let line = anonymization.summary { print(line) }
             for warning in recording.warnings { print("  warning: \(warning)") }

@@ -21,19 +21,19 @@ extension FilterOptions {
         }
     }
 
-    /// `recording` with every stream filtered forward and backward (zero-phase) channel by channel, or unchanged
-    /// when no filter was asked for. Each stream gets a design for its own rate; each stretch between gaps is
-    /// filtered on its own, so nothing is smeared across missing samples. The descriptor's metadata records what
+    /// `recording`'s main stream (the EEG the commands analyse) filtered forward and backward (zero-phase) channel by
+    /// channel, or `recording` unchanged when no filter was asked for; its other streams (``Recording/companions``:
+    /// a Mind Monitor file's band powers, an XDF's accelerometer) are left as they are. Each stretch between gaps
+    /// is filtered on its own, so nothing is smeared across missing samples. The descriptor's metadata records what
     /// ran (`filters`, and `edf.prefilter` for EDF's prefiltering field, after any the source declared); declared
     /// ranges are dropped when a high- or band-pass removes the offset they describe.
     ///
-    /// - Throws: `ValidationError` when a stream's rate is too low for an edge, ``RecordingFilterError`` for
+    /// - Throws: `ValidationError` when the main stream's rate is too low for an edge, ``RecordingFilterError`` for
     ///   non-finite values or a stretch too short to pad.
     /// - Complexity: O(frames × channels × sections); one copy of the values.
     func filtered(_ recording: Recording) throws -> Recording {
         guard isActive else { return recording }
-        let streams = try recording.streams.map { try filteredStream($0) }
-        return streams[0].withCompanions(Array(streams.dropFirst()))
+        return try filteredStream(recording.withCompanions([])).withCompanions(recording.companions)
     }
 
     private func filteredStream(_ stream: Recording) throws -> Recording {

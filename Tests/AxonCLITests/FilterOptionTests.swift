@@ -52,8 +52,8 @@ struct FilterOptionTests {
                 "notch 60 Hz + harmonics (120 Hz), Q 30, zero-phase",
             ])
         #expect(try Self.mainsShares(filtered).allSatisfy { $0 < 0.01 })
-        // The engine's alpha-band peak frequency, channel by channel: a 1–50 Hz pass band leaves it where it was (measured:
-        // 0.11 Hz at most, on EXG2, where the high-pass changes which windows are flagged as blinks).
+        // The engine's alpha-band peak frequency, channel by channel: a 1–50 Hz pass band leaves it where it was
+        // (measured: 0.11 Hz at most, on EXG2, where the high-pass changes which windows are flagged as blinks).
         func alphaMedians(_ report: [String: Any]) throws -> [Double] {
             try #require(report["channels"] as? [[String: Any]]).map { channel in
                 let bands = try #require(channel["bands"] as? [[String: Any]])
@@ -68,7 +68,10 @@ struct FilterOptionTests {
         let (status, table) = try Self.axon(["analyze", Self.openBCI, "--highpass", "0.5", "--filter-order", "2"])
         #expect(status == 0, "\(table)")
         let lines = table.split(separator: "\n")
-        #expect(lines.count > 2 && lines[1] == "  filtered before the engine: high-pass 0.5 Hz (Butterworth order 2, zero-phase)", "\(table)")
+        #expect(
+            lines.count > 2
+                && lines[1] == "  filtered before the engine: high-pass 0.5 Hz (Butterworth order 2, zero-phase)",
+            "\(table)")
         let (_, plain) = try Self.axon(["analyze", Self.openBCI])
         #expect(!plain.contains("filtered before the engine"))
     }
@@ -157,6 +160,34 @@ struct ConvertFilterTests {
             }
         }
         #expect(worst <= 1e-9 * largest, "worst difference \(worst) µV, largest input \(largest) µV")
+    }
+
+    @Test(
+        "a file with streams at two rates: only the main stream is filtered, and only its signals say so",
+        .enabled(if: FileManager.default.isExecutableFile(atPath: ConvertCommandTests.python)))
+    func companionsStayUnfiltered() throws {
+        // pyedflib's legacy test file: 11 signals at 200 Hz and one at 57 Hz.
+        let (_, directory) = try AxonExecutable.run(
+            Self.python, [ConvertCommandTests.root.appendingPathComponent("scripts/pyedflib-read.py").path, "--data-dir"])
+        let input = directory.trimmingCharacters(in: .whitespacesAndNewlines) + "/test_legacy.edf"
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bdf = folder.appendingPathComponent("legacy.bdf").path
+        let (status, output) = try ConvertCommandTests.axon(["convert", input, bdf, "--lowpass", "40"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("note: the filters ran on the main stream only, not on the stream"), "\(output)")
+        let script = "import sys, pyedflib; f = pyedflib.EdfReader(sys.argv[1]); "
+            + "print('|'.join(f.getPrefilter(i) for i in range(f.signals_in_file)))"
+        let (pyStatus, pyOutput) = try AxonExecutable.run(Self.python, ["-c", script, bdf])
+        #expect(pyStatus == 0, "\(pyOutput)")
+        let fields = pyOutput.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|", omittingEmptySubsequences: false)
+        #expect(fields == Array(repeating: "LP:40Hz", count: 11) + [""], "\(pyOutput)")
+
+        // A Mind Monitor file's band powers arrive once a second: analyze filters its 256 Hz EEG only.
+        let mindMonitor = ConvertCommandTests.root.appendingPathComponent(
+            "datasets/muse-p300/mindMonitor-2017-format-first4s.csv").path
+        let report = try SignalTruthTests.analyze([mindMonitor, "--notch", "60"])
+        #expect(report["filters"] as? [String] == ["notch 60 Hz + harmonics (120 Hz), Q 30, zero-phase"])
     }
 
     @Test("convert --bandpass 1,50 --notch 60 to EDF+: the prefiltering field says HP:1Hz LP:50Hz N:60Hz, and the file analyses with under 1 % mains")

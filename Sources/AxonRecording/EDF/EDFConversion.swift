@@ -16,8 +16,8 @@ import AxonStreams
 /// - **Identification.** An EDF/BDF source's patient and recording subfields (code, sex, birthdate, name, admin
 ///   code, technician, equipment, as EDFlib reads them into `metadata["edf.*"]`) are written again; with an
 ///   ``Anonymization`` none are, the start date moves by its days and markers are dropped unless kept.
-/// - **Prefiltering.** `metadata["edf.prefilter"]` (a source's, when all its signals share one, with any filter the
-///   caller applied appended: `HP:1Hz LP:50Hz N:60Hz`) is every data signal's prefiltering field.
+/// - **Prefiltering.** Each stream's `metadata["edf.prefilter"]` (a source's, when all its signals share one, with
+///   any filter the caller applied appended: `HP:1Hz LP:50Hz N:60Hz`) is its signals' prefiltering field.
 /// - **Gaps.** Each of ``Recording/gaps`` is written as ``EDFSink`` writes a live ``AxonStreams/GapRecord``: an
 ///   annotation `gap: N samples (cause)` at the first missing sample and N samples of each channel's last value (EDF+C
 /// stays
@@ -160,6 +160,13 @@ public enum EDFConversion {
         if streams.count > 1 {
             descriptor.channels = streams.flatMap(\.descriptor.channels)
             options.channelRates = streams.flatMap { Array(repeating: $0.sampleRate, count: $0.channelCount) }
+            // Each stream's own prefiltering: a filter applied to one stream only is said for its signals only.
+            let prefilters = streams.map { $0.descriptor.metadata["edf.prefilter"] ?? "" }
+            if Set(prefilters).count > 1 {
+                options.channelPrefiltering = zip(streams, prefilters).flatMap {
+                    Array(repeating: $1, count: $0.channelCount)
+                }
+            }
         }
         let writer = try EDFWriter(
             path: path, descriptor: descriptor, startUnixTime: start ?? EDFHeaderBuilder.earliestStart,
