@@ -39,6 +39,7 @@ public struct Anonymization: Sendable, Hashable {
     /// `header.*` lines of a source's header, `lsl.hostname`, `xdf.stream.*`, …) is dropped.
     static let technicalKeys: Set<String> = [
         "format", "measuredRate", "board", "gain", "timeZone", "sampleIndex", "irregular", "channelCount", "highpass",
+        "filters",
         "edf.records", "edf.recordDuration", "edf.startUnknown", "edf.reserved", "edf.transducer", "edf.prefilter",
         "lsl.channel_format", "axon.counterModulus", "xdf.markers.outside",
     ]

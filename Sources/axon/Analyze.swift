@@ -11,7 +11,14 @@ extension Axon {
     struct Analyze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
-                + "min and max dominant frequency per channel and band, and the zone timeline.")
+                + "min and max dominant frequency per channel and band, and the zone timeline.",
+            discussion: """
+                --bandpass, --highpass, --lowpass and --notch filter a recording forward and backward (zero-phase, \
+                like MNE and SciPy's sosfiltfilt) before the engine, which then runs as without them. The table's \
+                second line and the JSON's "filters" (a list, empty when none ran) say which filters ran. A \
+                high-pass changes what the engine's blink rule sees, and railed samples are counted on the filtered \
+                signal: check railing without filters. docs/filters.md has the details.
+                """)
 
         @Argument(help: ArgumentHelp(
             "What to analyse: a recording (any format axon reads: see axon info), test-sequence:HZ, or a live "
@@ -21,6 +28,8 @@ extension Axon {
         var source: String?
 
         @OptionGroup var reading: RecordingReadOptions
+
+        @OptionGroup(title: "Filters (a recording, zero-phase, before the engine)") var filters: FilterOptions
 
         @Option(
             name: .customLong("test-sequence"),
@@ -148,6 +157,11 @@ extension Axon {
                     throw ValidationError("--segments and --eyes-open-recording analyse a FILE (without --asr)")
                 }
             }
+            if filters.isActive, file == nil {
+                throw ValidationError(
+                    "--bandpass, --highpass, --lowpass and --notch filter a recording; a device or a test sequence "
+                        + "runs unfiltered")
+            }
             if asrCalibration != nil || asr {
                 guard asr, file != nil else { throw ValidationError("--asr and --asr-calibration analyse a FILE") }
                 _ = try calibrationSpan()
@@ -166,6 +180,7 @@ extension Axon {
             var worstError: Double?
             var deviceSummary: String?
             var readWarnings: [String] = []
+            var filterLines: [String] = []
             if let device = liveDevice {
                 let summary: String
                 (report, source, summary) = try await analyzeDevice(device, configuration: configuration)
@@ -180,9 +195,12 @@ extension Axon {
                     recording = try recording.selecting(
                         channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
                 }
+                // The whole file, before any segment: the segment's edges then see no padding.
+                recording = try filters.filtered(recording)
                 if from != nil || to != nil {
                     recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
                 }
+                filterLines = filters.descriptions(.zeroPhase, sampleRate: recording.sampleRate)
                 configuration.sampleRate = recording.sampleRate
                 configuration.hop = hop ?? Int(recording.sampleRate.rounded())
                 configuration.channelLabels = recording.channelLabels
@@ -221,9 +239,10 @@ extension Axon {
                 for note in notes { printError(note) }
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys]
-                print(String(decoding: try encoder.encode(report), as: UTF8.self))
+                let output = FilteredReport(report: report, filters: filterLines)
+                print(String(decoding: try encoder.encode(output), as: UTF8.self))
             } else {
-                printTables(report, source: source, worstError: worstError)
+                printTables(report, source: source, worstError: worstError, filters: filterLines)
             }
             if !json { for note in notes { print(note) } }
             if let deviceSummary { print(deviceSummary) }
@@ -245,7 +264,7 @@ extension Axon {
         private func eyesOpenWindows(path: String, like recording: Recording, configuration: EEGEngine.Configuration)
             throws -> AlphaFrequencyTracker
         {
-            var open = try reading.read(path: path).selecting(channels: recording.channelLabels)
+            var open = try filters.filtered(reading.read(path: path).selecting(channels: recording.channelLabels))
             if from != nil || to != nil { open = try open.segment(from: from ?? 0, to: to ?? open.duration) }
             guard open.sampleRate == recording.sampleRate else {
                 throw ValidationError(
@@ -360,8 +379,9 @@ extension Axon {
             return (builder.report(), band == nil ? .nan : worst)
         }
 
-        private func printTables(_ report: EEGAnalysisReport, source: String, worstError: Double?) {
+        private func printTables(_ report: EEGAnalysisReport, source: String, worstError: Double?, filters: [String]) {
             print("axon analyze: \(source)")
+            if !filters.isEmpty { print("  filtered before the engine: " + filters.joined(separator: "; ")) }
             print("  \(report.frames) spectra (window \(report.window), hop \(report.hop) samples)"
                 + (report.framesWithFilledSamples > 0 ? ", \(report.framesWithFilledSamples) with filled-in samples" : ""))
             if let worstError, !worstError.isNaN, report.frames > 0 {
@@ -447,5 +467,20 @@ extension Axon {
             print("  artifacts: " + (artifacts.isEmpty ? "none" : artifacts.joined(separator: ", "))
                 + "; \(report.excludedFrames) of \(report.frames) windows left out of baseline and zones")
         }
+    }
+}
+
+/// The JSON of `axon analyze`: the report's keys, and `filters`, the filters that ran on the recording before the
+/// engine, one description each (empty when none did).
+private struct FilteredReport: Encodable {
+    let report: EEGAnalysisReport
+    let filters: [String]
+
+    private enum Key: String, CodingKey { case filters }
+
+    func encode(to encoder: any Encoder) throws {
+        try report.encode(to: encoder)  // a keyed object: `filters` joins its keys
+        var container = encoder.container(keyedBy: Key.self)
+        try container.encode(filters, forKey: .filters)
     }
 }

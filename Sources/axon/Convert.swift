@@ -43,11 +43,8 @@ extension Axon {
         @Option(help: "Convert up to this second.")
         var to: Double?
 
-        @Option(
-            help: ArgumentHelp(
-                "High-pass every channel at HZ (2nd-order Butterworth) before writing: removes DC offsets and drift.",
-                valueName: "HZ"))
-        var highpass: Double?
+        @OptionGroup(title: "Filters (zero-phase, every channel, before writing; the file's metadata records them)")
+        var filters: FilterOptions
 
         @Flag(help: "Write the file even if something is lost (clipping, a coarse step, a cut label); print each loss.")
         var allowLossy = false
@@ -60,9 +57,6 @@ extension Axon {
         func validate() throws {
             guard ["csv", "edf", "bdf", "xdf"].contains(fileExtension) else {
                 throw ValidationError("OUT must end in .csv (Axon CSV), .edf (EDF+), .bdf (BDF+) or .xdf (XDF)")
-            }
-            if let highpass, !(highpass.isFinite && highpass > 0) {
-                throw ValidationError("--highpass needs a frequency in Hz > 0, e.g. --highpass 0.5")
             }
             if range != nil, !["edf", "bdf"].contains(fileExtension) {
                 throw ValidationError("--range is for .edf and .bdf files")
@@ -77,12 +71,10 @@ extension Axon {
                 recording = try recording.selecting(
                     channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
             }
+            // The whole file, before any segment: the segment's edges then see no padding.
+            recording = try filters.filtered(recording)
             if from != nil || to != nil {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
-            }
-            if let highpass {
-                let streams = try recording.streams.map { try Self.highPassed($0, cutoff: highpass) }
-                recording = streams[0].withCompanions(Array(streams.dropFirst()))
             }
             let head = "axon convert: \(input) → \(output)"
             if !recording.companions.isEmpty, fileExtension == "csv" {
@@ -116,8 +108,16 @@ extension Axon {
                 for companion in recording.companions { print("  and a stream of \(Self.shapeText(companion))") }
                 print("  start       \(Self.startText(recording))")
                 if recording.counters != nil { print("  note: device counters are not carried by XDF") }
+                if filters.isActive { print("  note: XDF's stream header does not record the filters below") }
             default:
                 try convertToEDF(recording, head: head, shape: shape)
+            }
+            if let filtered = filters.summary(.zeroPhase, sampleRate: recording.sampleRate) {
+                print("  filtered    \(filtered)")
+                if !recording.companions.isEmpty {
+                    print("  note: the filters ran on the main stream only, not on "
+                        + Self.streamsText(recording.companions))
+                }
             }
             if let line = anonymization.summary { print(line) }
             for warning in recording.warnings { print("  warning: \(warning)") }
@@ -266,24 +266,6 @@ extension Axon {
 
         /// A number with `digits` significant digits (4 by default).
         static func number(_ value: Double, _ digits: Int = 4) -> String { String(format: "%.\(digits)g", value) }
-
-        /// The recording high-passed at `cutoff` Hz, channel by channel; declared ranges are dropped (they describe
-        /// the unfiltered signal).
-        static func highPassed(_ recording: Recording, cutoff: Double) throws -> Recording {
-            let channels = recording.channelCount
-            let filter = try HighPassFilter(channelCount: channels, cutoff: cutoff, sampleRate: recording.sampleRate)
-            var values = recording.values
-            values.withUnsafeMutableBufferPointer { buffer in
-                for frame in 0..<recording.frameCount { filter.filter(buffer.baseAddress! + frame * channels) }
-            }
-            var descriptor = recording.descriptor
-            descriptor.channels = descriptor.channels.map { ChannelInfo(label: $0.label, unit: $0.unit) }
-            descriptor.metadata["highpass"] = "\(cutoff) Hz, 2nd-order Butterworth (axon convert --highpass)"
-            return Recording(
-                descriptor: descriptor, values: values, timestamps: recording.timestamps, counters: recording.counters,
-                counterModulus: recording.counterModulus, markers: recording.markers, gaps: recording.gaps,
-                warnings: recording.warnings, truncation: recording.truncation)
-        }
     }
 }
 

@@ -79,6 +79,18 @@ extension Axon {
             else {
                 throw ValidationError("need 0 ≤ from < to, and positive baseline, indicator, speed and seconds")
             }
+            if filters.isActive {
+                switch try resolvedSource() {
+                case nil, .file?, .cyton?: break
+                case .testSequence?, .simulator?, .lsl?, .muse?, .ganglion?, .brainiac?:
+                    // --view shows any source through axon view, which filters all of them.
+                    guard view else {
+                        throw ValidationError(
+                            "--bandpass, --highpass, --lowpass and --notch filter a recording or a cyton: SOURCE "
+                                + "(or any SOURCE with --view)")
+                    }
+                }
+            }
         }
 
         @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
@@ -95,6 +107,8 @@ extension Axon {
 
         @Flag(help: "Show the run in the browser instead (axon view on 127.0.0.1:8080; docs/live-view.md).")
         var view = false
+
+        @OptionGroup(title: "Filters (causal, before the engine; a recording or a Cyton)") var filters: FilterOptions
 
         /// The SOURCE given, under its new spelling or an old one; `nil` for the built-in demo.
         func resolvedSource() throws -> SourceSpecifier? {
@@ -151,8 +165,10 @@ extension Axon {
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
             let lsl = try lslOut ? LSLRunOutput(configuration: lslConfig) : nil
             let status = try lsl?.statusOutlet(for: recording.descriptor)
+            let stage = try SOSFilterStage(filters, sampleRate: recording.sampleRate)
             let session = try EEGSession(
-                source: replay, configuration: configuration, sinks: lsl.map { [$0.rawSink(status: status)] } ?? [],
+                source: replay, configuration: configuration, stages: stage.map { [$0] } ?? [],
+                sinks: lsl.map { [$0.rawSink(status: status)] } ?? [],
                 options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
             let outlets = try lsl?.eegOutlets(eeg: recording.descriptor, configuration: configuration)
             let displayLabels = builtIn && channels == nil
@@ -165,6 +181,9 @@ extension Axon {
                 + "the start, an indicator every \(fmt(indicator, 0)) s; speed "
                 + (fast ? "as fast as possible" : "\(fmt(speed, 1))×")
                 + "  (change with --from --to --baseline --indicator --speed --fast --channels, or give a SOURCE)")
+            if let filtered = filters.summary(.causal, sampleRate: recording.sampleRate) {
+                print("  filtered before the engine: \(filtered)")
+            }
             let printer = EEGPrinter(configuration: configuration, displayLabels: displayLabels, timeOffset: from)
             if let outlets {
                 print("  LSL outlets: \(recording.descriptor.name), \(outlets.spectra.descriptor.name), "

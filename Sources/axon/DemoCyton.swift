@@ -20,14 +20,18 @@ extension Axon.Demo {
         let configuration = EEGEngine.Configuration(
             sampleRate: rate, channelLabels: labels, hop: Int(rate), baselineDuration: baseline,
             indicatorPeriod: indicator)
+        let stage = try SOSFilterStage(filters, sampleRate: rate)
         let session = try EEGSession(
-            source: source, configuration: configuration,
+            source: source, configuration: configuration, stages: stage.map { [$0] } ?? [],
             options: .init(publishSamples: false, pipeline: .init(timeline: source.timelineConfiguration)))
         print(
             "  channels \(labels.joined(separator: ", ")); \(fmt(seconds, 0)) s of data; "
                 + "baseline \(fmt(baseline, 0)) s, "
                 + "an indicator every \(fmt(indicator, 0)) s  (change with --channels --seconds --baseline --indicator)"
         )
+        if let filtered = filters.summary(.causal, sampleRate: rate) {
+            print("  filtered before the engine: \(filtered)")
+        }
         session.startBaseline()
         try session.start()
         let samples = Int(seconds * rate)

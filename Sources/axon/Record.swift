@@ -88,6 +88,8 @@ extension Axon {
 
         @OptionGroup var fileMode: FileModeOption
         @OptionGroup var anonymization: AnonymizeOptions
+        @OptionGroup(title: "Filters (causal, before the file and the engine; .edf/.bdf, whose header records them)")
+        var filters: FilterOptions
 
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline >= 0, indicator > 0, progress > 0,
@@ -97,6 +99,12 @@ extension Axon {
             guard try resolvedSource(announce: false) != nil else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
             guard ["edf", "bdf", "csv", "xdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
                 throw ValidationError("--out must end in .edf, .bdf, .csv or .xdf")
+            }
+            // A filtered recording must say so: EDF's prefiltering field does, Axon CSV and XDF have no place for it.
+            if filters.isActive, !["edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
+                throw ValidationError(
+                    "--bandpass, --highpass, --lowpass and --notch record to .edf or .bdf, whose header says which "
+                        + "filters ran; record .csv or .xdf unfiltered and filter with axon convert")
             }
         }
 
@@ -123,6 +131,7 @@ extension Axon {
             let (source, pipelineConfiguration, timeBase) = try makeSource(
                 source: sourceText, device: deviceText, headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
+            let stage = try SOSFilterStage(filters, sampleRate: descriptor.nominalRate)
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
             let sink: any SampleSink
@@ -150,9 +159,11 @@ extension Axon {
                 // A recording played back is known in full before the header is written: its ranges come from its
                 // data, as `convert` chooses them. A live source keeps its declared range (or the format's default).
                 if physicalRange == nil, let replay = source as? RecordingReplaySource {
-                    ranges = try EDFChannelPlan.plan(replay.recording, format: format).map(\.range)
+                    let planned = try stage.map { try $0.filteredForPlanning(replay.recording) } ?? replay.recording
+                    ranges = try EDFChannelPlan.plan(planned, format: format).map(\.range)
                 }
-                let options = anonymization.applied(to: .init(format: format, ranges: ranges))
+                var options = anonymization.applied(to: .init(format: format, ranges: ranges))
+                if let prefiltering = filters.edfPrefiltering { options.prefiltering = prefiltering }
                 let created = EDFSink(path: out, options: options, timeBase: timeBase)
                 edfSink = created
                 // The headset's status changes, battery reports and rejected notifications become annotations.
@@ -207,6 +218,9 @@ extension Axon {
                 + "\(fmt(descriptor.nominalRate, 0)) Hz → \(out)"
                 + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
                 + (zones ? "; zones annotated after a \(fmt(baseline, 0)) s baseline" : ""))
+            if let filtered = filters.summary(.causal, sampleRate: descriptor.nominalRate) {
+                print("  filtered before the file: \(filtered); header prefiltering \(filters.edfPrefiltering ?? "")")
+            }
             flushStandardOutput()
             func publishStatus(_ text: String) {
                 do { try status?.publish(text) } catch { print("status outlet: \(error)") }
@@ -223,7 +237,7 @@ extension Axon {
                     sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
                     baselineDuration: baseline, indicatorPeriod: indicator)
                 let session = try EEGSession(
-                    source: watched, configuration: configuration, sinks: sinks,
+                    source: watched, configuration: configuration, stages: stage.map { [$0] } ?? [], sinks: sinks,
                     options: .init(publishSamples: false, pipeline: pipelineConfiguration))
                 let rate = descriptor.nominalRate
                 let outlets = try lslOut ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration) : nil
@@ -249,7 +263,9 @@ extension Axon {
                 statistics = session.statistics
                 stop = session.stop
             } else {
-                let pipeline = StreamPipeline(source: watched, sinks: sinks, configuration: pipelineConfiguration)
+                let pipeline = StreamPipeline(
+                    source: watched, processors: stage.map { [$0] } ?? [], sinks: sinks,
+                    configuration: pipelineConfiguration)
                 try pipeline.start()
                 statistics = pipeline.statistics
                 stop = pipeline.stop

@@ -92,6 +92,9 @@ extension Axon {
         @Option(help: "After the source ends, keep serving this many seconds, then exit (default: until Ctrl-C).")
         var linger: Double?
 
+        @OptionGroup(title: "Filters (causal, before the engine: the traces and the spectra are filtered)")
+        var filters: FilterOptions
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline > 0, indicator > 0, noise >= 0, from >= 0,
                 seconds.map({ $0 > 0 }) ?? true, linger.map({ $0 >= 0 }) ?? true, to.map({ $0 > from }) ?? true
@@ -123,8 +126,9 @@ extension Axon {
                 print("axon view: \(error)")
                 throw ExitCode.failure
             }
+            let stage = try SOSFilterStage(filters, sampleRate: descriptor.nominalRate)
             let session = try EEGSession(
-                source: made.source, configuration: configuration, sinks: [hub.sink],
+                source: made.source, configuration: configuration, stages: stage.map { [$0] } ?? [], sinks: [hub.sink],
                 options: .init(timeBase: made.timeBase, publishSamples: false, pipeline: made.pipeline))
             hub.attachStatistics { session.statistics() }
             events.attach(hub)
@@ -149,6 +153,9 @@ extension Axon {
             }
             print("  \(descriptor.channelCount) channels at \(fmt(descriptor.nominalRate, 0)) Hz; baseline "
                 + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s; Ctrl-C stops")
+            if let filtered = filters.summary(.causal, sampleRate: descriptor.nominalRate) {
+                print("  filtered before the engine and the page: \(filtered)")
+            }
             flushStandardOutput()
 
             session.startBaseline()
@@ -415,6 +422,7 @@ extension Axon.Demo {
         default: arguments += bus.map { ["--bus", $0] } ?? []
         }
         arguments += ["--baseline", "\(baselineSeconds(builtIn: specifier == nil))", "--indicator", "\(indicator)"]
+        arguments += filters.arguments
         let view = try Axon.View.parse(arguments)
         try await view.run()
     }

@@ -16,6 +16,8 @@ import AxonStreams
 /// - **Identification.** An EDF/BDF source's patient and recording subfields (code, sex, birthdate, name, admin
 ///   code, technician, equipment, as EDFlib reads them into `metadata["edf.*"]`) are written again; with an
 ///   ``Anonymization`` none are, the start date moves by its days and markers are dropped unless kept.
+/// - **Prefiltering.** Each stream's `metadata["edf.prefilter"]` (a source's, when all its signals share one, with
+///   any filter the caller applied appended: `HP:1Hz LP:50Hz N:60Hz`) is its signals' prefiltering field.
 /// - **Gaps.** Each of ``Recording/gaps`` is written as ``EDFSink`` writes a live ``AxonStreams/GapRecord``: an
 ///   annotation `gap: N samples (cause)` at the first missing sample and N samples of each channel's last value (EDF+C
 /// stays
@@ -158,6 +160,13 @@ public enum EDFConversion {
         if streams.count > 1 {
             descriptor.channels = streams.flatMap(\.descriptor.channels)
             options.channelRates = streams.flatMap { Array(repeating: $0.sampleRate, count: $0.channelCount) }
+            // Each stream's own prefiltering: a filter applied to one stream only is said for its signals only.
+            let prefilters = streams.map { $0.descriptor.metadata["edf.prefilter"] ?? "" }
+            if Set(prefilters).count > 1 {
+                options.channelPrefiltering = zip(streams, prefilters).flatMap {
+                    Array(repeating: $1, count: $0.channelCount)
+                }
+            }
         }
         let writer = try EDFWriter(
             path: path, descriptor: descriptor, startUnixTime: start ?? EDFHeaderBuilder.earliestStart,
@@ -232,7 +241,7 @@ public enum EDFConversion {
 
     /// The patient and recording subfields of an EDF/BDF source (`metadata["edf.*"]` as ``EDFFileReader`` keeps
     /// EDFlib's reading: `Male`, `02 aug 1951`, names with spaces) in EDF+'s spelling (`M`, `02-AUG-1951`,
-    /// `Jane_Doe`); fields the source lacks stay unknown (`X`).
+    /// `Jane_Doe`); fields the source lacks stay unknown (`X`). `edf.prefilter` becomes every signal's prefiltering.
     static func identify(_ options: inout EDFWriter.Options, from metadata: [String: String]) {
         func field(_ key: String) -> String? { metadata["edf." + key].flatMap { $0.isEmpty ? nil : $0 } }
         if let code = field("patientCode") { options.patient.code = code }
@@ -246,6 +255,7 @@ public enum EDFConversion {
         if let admin = field("admincode") { options.adminCode = admin }
         if let technician = field("technician") { options.technician = technician }
         if let equipment = field("equipment") { options.equipment = equipment }
+        if let prefilter = field("prefilter") { options.prefiltering = prefilter }
     }
 
     /// `1`, `2.5`: a marker value without a needless `.0`.

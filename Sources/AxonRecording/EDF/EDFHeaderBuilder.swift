@@ -153,7 +153,10 @@ struct EDFHeaderBuilder {
         put(format == .edfPlus ? "-32768" : "-8388608", 8)
         for scaling in scalings { put("\(scaling.digitalMaximum)", 8) }
         put(format == .edfPlus ? "32767" : "8388607", 8)
-        for _ in channels { put(options.prefiltering, 80) }
+        for index in channels.indices {
+            let own = options.channelPrefiltering
+            put(index < own.count ? own[index] : options.prefiltering, 80)
+        }
         put("", 80)
         for samples in perChannel { put("\(samples)", 8) }
         put("\(annotationSamples)", 8)

@@ -75,6 +75,9 @@ extension EDFWriter {
         public var transducer: String
         /// Prefiltering of every channel (`HP:0.1Hz LP:75Hz`); empty by default.
         public var prefiltering: String
+        /// Prefiltering per channel, in the descriptor's order, where channels differ (a recording whose streams
+        /// were filtered differently); empty (default): ``prefiltering`` for every channel.
+        public var channelPrefiltering: [String] = []
         /// Patient identification.
         public var patient: Patient
         /// EDF+ recording identification after the start date: admin code, technician, equipment (`X` unknown;
