@@ -45,8 +45,9 @@ final class ViewProcess {
     private let exited = DispatchSemaphore(value: 0)
     private let reader: Thread
 
-    init(_ arguments: [String]) throws {
-        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+    /// Starts `axon view ARGUMENTS` (the built executable, or `executable`).
+    init(_ arguments: [String], executable: String? = nil) throws {
+        let axon = try #require(executable ?? AxonExecutable.path, "build the axon executable first (swift build)")
         process = Process()
         process.executableURL = URL(fileURLWithPath: axon)
         process.arguments = ["view"] + arguments
