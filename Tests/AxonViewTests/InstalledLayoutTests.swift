@@ -33,7 +33,8 @@ struct InstalledLayoutTests {
     /// in its index.html, and the sample recording.
     static func makePrefix(marker: String) throws -> URL {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
-        let prefix = URL(fileURLWithPath: axon).deletingLastPathComponent()
+        // The real folder (.build/debug is a symbolic link), as /proc/self/exe will name it.
+        let prefix = URL(fileURLWithPath: axon).resolvingSymlinksInPath().deletingLastPathComponent()
             .appendingPathComponent("install-test-\(UUID().uuidString)")
         let files = FileManager.default
         try files.createDirectory(at: prefix.appendingPathComponent("bin"), withIntermediateDirectories: true)
