@@ -91,15 +91,24 @@ extension Axon {
             @OptionGroup var target: BandSetTarget
             @Option(help: "YYYY-MM-DD.") var date: String
             @Option(help: "HH:MM.") var time: String
-            @Option var title: String
+            @Option(help: "The entry's title (needed to write one; --close finds the entry by date and time).")
+            var title: String?
             @Option var subtitle = ""
             @Flag(help: "Remove the schedule at that date and time instead.") var close = false
+
+            func validate() throws {
+                guard close || title != nil else {
+                    throw ValidationError("--title is needed to write a schedule (--close needs only --date and --time)")
+                }
+            }
+
             func run() async throws {
                 let d = date.split(separator: "-").compactMap { Int($0) }
                 guard d.count == 3 else { throw ValidationError("--date is YYYY-MM-DD") }
                 let (hour, minute) = try BandSet.clock(time)
                 let schedule = BandSchedule(
-                    year: d[0], month: d[1], day: d[2], hour: hour, minute: minute, title: title, subtitle: subtitle)
+                    year: d[0], month: d[1], day: d[2], hour: hour, minute: minute, title: title ?? "",
+                    subtitle: subtitle)
                 try await BandSet.send(close ? .closeSchedule(schedule) : .writeSchedule(schedule), to: target)
             }
         }

@@ -11,10 +11,12 @@ extension Axon.OBD {
             discussion: """
                 Tries /dev/ttyUSB*, /dev/ttyACM* and /dev/rfcomm* (Bluetooth classic dongles bound with rfcomm), \
                 then every --port and --tcp given. An endpoint is listed when it answers ATZ with an ELM327 banner; \
-                its name is the adapter's AT@1 description and banner, the name `connect` and --name accept. \
+                it is listed as its endpoint and the adapter's AT@1 description and banner. \
                 Then BlueZ is scanned for --ble-seconds for Bluetooth LE devices advertising a serial-over-GATT \
                 service of OBD dongles (0xFFF0, 0xFFE0, 0x18F0); each that answers ATZ is listed as ble:ADDRESS. \
-                Without bluetoothd the Bluetooth LE part is reported as not scanned and the rest goes on.
+                Without bluetoothd the Bluetooth LE part is reported as not scanned and the rest goes on. \
+                `axon obd read`, `watch` and `events` reach a listed dongle with --port DEV, --tcp HOST:PORT or \
+                --ble ADDRESS.
                 """)
 
         @Option(help: ArgumentHelp("Also try this serial device (repeatable).", valueName: "DEV"))

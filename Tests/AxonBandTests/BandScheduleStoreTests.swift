@@ -70,11 +70,13 @@ struct BandScheduleStoreTests {
         let written = try await AxonExecutable.runOffPool(axon, schedule)
         #expect(written.status == 0, "\(written.output)")
         #expect(try await bed.stats(address)["schedules"]?.integerValue == 1)
-        let closed = try await AxonExecutable.runOffPool(axon, schedule + ["--close"])
+        // Closing names the entry by date and time only, as the band does (no --title).
+        let closing = Array(schedule.dropLast(2)) + ["--close"]
+        let closed = try await AxonExecutable.runOffPool(axon, closing)
         #expect(closed.status == 0, "\(closed.output)")
         #expect(closed.output.contains("sent 44 06 EA 07 0C 01 09 1E 6F"))
         #expect(try await bed.stats(address)["schedules"]?.integerValue == 0)
-        let again = try await AxonExecutable.runOffPool(axon, schedule + ["--close"])
+        let again = try await AxonExecutable.runOffPool(axon, closing)
         #expect(again.status != 0 && again.output.contains("there is no schedule at 2026-12-01 09:30"))
     }
 }

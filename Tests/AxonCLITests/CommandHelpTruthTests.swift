@@ -1,0 +1,48 @@
+import Foundation
+import StreamTestSupport
+import Testing
+
+/// Commands say what they take: help that names options and commands which exist, and requirements that follow
+/// what the operation needs.
+@Suite("command help and requirements")
+struct CommandHelpTruthTests {
+    static func axon(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        return try AxonExecutable.run(axon, arguments)
+    }
+
+    /// The long options a help text names (`--port`, `--ble-seconds`, …).
+    static func options(in text: String) -> Set<String> {
+        let regex = try! NSRegularExpression(pattern: "--[a-z][a-z0-9-]*")
+        let range = NSRange(text.startIndex..., in: text)
+        return Set(regex.matches(in: text, range: range).compactMap { Range($0.range, in: text).map { String(text[$0]) } })
+    }
+
+    @Test("obd scan's help names only options that obd scan or obd read take, and no command that does not exist")
+    func obdScanHelpNamesWhatExists() throws {
+        let scan = try Self.axon(["obd", "scan", "--help"])
+        let read = try Self.axon(["obd", "read", "--help"])
+        #expect(scan.status == 0 && read.status == 0)
+        let usages = [scan.output, read.output].compactMap { $0.split(separator: "\n").first { $0.hasPrefix("USAGE:") } }
+        let known = usages.reduce(into: Set<String>()) { $0.formUnion(Self.options(in: String($1))) }
+            .union(["--help", "--version"])
+        let named = Self.options(in: scan.output)
+        #expect(named.subtracting(known).isEmpty, "named but taken by neither: \(named.subtracting(known))")
+        #expect(named.contains("--ble"), "the help should say how read reaches a Bluetooth LE dongle")
+        #expect(!scan.output.contains("`connect`"), "\(scan.output)")
+    }
+
+    @Test("band set schedule: writing needs --title, closing finds the entry by date and time")
+    func scheduleTitleOnlyForWriting() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("axon-schedule-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let entry = ["band", "set", "schedule", "sim:band", "--out", store.path, "--date", "2026-12-01", "--time", "09:30"]
+        let untitled = try Self.axon(entry)
+        #expect(untitled.status == 64, "\(untitled.output)")
+        #expect(untitled.output.contains("--title is needed to write a schedule"), "\(untitled.output)")
+        let written = try Self.axon(entry + ["--title", "Dentist"])
+        #expect(written.status == 0, "\(written.output)")
+        let closed = try Self.axon(entry + ["--close"])
+        #expect(closed.status == 0, "\(closed.output)")
+    }
+}
