@@ -79,6 +79,16 @@ extension Axon {
             else {
                 throw ValidationError("need 0 ≤ from < to, and positive baseline, indicator, speed and seconds")
             }
+            if fast {
+                switch try resolvedSource() {
+                case nil, .file?: break
+                default:
+                    // A live source has its own clock; saying nothing would leave --fast silently ignored.
+                    throw ValidationError(
+                        "--fast replays a recording as fast as the engine goes; a device, the simulator or a test "
+                            + "sequence runs at its own real-time rate (shorten it with --seconds)")
+                }
+            }
             if filters.isActive {
                 switch try resolvedSource() {
                 case nil, .file?, .cyton?: break

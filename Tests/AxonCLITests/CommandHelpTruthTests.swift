@@ -45,4 +45,13 @@ struct CommandHelpTruthTests {
         let closed = try Self.axon(entry + ["--close"])
         #expect(closed.status == 0, "\(closed.output)")
     }
+
+    @Test("demo --fast with a live source is refused, not silently run in real time", arguments: [
+        ["test-sequence:10", "--fast"], ["--test-sequence", "10", "--fast"], ["simulator", "--fast"],
+    ])
+    func fastNeedsARecording(arguments: [String]) throws {
+        let demo = try Self.axon(["demo"] + arguments + ["--seconds", "2"])
+        #expect(demo.status == 64, "\(demo.output)")
+        #expect(demo.output.contains("--fast replays a recording"), "\(demo.output)")
+    }
 }
