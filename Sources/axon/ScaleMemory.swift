@@ -11,8 +11,8 @@ struct ScaleMemory: AsyncParsableCommand {
 
     @OptionGroup var scale: ScaleDeviceOptions
 
-    @Option(help: "The event store (SQLite) to write.")
-    var out: String = "scale-records.sqlite"
+    @Option(help: "The event store (SQLite) to write; the same default file as band and researchbit commands.")
+    var out: String = "axon-events.sqlite"
 
     @Option(help: "Simulated scales: drop the link once after this many records (the transfer resumes).")
     var linkLossAfter: Int?

@@ -54,4 +54,24 @@ struct CommandHelpTruthTests {
         #expect(demo.status == 64, "\(demo.output)")
         #expect(demo.output.contains("--fast replays a recording"), "\(demo.output)")
     }
+
+    @Test("band, researchbit and scale commands keep their records in the same default event store")
+    func oneDefaultEventStore() throws {
+        let commands = [
+            ["band", "sync"], ["band", "set", "alarm"], ["researchbit", "scan"], ["researchbit", "fetch"],
+            ["scale", "memory"],
+        ]
+        var defaults: [String: [String]] = [:]
+        for command in commands {
+            let help = try Self.axon(command + ["--help"])
+            #expect(help.status == 0, "\(command): \(help.output)")
+            let flat = help.output.replacingOccurrences(of: "\n", with: " ")
+                .replacingOccurrences(of: "  +", with: " ", options: .regularExpression)
+            let regex = try NSRegularExpression(pattern: "--out <[a-z]+> .*?\\(default: ([^)]+\\.sqlite)\\)")
+            let match = try #require(regex.firstMatch(in: flat, range: NSRange(flat.startIndex..., in: flat)), "\(command)")
+            let store = String(flat[try #require(Range(match.range(at: 1), in: flat))])
+            defaults[store, default: []].append(command.joined(separator: " "))
+        }
+        #expect(defaults.keys.sorted() == ["axon-events.sqlite"], "\(defaults)")
+    }
 }
