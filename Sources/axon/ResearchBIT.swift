@@ -128,7 +128,17 @@ extension Axon {
                 address = sim.configuration.address
             } else {
                 guard var known = try store.knownDevice(device) else { throw ResearchBITError.unknownDevice(device) }
-                let opened = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus))
+                let opened: BluetoothCentral
+                do { opened = try await BluetoothCentral.open(bus: BluetoothOptions.busAddress(bus)) } catch {
+                    // A remembered device is reached through bluetoothd; say so, and where the simulated air's
+                    // devices (remembered by `scan --sim`) are fetched from, rather than a bare D-Bus error.
+                    print(
+                        "axon researchbit fetch: \(known.name) (\(known.address)) is fetched through bluetoothd, "
+                            + "which cannot be reached: \(error)")
+                    print("  a device of the simulated air (axon researchbit scan --sim) is fetched with: "
+                        + "axon researchbit fetch sim:researchbit")
+                    throw ExitCode.failure
+                }
                 central = opened
                 if !known.isBonded, known.addressKind.map({ !$0.isStable }) == true {
                     // Its address may have moved on, leaving BlueZ's object for the old one unanswered: make sure

@@ -74,4 +74,17 @@ struct CommandHelpTruthTests {
         }
         #expect(defaults.keys.sorted() == ["axon-events.sqlite"], "\(defaults)")
     }
+
+    @Test("researchbit fetch of a device remembered by scan --sim, without bluetoothd, says what to run instead")
+    func fetchAfterSimulatedScanExplains() throws {
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("axon-rb-\(UUID().uuidString).sqlite")
+        defer { try? FileManager.default.removeItem(at: store) }
+        let scan = try Self.axon(["researchbit", "scan", "--sim", "--seconds", "0.5", "--out", store.path])
+        #expect(scan.status == 0, "\(scan.output)")
+        let noBus = "unix:path=/nonexistent/axon-no-bus"
+        let fetch = try Self.axon(["researchbit", "fetch", "ResearchBIT-0001", "--out", store.path, "--bus", noBus])
+        #expect(fetch.status == 1, "\(fetch.output)")
+        #expect(fetch.output.contains("ResearchBIT-0001 (C0:FF:EE:00:00:20) is fetched through bluetoothd"), "\(fetch.output)")
+        #expect(fetch.output.contains("axon researchbit fetch sim:researchbit"), "\(fetch.output)")
+    }
 }
