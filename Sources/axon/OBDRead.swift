@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonOBD
+import AxonStreams
 import Foundation
 
 extension Axon.OBD {
@@ -12,7 +13,9 @@ extension Axon.OBD {
                 Example: axon obd read speed rpm coolant fuel vin --tcp 127.0.0.1:35000. A PID the vehicle does not \
                 answer prints its typed error (NO DATA, …) and the others are still read; the exit status is 1 when \
                 any failed. --json prints one object: {"device", "supported", "readings": [{"pid", "name", "value", \
-                "text", "unit", "raw"}], "errors": [{"pid", "error"}]}.
+                "text", "unit", "raw", "time", "monotonic"}], "errors": [{"pid", "error"}]}: "time" is when the \
+                answer arrived, wall clock in ISO 8601 (UTC, milliseconds); "monotonic" the same instant on the \
+                host's monotonic clock in seconds, the clock Axon's streams are stamped with.
                 """)
 
         @Argument(help: "PIDs: names, 0xHEX or the SDK's numbers.")
@@ -29,9 +32,33 @@ extension Axon.OBD {
                 var pid: Int
                 var error: String
             }
+            /// A reading as printed: its fields, with the arrival on both clocks.
+            struct Reading: Encodable {
+                var pid: Int
+                var name: String
+                var value: Double?
+                var text: String?
+                var unit: String
+                var raw: [UInt8]
+                var time: String
+                var monotonic: Double
+
+                init(_ reading: OBDReading, wallClockOffset: Double) {
+                    pid = reading.pid
+                    name = reading.name
+                    value = reading.value
+                    text = reading.text
+                    unit = reading.unit
+                    raw = reading.raw
+                    let formatter = ISO8601DateFormatter()
+                    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+                    time = formatter.string(from: Date(timeIntervalSince1970: reading.time + wallClockOffset))
+                    monotonic = reading.time
+                }
+            }
             var device: String
             var supported: [String]
-            var readings: [OBDReading]
+            var readings: [Reading]
             var errors: [Failure]
         }
 
@@ -45,10 +72,11 @@ extension Axon.OBD {
                 supported: try gateway.supportedPIDs().sorted().map { String(format: "0x%02X", $0) }, readings: [],
                 errors: [])
             if !json { print("\(output.device); \(output.supported.count) standard PIDs supported") }
+            let wallClockOffset = HostClock.wallClockOffset()
             for pid in pids {
                 do {
                     let reading = try gateway.readBasic(pid: pid.number)
-                    output.readings.append(reading)
+                    output.readings.append(.init(reading, wallClockOffset: wallClockOffset))
                     if !json {
                         let value = reading.value.map { String(format: "%.2f", $0) } ?? ""
                         let text = reading.text.map { value.isEmpty ? $0 : "(\($0))" } ?? ""
