@@ -125,6 +125,7 @@ extension Axon {
             // The whole file, before any segment: the segment's edges then see no padding (as analyze does).
             recording = try filters.filtered(recording)
             let start = from ?? 0
+            let whole = recording
             if from != nil || to != nil {
                 recording = try recording.segment(from: start, to: to ?? recording.duration)
             }
@@ -175,11 +176,19 @@ extension Axon {
                     order: 4, .bandPass(edges.lowerBound, edges.upperBound), sampleRate: loaded.sampleRate)
             }
             let units = loaded.descriptor.channels.map { $0.unit.isEmpty ? "units" : $0.unit }
+            // The display filter runs over the whole file and the span is cut afterwards, so the span's edges show
+            // no filter start-up; `segment` starts at the same rounded frame.
+            let first = Int((start * whole.sampleRate).rounded())
             let traces = try (0..<width).map { channel in
-                let values = (0..<loaded.frameCount).map { loaded.value(frame: $0, channel: channel) }
-                return PlotData.Trace(
-                    label: loaded.channelLabels[channel], unit: units[channel],
-                    values: try Self.displayed(values, design: design))
+                let shown: [Double]
+                if design == nil {  // the span's own mean: the offset where it is drawn
+                    shown = try Self.displayed(
+                        (0..<loaded.frameCount).map { loaded.value(frame: $0, channel: channel) }, design: nil)
+                } else {
+                    let values = (0..<whole.frameCount).map { whole.value(frame: $0, channel: channel) }
+                    shown = Array(try Self.displayed(values, design: design)[first..<(first + loaded.frameCount)])
+                }
+                return PlotData.Trace(label: loaded.channelLabels[channel], unit: units[channel], values: shown)
             }
             let spectra = report.channels.enumerated().map { channel, summary in
                 PlotData.Spectrum(
@@ -224,8 +233,9 @@ extension Axon {
         }
 
         /// One channel as the traces panel shows it: band-passed forward and backward by `design`, or with its mean
-        /// removed when there is none (a Cyton's raw values sit on an offset of thousands of µV). Non-finite values
-        /// are drawn at zero rather than spread over the channel by the filter.
+        /// removed when there is none or the channel is too short for the filter's padding (a Cyton's raw values sit
+        /// on an offset of thousands of µV). Non-finite values are drawn at zero rather than spread over the channel
+        /// by the filter.
         static func displayed(_ values: [Double], design: SecondOrderSections?) throws -> [Double] {
             let finite = values.map { $0.isFinite ? $0 : 0 }
             let mean = finite.reduce(0, +) / Double(max(1, finite.count))

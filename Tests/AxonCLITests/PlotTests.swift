@@ -206,12 +206,31 @@ struct PlotTests {
         let ticks = try Self.timeTicks(svg, "traces")
         #expect(ticks.first == 20 && ticks.last == 50, "\(ticks)")
         #expect(ticks.allSatisfy { $0 >= 20 && $0 <= 50 })
+        // 20 s sits at the panel's left edge and 50 s at its right (x 110 to 1180).
+        let axis = try #require(svg.find(id: "traces")?.find("g", class: "time-axis").first)
+        let positions = axis.find("text", class: "tick-label").compactMap { Double($0.attributes["x"] ?? "") }
+        #expect(positions.first == 110 && positions.last == 1180, "\(positions)")
         let zones = try #require(svg.find(id: "zones"))
         #expect(zones.find("rect", class: "zone").isEmpty)
         #expect(zones.find("text", class: "zone-note").first?.text.contains("60 s baseline") == true)
         // 30 s at 250 Hz is 7,500 samples, over 2 per column: still decimated to the column count.
         let path = try #require(svg.find(id: "traces")?.find("path", class: "trace").first)
         #expect((path.attributes["d"] ?? "").filter { $0 == "L" }.count < 2 * 1070)
+    }
+
+    @Test("--display-band: the picture names the traces' filter, or says there is none")
+    func displayBand() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (status, output, parsed) = try Self.plot(["--display-band", "none", "--channels", "EXG0"], in: folder)
+        #expect(status == 0, "\(output)")
+        let notes = try #require(parsed).find("text", class: "note").map(\.text)
+        #expect(notes.contains { $0.contains("filtered for display only: none") }, "\(notes)")
+        #expect(!notes.contains { $0.contains("band-pass") }, "\(notes)")
+
+        let (high, highOutput, _) = try Self.plot(["--display-band", "1,200", "--force"], in: folder)
+        #expect(high == 64, "\(highOutput)")
+        #expect(highOutput.contains("not below the Nyquist frequency, 125 Hz"), "\(highOutput)")
     }
 
     @Test("an existing file is left alone without --force and replaced with it")
