@@ -233,6 +233,30 @@ struct PlotTests {
         #expect(highOutput.contains("not below the Nyquist frequency, 125 Hz"), "\(highOutput)")
     }
 
+    @Test("without --out: the recording's name with .svg, in the current directory, and it is not replaced twice")
+    func defaultOutput() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let axon = try #require(AxonExecutable.path)
+        func plot() throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: axon)
+            process.arguments = ["plot", Self.recording, "--channels", "EXG0"]
+            process.currentDirectoryURL = folder
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(try plot() == 0)
+        let written = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(written == ["OpenBCI_GUI-v6-blinks-jawClench-alpha.svg"])
+        let before = try Data(contentsOf: folder.appendingPathComponent(written[0]))
+        #expect(try plot() == 1)
+        #expect(try Data(contentsOf: folder.appendingPathComponent(written[0])) == before)
+    }
+
     @Test("an existing file is left alone without --force and replaced with it")
     func refusesToOverwrite() throws {
         let folder = try Self.directory()
