@@ -31,6 +31,7 @@ struct CommandLineRulesTests {
         Row(path: ["replay"], failing: ["\(missing)/a.edf"], negative: nil),
         Row(path: ["info"], failing: ["\(missing)/a.edf"], negative: nil),
         Row(path: ["convert"], failing: ["\(missing)/a.edf", "\(missing)/b.csv"], negative: nil),
+        Row(path: ["plot"], failing: ["\(missing)/a.edf", "--out", "\(missing)/b.svg"], negative: nil),
         Row(path: ["stream"], failing: nil, negative: ["--seconds", "0.5", "--drift-ppm", "-50"]),
         Row(path: ["bench"], failing: nil, negative: nil),
         Row(path: ["scan"], failing: ["--bus", noBus], negative: ["--bus", noBus, "--rssi", "-70"]),
