@@ -110,6 +110,33 @@ struct FilterOptionTests {
 struct ConvertFilterTests {
     static let python = ConvertCommandTests.python
 
+    /// `source`'s samples (frames × channels) filtered by SciPy with the 1–50 Hz band-pass (Butterworth order 4)
+    /// and the 60/120 Hz notches (Q 30) as `sos`: `filtering` is the Python expression of `sos` and the samples `x`
+    /// whose value is kept.
+    static func sciPyFiltered(_ source: Recording, in folder: URL, by filtering: String) throws -> [[Double]] {
+        try #require(FileManager.default.isExecutableFile(atPath: python), "make test installs .venv-peers")
+        let input = folder.appendingPathComponent("in.txt")
+        let reference = folder.appendingPathComponent("out.txt")
+        let rows = (0..<source.frameCount).map { frame in
+            (0..<source.channelCount).map { "\(source.value(frame: frame, channel: $0))" }.joined(separator: " ")
+        }
+        try rows.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
+        let script = """
+            import sys, numpy as np
+            from scipy import signal
+            x = np.loadtxt(sys.argv[1])
+            sos = signal.butter(4, [1, 50], 'bandpass', fs=250, output='sos')
+            for f in (60, 120):
+                b, a = signal.iirnotch(f, 30, fs=250)
+                sos = np.vstack([sos, signal.tf2sos(b, a)])
+            np.savetxt(sys.argv[2], \(filtering), fmt='%.17g')
+            """
+        let (status, output) = try AxonExecutable.run(python, ["-c", script, input.path, reference.path])
+        #expect(status == 0, "\(output)")
+        return try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
+            .map { $0.split(separator: " ").compactMap { Double($0) } }
+    }
+
     @Test("convert --bandpass 1,50 --notch 60 to Axon CSV: every value within 1e-9 of SciPy's butter + iirnotch + sosfiltfilt")
     func csvMatchesSciPy() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.python), "make test installs .venv-peers")
@@ -130,26 +157,7 @@ struct ConvertFilterTests {
         #expect(ours.frameCount == 22_490 && ours.channelCount == 8)
         #expect(ours.descriptor.metadata["edf.prefilter"] == "HP:1Hz LP:50Hz N:60Hz")
         #expect(ours.descriptor.metadata["filters"]?.hasPrefix("band-pass 1–50 Hz") == true)
-        let input = folder.appendingPathComponent("in.txt")
-        let reference = folder.appendingPathComponent("out.txt")
-        let rows = (0..<source.frameCount).map { frame in
-            (0..<source.channelCount).map { "\(source.value(frame: frame, channel: $0))" }.joined(separator: " ")
-        }
-        try rows.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
-        let script = """
-            import sys, numpy as np
-            from scipy import signal
-            x = np.loadtxt(sys.argv[1])
-            sos = signal.butter(4, [1, 50], 'bandpass', fs=250, output='sos')
-            for f in (60, 120):
-                b, a = signal.iirnotch(f, 30, fs=250)
-                sos = np.vstack([sos, signal.tf2sos(b, a)])
-            np.savetxt(sys.argv[2], signal.sosfiltfilt(sos, x, axis=0), fmt='%.17g')
-            """
-        let (scipyStatus, scipyOutput) = try AxonExecutable.run(Self.python, ["-c", script, input.path, reference.path])
-        #expect(scipyStatus == 0, "\(scipyOutput)")
-        let expected = try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
-            .map { $0.split(separator: " ").compactMap { Double($0) } }
+        let expected = try Self.sciPyFiltered(source, in: folder, by: "signal.sosfiltfilt(sos, x, axis=0)")
         #expect(expected.count == ours.frameCount)
         var worst = 0.0
         var largest = 0.0
@@ -270,7 +278,6 @@ struct LiveFilterTests {
 struct RecordFilterTests {
     @Test("record --bandpass 1,50 --notch 60 to EDF+: SciPy's sosfilt from sosfilt_zi·x[0] within half a step, HP:1Hz LP:50Hz N:60Hz in the header, nothing clipped")
     func recordMatchesSciPy() throws {
-        let python = ConvertCommandTests.python
         let folder = try ConvertCommandTests.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let edf = folder.appendingPathComponent("r.edf").path
@@ -283,29 +290,10 @@ struct RecordFilterTests {
         let source = try RecordingReader.read(path: FilterOptionTests.openBCI)
         #expect(back.frameCount >= source.frameCount)
 
-        try #require(FileManager.default.isExecutableFile(atPath: python), "make test installs .venv-peers")
-        let input = folder.appendingPathComponent("in.txt")
-        let reference = folder.appendingPathComponent("out.txt")
-        let rows = (0..<source.frameCount).map { frame in
-            (0..<source.channelCount).map { "\(source.value(frame: frame, channel: $0))" }.joined(separator: " ")
-        }
-        try rows.joined(separator: "\n").write(to: input, atomically: true, encoding: .utf8)
-        let script = """
-            import sys, numpy as np
-            from scipy import signal
-            x = np.loadtxt(sys.argv[1])
-            sos = signal.butter(4, [1, 50], 'bandpass', fs=250, output='sos')
-            for f in (60, 120):
-                b, a = signal.iirnotch(f, 30, fs=250)
-                sos = np.vstack([sos, signal.tf2sos(b, a)])
-            zi = signal.sosfilt_zi(sos)[:, :, None] * x[0][None, None, :]
-            y, _ = signal.sosfilt(sos, x, axis=0, zi=zi)
-            np.savetxt(sys.argv[2], y, fmt='%.17g')
-            """
-        let (scipyStatus, scipyOutput) = try AxonExecutable.run(python, ["-c", script, input.path, reference.path])
-        #expect(scipyStatus == 0, "\(scipyOutput)")
-        let expected = try String(contentsOf: reference, encoding: .utf8).split(separator: "\n")
-            .map { $0.split(separator: " ").compactMap { Double($0) } }
+        // Causal, from the primed state: the steady state of the first frame.
+        let expected = try ConvertFilterTests.sciPyFiltered(
+            source, in: folder,
+            by: "signal.sosfilt(sos, x, axis=0, zi=signal.sosfilt_zi(sos)[:, :, None] * x[0][None, None, :])[0]")
         #expect(expected.count == source.frameCount)
         for (channel, info) in back.descriptor.channels.enumerated() {
             let range = try #require(info.range)
