@@ -15,17 +15,7 @@ struct InstalledLayoutTests {
 
     /// `axon ARGUMENTS` run by `executable` from the working directory `/`: exit status and output.
     static func runFromRoot(_ executable: String, _ arguments: [String]) throws -> (Int32, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, output)
+        try AxonExecutable.run(executable, arguments, in: URL(fileURLWithPath: "/"))
     }
 
     /// A prefix laid out as `scripts/install.sh` lays it out, beside the build (a hard link needs the same file

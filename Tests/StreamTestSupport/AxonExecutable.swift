@@ -20,15 +20,18 @@ public enum AxonExecutable {
 }
 
 extension AxonExecutable {
-    /// Runs `executable` with `arguments`, standard output and error together; `whileRunning` is called once after
-    /// the start with a wait — `exited(seconds)` waits up to `seconds` and says whether the process has ended — so a
-    /// test can feed the command (a pty, a socket) until it exits. Returns the exit status and the output.
+    /// Runs `executable` with `arguments` (in `directory`, else this process's working directory), standard output
+    /// and error together; `whileRunning` is called once after the start with a wait — `exited(seconds)` waits up to
+    /// `seconds` and says whether the process has ended — so a test can feed the command (a pty, a socket) until it
+    /// exits. Returns the exit status and the output.
     public static func run(
-        _ executable: String, _ arguments: [String], whileRunning: (_ exited: (Double) -> Bool) -> Void = { _ in }
+        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        whileRunning: (_ exited: (Double) -> Bool) -> Void = { _ in }
     ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
