@@ -8,7 +8,7 @@ import Testing
 
 /// The seed's `isBinded` and `debind` through BlueZ: `Device1.Pair`, the `Paired` property and
 /// `Adapter1.RemoveDevice`, against the mock bluetoothd's band.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct BandBindingTests {
     static let address = "C0:FF:EE:00:00:19"
 

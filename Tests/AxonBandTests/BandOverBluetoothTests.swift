@@ -9,7 +9,7 @@ import Testing
 /// The band adapter end to end over BlueZ's D-Bus API against the mock bluetoothd's `band` kind
 /// (scripts/bluez-mock/kinds/band.py): the week synced exactly once through two link losses, settings byte-exact
 /// at the device, live heart rate over 0x2A37.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct BandOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:10"
     static let today = BandDate(year: 2026, month: 11, day: 22)!

@@ -53,7 +53,7 @@ struct BandScheduleStoreTests {
 
     /// Acceptance: `axon band set schedule --close` in a second run of the command closes the schedule the first
     /// run wrote, on the mock bluetoothd's band (which keeps its schedules like a real one).
-    @Test(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"))
+    @Test(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"))
     func closeAfterARestartOfTheCommandThroughBlueZ() async throws {
         guard let axon = AxonExecutable.path else {
             Issue.record("the axon executable is not built")

@@ -9,7 +9,7 @@ import Testing
 
 /// A Brainiac session over BlueZ while the daemons under it fail: bluetoothd killed and restarted ten times, and the
 /// dbus-daemon itself killed.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct BlueZFaultTests {
     /// A started session that has connected and delivered its first second of data.
     static func streamingRun(_ bed: BlueZTestBed) async throws -> HeadsetRun {

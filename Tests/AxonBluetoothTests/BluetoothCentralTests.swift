@@ -5,7 +5,7 @@ import Foundation
 import StreamTestSupport
 import Testing
 
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct BluetoothCentralTests {
     @Test func scanFindsTheHeadsetByServiceAndReportsNameAddressRSSI() async throws {
         let bed = try BlueZTestBed(devices: [

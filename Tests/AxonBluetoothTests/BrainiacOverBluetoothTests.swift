@@ -10,7 +10,7 @@ import Testing
 /// The Brainiac headset end to end over BlueZ's D-Bus API (the mock bluetoothd on a private bus): discovery,
 /// connection, notifications at 250/s through the decoder, ring and engine into an EDF+ file — and the link
 /// surviving link loss, a bluetoothd restart, malformed notifications and failing connects.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct BrainiacOverBluetoothTests {
     @Test func sixtySecondsOfTheTestSignalArriveWhole() async throws {
         let bed = try BlueZTestBed()

@@ -7,7 +7,7 @@ import Testing
 /// Authentication against a real nats-server (one node on a free loopback port) with its `authorization` block on:
 /// a token, users with passwords, and an NKey user. The right credentials connect; wrong or missing ones fail with
 /// a ``NATSError`` that says the server refused them. And `axon fleet status --token` as a user runs it.
-@Suite(.serialized, .enabled(if: NATSCluster.available, "nats-server is installed by scripts/install-deps.sh"))
+@Suite(.serialized, .enabled(if: NATSCluster.available, "nats-server is installed by scripts/install-deps.sh --test"))
 struct FleetAuthTests {
     static let token = "fleet-token-7d1c"
 
@@ -83,7 +83,7 @@ struct FleetAuthTests {
     }
 }
 
-/// An NKey user made for a test: an Ed25519 key pair from openssl (installed by scripts/install-deps.sh), encoded
+/// An NKey user made for a test: an Ed25519 key pair from openssl (installed by scripts/install-deps.sh --test), encoded
 /// as NATS encodes them — base32 (RFC 4648, no padding) of a prefix byte, the 32 key bytes and a CRC-16/XMODEM,
 /// little-endian. The public key starts with `U`, the seed with `SU`.
 struct NKeyUser {

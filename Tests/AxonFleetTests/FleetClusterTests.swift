@@ -9,7 +9,7 @@ import Testing
 /// exactly the engine's offline results; bad input is counted and the workers keep serving; a worker killed with
 /// SIGKILL and a server killed with SIGKILL lose and double nothing; a gateway cut off from its broker spools and
 /// replays.
-@Suite(.serialized, .enabled(if: NATSCluster.available, "nats-server is installed by scripts/install-deps.sh"))
+@Suite(.serialized, .enabled(if: NATSCluster.available, "nats-server is installed by scripts/install-deps.sh --test"))
 final class FleetClusterTests {
     let cluster: NATSCluster
     let spool: URL

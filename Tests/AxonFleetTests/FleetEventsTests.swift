@@ -8,7 +8,7 @@ import Testing
 /// stored once each in order, a retry with the same id acknowledged as a duplicate and not stored again, a sensor's
 /// own events read back, bad events refused before they reach the broker; and the same through `axon fleet event`
 /// and `axon fleet events`.
-@Suite(.serialized, .enabled(if: NATSCluster.available, "nats-server is installed by scripts/install-deps.sh"))
+@Suite(.serialized, .enabled(if: NATSCluster.available, "nats-server is installed by scripts/install-deps.sh --test"))
 struct FleetEventsTests {
     @Test func publishedOnceAndReadBack() throws {
         let server = try NATSCluster(count: 1)

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// A real JetStream cluster of three `nats-server` processes (Debian's nats-server, installed by
-/// scripts/install-deps.sh) on free loopback ports, with its data in a temporary folder — or one server
+/// scripts/install-deps.sh --test) on free loopback ports, with its data in a temporary folder — or one server
 /// (`count: 1`), optionally with an `authorization { … }` block that its clients answer with `credentials`.
 ///
 /// Each server runs as a ``KeptProcess``, so no server outlives the tests.

@@ -10,7 +10,7 @@ import Testing
 
 /// The shared muse-lsl recording through bytes: the mock bluetoothd's `muse` kind encodes it into Muse EEG
 /// notifications on a private bus; BlueZTransport → MuseSource → pipeline → EDF+, compared sample by sample.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct MuseOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:20"
     static let name = "Muse-0020"

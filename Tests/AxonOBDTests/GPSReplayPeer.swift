@@ -11,7 +11,7 @@ final class GPSReplayPeer {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
     }
 
-    /// Whether gpsfake and gpsd are installed (`make deps` installs them).
+    /// Whether gpsfake and gpsd are installed (`make test-deps` installs them).
     static var available: Bool {
         ["/usr/bin/gpsfake", "/usr/sbin/gpsd"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -10,7 +10,7 @@ import Testing
 
 /// A simulated Ganglion on the mock bluetoothd streams four channels of the shared OpenBCI recording as raw and
 /// 19-bit delta packets; BlueZTransport → GanglionSource → pipeline for 60 s without a lost packet.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct GanglionOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:30"
     static let recordingPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

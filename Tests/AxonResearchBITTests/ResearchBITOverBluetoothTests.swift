@@ -9,7 +9,7 @@ import Testing
 /// ResearchBIT end to end over BlueZ's D-Bus API against the mock bluetoothd (scripts/bluez-mock/kinds/band.py):
 /// the scan keeps only ResearchBIT and Nordic devices, a fetch by the identity a scan stored needs no scan, and a
 /// fetch cut short by the device leaving range resumes without duplicates.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct ResearchBITOverBluetoothTests {
     static let sensor = "C0:FF:EE:00:00:20"
     static let dongle = "C0:FF:EE:00:00:21"

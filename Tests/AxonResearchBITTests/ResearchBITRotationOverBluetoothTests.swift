@@ -10,7 +10,7 @@ import Testing
 /// A remembered ResearchBIT found again after its address rotates, through `axon researchbit` against the mock
 /// bluetoothd: two sensors advertise resolvable private addresses; one is bonded (BlueZ keeps one object with its
 /// identity address), the other is not (its old object stays unanswered and it appears as a new object).
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct ResearchBITRotationOverBluetoothTests {
     static let bondedIdentity = "C0:FF:EE:00:00:20"
     static let bondedRPA = "4A:00:00:00:00:20"

@@ -17,7 +17,7 @@ import Testing
 /// registered with `ProfileManager1.RegisterProfile` on the mock bluetoothd, `Device1.ConnectProfile`, the
 /// connected socket passed as a D-Bus UNIX_FD in `Profile1.NewConnection`, the HS3 session over it with bytes
 /// built from the published packet facts, then `RequestDisconnection` and `Release`.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct HS3ProfileTests {
     static let address = "00:1A:7D:DA:71:13"
     static let serialPort = "00001101-0000-1000-8000-00805f9b34fb"

@@ -9,7 +9,7 @@ import Testing
 
 /// The simulated iHealth models of the mock bluetoothd (`hs3`, `hs5` kinds, Axon's framing) through BlueZ's D-Bus
 /// API: a 200-record memory transfer that survives a link loss, and the HS5 user rules.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct IHealthScaleOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:20"
 

@@ -10,7 +10,7 @@ import Testing
 
 /// A standard Weight Scale / Body Composition scale end to end over BlueZ's D-Bus API (the mock bluetoothd's
 /// `wss` kind on a private bus): its stable weight arrives as a stream sample and as an event-store record.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make deps)"), .serialized)
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
 struct StandardScaleOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:10"
     static let name = "Scale-0010"

@@ -6,7 +6,7 @@ import Testing
 /// and screenshot pixels, and leaves a PNG of every tab in .build/view-screenshots/. About 45 s in all.
 @Suite(
     .serialized,
-    .enabled(if: ViewPaths.chromiumInstalled, "chromium is not installed (scripts/install-deps.sh installs it; make test runs that)"))
+    .enabled(if: ViewPaths.chromiumInstalled, "chromium is not installed (scripts/install-deps.sh --test installs it; make test runs that)"))
 struct LiveViewBrowserTests {
     static let canvas = "document.getElementById('raw-canvas').dataset"
 

@@ -26,7 +26,7 @@ enum ViewPaths {
 
     static let browserScript = root.appendingPathComponent("scripts/view-browser.py").path
 
-    /// Debian's chromium, which scripts/install-deps.sh installs.
+    /// Debian's chromium, which scripts/install-deps.sh --test installs.
     static var chromiumInstalled: Bool {
         ["/usr/bin/chromium", "/usr/bin/chromium-browser"].contains { FileManager.default.isExecutableFile(atPath: $0) }
     }

@@ -22,7 +22,7 @@ public final class BlueZTestBed: @unchecked Sendable {
     public static let python = "/usr/bin/python3"
     public static let scripts = root.appendingPathComponent("scripts/bluez-mock")
 
-    /// Whether the machine has what the test bed needs (`make deps` installs it).
+    /// Whether the machine has what the test bed needs (`make test-deps` installs it).
     public static let available: Bool = {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon"),
             FileManager.default.isExecutableFile(atPath: python)
