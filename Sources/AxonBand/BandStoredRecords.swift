@@ -1,7 +1,7 @@
 import AxonRecording
 
 /// One band's records as an ``AxonRecording/EventStore`` holds them, per kind, each list oldest first: what
-/// ``BandRecordStore`` stored, read back without registering a stream or writing anything.
+/// ``BandRecordStore`` stored, read back without registering a stream.
 ///
 ///     for band in try BandStoredRecords.all(in: EventStore(path: "axon-events.sqlite")) {
 ///         print(band.device, band.heartRate.count)
