@@ -205,6 +205,6 @@ extension Axon {
                 (docs/hs3-serial.md). \
                 Without a radio: scripts/bluez-mock/run.sh .build/debug/axon scale measure ble:Scale-0010
                 """,
-            subcommands: [ScaleMeasure.self, ScaleMemory.self, ScaleUsers.self])
+            subcommands: [ScaleMeasure.self, ScaleMemory.self, ScaleRecords.self, ScaleUsers.self])
     }
 }

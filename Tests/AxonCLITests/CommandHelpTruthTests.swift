@@ -59,7 +59,7 @@ struct CommandHelpTruthTests {
     func oneDefaultEventStore() throws {
         let commands = [
             ["band", "sync"], ["band", "set", "alarm"], ["researchbit", "scan"], ["researchbit", "fetch"],
-            ["scale", "memory"],
+            ["scale", "memory"], ["band", "records"], ["scale", "records"],
         ]
         var defaults: [String: [String]] = [:]
         for command in commands {
