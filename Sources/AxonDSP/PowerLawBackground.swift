@@ -30,7 +30,8 @@ public struct PowerLawBackground: Sendable {
     private let logProminence: Double
     /// ln f of every bin of the grid (bin 0: ln of half a bin, never used by the fit).
     private let logFrequencies: [Double]
-    /// The bins fitted, every other bin of ``bins``.
+    /// The bins fitted, every other bin of ``bins``, padded to an even count with the last bin again (at weight 0)
+    /// so the fit reads them in pairs.
     private let fitted: [Int]
     /// The least-squares line as weights on the fitted bins' log powers, when every one has power (the usual
     /// case): slope `Σ (xᵢ − x̄)/Sxx · yᵢ`, intercept `Σ (1/n − x̄·(xᵢ − x̄)/Sxx) · yᵢ`.
@@ -55,10 +56,11 @@ public struct PowerLawBackground: Sendable {
         let x = fitted.map { logFrequencies[$0] }
         let mean = x.reduce(0, +) / Double(x.count)
         let spread = x.reduce(0) { $0 + ($1 - mean) * ($1 - mean) }
-        slopeWeights = x.map { ($0 - mean) / spread }
-        interceptWeights = x.map { 1 / Double(x.count) - mean * ($0 - mean) / spread }
+        let padding = Array(repeating: 0.0, count: fitted.count % 2)
+        slopeWeights = x.map { ($0 - mean) / spread } + padding
+        interceptWeights = x.map { 1 / Double(x.count) - mean * ($0 - mean) / spread } + padding
         self.logFrequencies = logFrequencies
-        self.fitted = fitted
+        self.fitted = fitted + padding.map { _ in fitted[fitted.count - 1] }
         self.prominence = prominence
         logProminence = prominence > 0 ? log(prominence) : -.infinity
         self.grid = grid
@@ -79,20 +81,15 @@ public struct PowerLawBackground: Sendable {
         fitted.withUnsafeBufferPointer { fitted in
             slopeWeights.withUnsafeBufferPointer { a in
                 interceptWeights.withUnsafeBufferPointer { b in
-                    var index = 0
-                    while index < fitted.count {
-                        // An odd last bin pairs with itself at weight 0.
-                        let next = min(index + 1, fitted.count - 1)
-                        let values = SIMD2(spectrum[fitted[index]], spectrum[fitted[next]])
+                    for index in stride(from: 0, to: fitted.count, by: 2) {
+                        let values = SIMD2(spectrum[fitted[index]], spectrum[fitted[index + 1]])
                         guard all(values .> 0), all(values .< .infinity) else {
                             complete = false
                             return
                         }
-                        let weight = SIMD2<Double>(1, next > index ? 1 : 0)
                         let logValues = fastLog(values)
-                        slopes += SIMD2(a[index], a[next]) * weight * logValues
-                        intercepts += SIMD2(b[index], b[next]) * weight * logValues
-                        index += 2
+                        slopes += SIMD2(a[index], a[index + 1]) * logValues
+                        intercepts += SIMD2(b[index], b[index + 1]) * logValues
                     }
                 }
             }

@@ -98,6 +98,22 @@ public struct Recording: Sendable, Equatable {
             companions: companions)
     }
 
+    /// This recording with other sample values of the same shape (a filtered copy), and another descriptor when
+    /// given (the same channels); times, counters, markers, gaps, warnings and companions unchanged.
+    public func withValues(_ values: [Double], descriptor: StreamDescriptor? = nil) -> Recording {
+        Recording(
+            descriptor: descriptor ?? self.descriptor, values: values, timestamps: timestamps, counters: counters,
+            counterModulus: counterModulus, markers: markers, gaps: gaps, warnings: warnings, truncation: truncation,
+            companions: companions)
+    }
+
+    /// The frame ranges between ``gaps``, in order and none empty: the stretches a filter runs over without
+    /// reaching across missing samples.
+    public var stretchesBetweenGaps: [Range<Int>] {
+        let cuts = [0] + gaps.map(\.beforeFrame).filter { $0 > 0 && $0 < frameCount } + [frameCount]
+        return zip(cuts, cuts.dropFirst()).filter { $0.1 > $0.0 }.map { $0.0..<$0.1 }
+    }
+
     /// Samples per second per channel (the descriptor's nominal rate).
     public var sampleRate: Double { descriptor.nominalRate }
 

@@ -41,22 +41,22 @@ extension FilterOptions {
         let width = stream.channelCount
         let frames = stream.frameCount
         var values = stream.values
-        // Stretches between gaps: [start, end) in frames.
-        let cuts = [0] + stream.gaps.map(\.beforeFrame).filter { $0 > 0 && $0 < frames } + [frames]
         var channel = [Double](repeating: 0, count: frames)
         for index in 0..<width {
             let label = stream.channelLabels[index]
             for frame in 0..<frames { channel[frame] = values[frame * width + index] }
             let nonFinite = channel.count(where: { !$0.isFinite })
             guard nonFinite == 0 else { throw RecordingFilterError.nonFinite(channel: label, count: nonFinite) }
-            for (start, end) in zip(cuts, cuts.dropFirst()) where end > start {
-                let stretch = Array(channel[start..<end])
+            for span in stream.stretchesBetweenGaps {
+                let stretch = Array(channel[span])
                 guard stretch.count > design.defaultPadLength else {
                     throw RecordingFilterError.tooShort(
                         channel: label, frames: stretch.count, minimum: design.defaultPadLength + 1)
                 }
                 let output = try design.zeroPhaseFiltered(stretch)
-                for (offset, value) in output.enumerated() { values[(start + offset) * width + index] = value }
+                for (offset, value) in output.enumerated() {
+                    values[(span.lowerBound + offset) * width + index] = value
+                }
             }
         }
         var descriptor = stream.descriptor
@@ -68,9 +68,6 @@ extension FilterOptions {
             let before = descriptor.metadata["edf.prefilter"].flatMap { $0.isEmpty ? nil : $0 }
             descriptor.metadata["edf.prefilter"] = [before, prefiltering].compactMap { $0 }.joined(separator: " ")
         }
-        return Recording(
-            descriptor: descriptor, values: values, timestamps: stream.timestamps, counters: stream.counters,
-            counterModulus: stream.counterModulus, markers: stream.markers, gaps: stream.gaps,
-            warnings: stream.warnings, truncation: stream.truncation)
+        return stream.withValues(values, descriptor: descriptor)
     }
 }

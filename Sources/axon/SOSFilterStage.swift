@@ -53,17 +53,13 @@ final class SOSFilterStage: SampleProcessor {
         let width = recording.channelCount
         let planner = try SOSFilter(design, channelCount: width)
         var values = recording.values
-        let cuts = [0] + recording.gaps.map(\.beforeFrame).filter { $0 > 0 && $0 < recording.frameCount }
-            + [recording.frameCount]
         values.withUnsafeMutableBufferPointer { buffer in
-            for (start, end) in zip(cuts, cuts.dropFirst()) where end > start {
+            for stretch in recording.stretchesBetweenGaps {
                 planner.reset()
-                planner.filter(buffer.baseAddress! + start * width, frameCount: end - start, stride: width)
+                planner.filter(
+                    buffer.baseAddress! + stretch.lowerBound * width, frameCount: stretch.count, stride: width)
             }
         }
-        return Recording(
-            descriptor: recording.descriptor, values: values, timestamps: recording.timestamps,
-            counters: recording.counters, counterModulus: recording.counterModulus, markers: recording.markers,
-            gaps: recording.gaps, warnings: recording.warnings, truncation: recording.truncation)
+        return recording.withValues(values)
     }
 }
