@@ -106,7 +106,7 @@ let package = Package(
         .target(
             name: "AxonView",
             dependencies: [
-                "AxonStreams", "AxonEEG",
+                "AxonStreams", "AxonDSP", "AxonEEG",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["LiveView"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["LiveView"])),
                 .product(
@@ -160,7 +160,9 @@ let package = Package(
         // The README's commands and library example, checked against the built `axon`.
         .testTarget(name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "StreamTestSupport"]),
         // Drives headless Chromium against `axon view` (scripts/view-browser.py); skipped when chromium is missing.
-        .testTarget(name: "AxonViewTests", dependencies: ["AxonView", "AxonEEG", "AxonStreams", "StreamTestSupport"]),
+        .testTarget(
+            name: "AxonViewTests",
+            dependencies: ["AxonView", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
             name: "AxonLSLTests",
             dependencies: ["AxonLSL", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),

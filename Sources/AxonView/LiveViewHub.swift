@@ -1,5 +1,6 @@
 // AxonView — the hub between a run and its viewers.
 
+import AxonDSP
 import AxonEEG
 import AxonStreams
 import Dispatch
@@ -12,7 +13,8 @@ import Synchronization
 /// its pipeline), spectrum frames and indicators through ``publish(_:)-(SpectrumFrame)`` and
 /// ``publish(_:)-(ActivityIndicators)``, device status through ``publishStatus(code:name:message:)`` and
 /// ``publishBattery(_:)``, and its statistics through ``attachStatistics(_:)``. The hub's own thread drains the
-/// sink's ring, decimates the raw data for display, keeps the last ``Options/historySeconds`` of it, and queues
+/// sink's ring, filters a copy of the raw data for display (``Options/displayFilter``: the page switches between the
+/// two), decimates both for display, keeps the last ``Options/historySeconds`` of them, and queues
 /// JSON messages for each viewer (``ViewerQueue``, bounded). A viewer that connects gets a `hello` with the
 /// descriptor, the engine's parameters, the baseline and zone state, the status log and the recent raw data.
 ///
@@ -50,12 +52,16 @@ public final class LiveViewHub: Sendable {
         /// Indicators the zone timeline keeps (one hour at the engine's 10 s); older ones scroll out into a summary
         /// (how many, from when to when, how many in each zone), so a view that runs for days holds the same memory.
         public var timelineEntries: Int
+        /// The filter the traces are also shown through (`nil`: the raw traces only, as when the run's samples are
+        /// filtered already). Display only: the engine and the spectra see the samples as they came.
+        public var displayFilter: DisplayFilter?
 
         /// Creates options.
         public init(
             historySeconds: Double = 10, displayRate: Double = 125, queueCapacity: Int = 64, ringCapacity: Int = 16384,
             flushInterval: Double = 0.1, statisticsInterval: Double = 0.5, timeOffset: Double = 0,
-            spectrumMaximum: Double = 40, sourceLabel: String = "", timelineEntries: Int = 360
+            spectrumMaximum: Double = 40, sourceLabel: String = "", timelineEntries: Int = 360,
+            displayFilter: DisplayFilter? = DisplayFilter()
         ) {
             self.historySeconds = historySeconds
             self.displayRate = displayRate
@@ -67,6 +73,7 @@ public final class LiveViewHub: Sendable {
             self.spectrumMaximum = spectrumMaximum
             self.sourceLabel = sourceLabel
             self.timelineEntries = max(1, timelineEntries)
+            self.displayFilter = displayFilter
         }
     }
 
@@ -81,6 +88,11 @@ public final class LiveViewHub: Sendable {
 
     /// Raw samples averaged into one display point.
     public let decimation: Int
+    /// The display filter in use: ``Options/displayFilter`` when its design fits the stream's rate, else `nil`.
+    public let displayFilter: DisplayFilter?
+    /// Doubles per display point: the time, each channel's raw value, then (with a display filter) each channel's
+    /// filtered value.
+    private let pointWidth: Int
 
     private let shared: ThreadLocked<Shared>
     private let statisticsProvider = ThreadLocked<(@Sendable () -> PipelineStatistics?)?>(nil)
@@ -95,7 +107,7 @@ public final class LiveViewHub: Sendable {
 
     private struct Shared {
         var viewers: [ObjectIdentifier: ViewerQueue] = [:]
-        /// Display points, `1 + channels` doubles each: time, then values (NaN values: a break).
+        /// Display points, `pointWidth` doubles each: time, then values (NaN values: a break).
         var history: [Double] = []
         var gapsShown: [String] = []
         var spectrum: String?
@@ -116,6 +128,9 @@ public final class LiveViewHub: Sendable {
         var baselineFrames = 0
         var ended: String?
         var connections = 0
+        /// Measures the mains frequency from the spectra (a measured display notch), until ``mains`` is known.
+        var mainsDetector: MainsLineDetector?
+        var mains: Double?
     }
 
     /// What scrolled out of the zone timeline: counts per zone and the span of time.
@@ -145,7 +160,14 @@ public final class LiveViewHub: Sendable {
         self.options = options
         sink = LiveViewSink(channelCount: descriptor.channelCount, capacity: options.ringCapacity)
         decimation = max(1, Int((descriptor.nominalRate / options.displayRate).rounded(.up)))
-        shared = ThreadLocked(Shared())
+        let filter = options.displayFilter.flatMap { filter in
+            (try? filter.design(sampleRate: descriptor.nominalRate, mains: nil)) != nil ? filter : nil
+        }
+        displayFilter = filter
+        pointWidth = 1 + (filter == nil ? 1 : 2) * descriptor.channelCount
+        var shared = Shared()
+        if filter?.notch == .measured { shared.mainsDetector = try? MainsLineDetector() }
+        self.shared = ThreadLocked(shared)
     }
 
     /// Sets where statistics come from (the run's pipeline); called every ``Options/statisticsInterval``.
@@ -219,8 +241,17 @@ public final class LiveViewHub: Sendable {
             }
             state.baselineState = frame.baselineState
             state.pendingSpectrum = (frame, state.baselineFrames)
+            if state.mains == nil, var detector = state.mainsDetector {
+                for channel in frame.channels { detector.add(channel.spectrum, binWidth: frame.binWidth) }
+                detector.endSpectrum()
+                state.mains = detector.mainsFrequency
+                state.mainsDetector = detector
+            }
         }
     }
+
+    /// The mains frequency the run's spectra show, once a line stands out (with a measured display notch).
+    public var measuredMains: Double? { shared.withLock { $0.mains } }
 
     /// Encodes and sends the newest spectrum if one is waiting (the hub's thread, and `finish`).
     private func flushSpectrum() {
@@ -345,21 +376,50 @@ public final class LiveViewHub: Sendable {
         var index = 0
         var groupStart = 0
         var count = 0
+        /// Per point lane after the time: each channel's raw sum, then each channel's filtered sum.
         var sums: [Double]
         var points: [Double] = []
         var gaps: [String] = []
         var seenDrops = 0
     }
 
+    /// The display filter on the hub's thread: the filter for the mains frequency known so far.
+    private struct TraceFilter {
+        let filter: SOSFilter
+        let mains: Double?
+    }
+
+    /// A filter for the display filter's design with the notch at `mains`; `nil` without a display filter.
+    private func makeTraceFilter(mains: Double?) -> TraceFilter? {
+        guard let displayFilter else { return nil }
+        let notch: Double? = switch displayFilter.notch {
+        case .measured: mains
+        case .at(let frequency): frequency
+        case .off: nil
+        }
+        guard let design = try? displayFilter.design(sampleRate: descriptor.nominalRate, mains: notch),
+            let filter = try? SOSFilter(design, channelCount: descriptor.channelCount)
+        else { return nil }
+        return TraceFilter(filter: filter, mains: mains)
+    }
+
     private func drainLoop() {
         let width = 4 + descriptor.channelCount
         let channels = descriptor.channelCount
         var row = [Double](repeating: 0, count: width)
-        var decimator = Decimator(sums: [Double](repeating: 0, count: channels))
+        var decimator = Decimator(sums: [Double](repeating: 0, count: pointWidth - 1))
+        var traceFilter = makeTraceFilter(mains: nil)
+        var filtered = [Double](repeating: 0, count: channels)
         var nextFlush = DispatchTime.now()
         var nextStatistics = DispatchTime.now()
         while true {
             let stopping = stopSignal.wait(timeout: nextFlush) == .success
+            if let current = traceFilter, current.mains == nil, let mains = shared.withLock({ $0.mains }) {
+                // The notch joins at the measured frequency; the new filter primes on the next frame.
+                traceFilter = makeTraceFilter(mains: mains)
+                let text = displayJSON(mains: mains)
+                shared.withLock { state in broadcast(ViewMessage(kind: .status, text: text), &state) }
+            }
             let ring = sink.ring
             let drops = ring.droppedCount
             if drops > decimator.seenDrops {
@@ -370,9 +430,16 @@ public final class LiveViewHub: Sendable {
                 if row[0] == LiveViewSink.gapKind {
                     let cause = GapRecord.Cause.allCases[Int(row[2])].rawValue
                     addBreak(&decimator, missing: Int(row[1]), cause: cause, seconds: row[3])
+                    // After missing samples the filter starts again, as the pipeline's filter stage does.
+                    if row[1] > 0 { traceFilter?.filter.reset() }
                 } else {
                     if decimator.count == 0 { decimator.groupStart = decimator.index }
                     for channel in 0..<channels { decimator.sums[channel] += row[LiveViewSink.valueLane + channel] }
+                    if let filter = traceFilter?.filter {
+                        for channel in 0..<channels { filtered[channel] = row[LiveViewSink.valueLane + channel] }
+                        filtered.withUnsafeMutableBufferPointer { filter.filter($0.baseAddress!) }
+                        for channel in 0..<channels { decimator.sums[channels + channel] += filtered[channel] }
+                    }
                     decimator.count += 1
                     decimator.index += 1
                     if decimator.count == decimation { emitPoint(&decimator) }
@@ -427,15 +494,13 @@ public final class LiveViewHub: Sendable {
 
     private func flushRaw(_ decimator: inout Decimator) {
         guard !decimator.points.isEmpty || !decimator.gaps.isEmpty else { return }
-        let pointWidth = 1 + descriptor.channelCount
         // A replay far faster than real time fills one flush with hours of points that no screen shows: keep the
         // newest history's worth, after a break (never a bridge) where the rest was.
         let kept = Int(options.historySeconds * descriptor.nominalRate) / decimation + 1
         if decimator.points.count > kept * pointWidth {
             let first = decimator.points.count - kept * pointWidth
             let start = decimator.points[first]
-            decimator.points.replaceSubrange(
-                0..<first, with: [start] + [Double](repeating: .nan, count: descriptor.channelCount))
+            decimator.points.replaceSubrange(0..<first, with: [start] + [Double](repeating: .nan, count: pointWidth - 1))
         }
         var json = ViewJSON(capacity: decimator.points.count * 8 + 64)
         json.raw("{\"type\":\"raw\",\"points\":")
@@ -531,8 +596,10 @@ public final class LiveViewHub: Sendable {
         json.number(descriptor.nominalRate / Double(decimation), digits: 3)
         json.raw(",\"historySeconds\":")
         json.number(options.historySeconds, digits: 1)
+        json.raw(",\"display\":")
+        json.raw(displayFilter == nil ? "null" : displayJSON(mains: state.mains))
         json.raw(",\"raw\":{\"type\":\"raw\",\"points\":")
-        appendPoints(state.history[...], width: 1 + descriptor.channelCount, to: &json)
+        appendPoints(state.history[...], width: pointWidth, to: &json)
         json.raw(",\"gaps\":[")
         json.raw(state.gapsShown.joined(separator: ","))
         json.raw("]},\"spectrum\":")
@@ -571,6 +638,27 @@ public final class LiveViewHub: Sendable {
         json.raw(state.statistics ?? "null")
         json.raw(",\"end\":")
         json.raw(state.ended ?? "null")
+        json.raw("}")
+        return json.text
+    }
+
+    /// The display filter, for the page: `{"type":"display","filter":"1–50 Hz band-pass","notch":…,"mains":…}`,
+    /// `notch` a sentence (`60 Hz, measured`, `measuring the mains frequency`, `off`), `mains` the measured frequency
+    /// or null. Points carry the filtered values after the raw ones.
+    private func displayJSON(mains: Double?) -> String {
+        guard let displayFilter else { return "null" }
+        var json = ViewJSON(capacity: 160)
+        json.raw("{\"type\":\"display\",\"filter\":")
+        json.string(displayFilter.passBandDescription(sampleRate: descriptor.nominalRate))
+        json.raw(",\"notch\":")
+        switch displayFilter.notch {
+        case .measured:
+            json.string(mains.map { "\(DisplayFilter.hertz($0)) Hz, measured" } ?? "measuring the mains frequency")
+        case .at(let frequency): json.string("\(DisplayFilter.hertz(frequency)) Hz")
+        case .off: json.string("off")
+        }
+        json.raw(",\"mains\":")
+        json.optional(mains, digits: 1)
         json.raw("}")
         return json.text
     }

@@ -95,6 +95,12 @@ extension Axon {
         @OptionGroup(title: "Filters (causal, before the engine: the traces and the spectra are filtered)")
         var filters: FilterOptions
 
+        @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+            "Offer the traces filtered for display, as the OpenBCI GUI does: 1–50 Hz band-pass and a notch at the "
+                + "mains frequency measured from the spectra, with a switch on the page; the engine and its spectra "
+                + "stay unfiltered (off when --bandpass, --highpass, --lowpass or --notch filter the run itself)."))
+        var displayFilter = true
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline > 0, indicator > 0, noise >= 0, from >= 0,
                 seconds.map({ $0 > 0 }) ?? true, linger.map({ $0 >= 0 }) ?? true, to.map({ $0 > from }) ?? true
@@ -114,7 +120,9 @@ extension Axon {
                 baselineDuration: baseline, indicatorPeriod: indicator)
             let hub = LiveViewHub(
                 descriptor: descriptor, configuration: configuration,
-                options: .init(timeOffset: made.timeOffset, sourceLabel: made.label))
+                options: .init(
+                    timeOffset: made.timeOffset, sourceLabel: made.label,
+                    displayFilter: displayFilter && !filters.isActive ? DisplayFilter() : nil))
             let server: LiveViewServer
             do {
                 let access: LiveViewServer.Configuration.Access =
@@ -155,6 +163,10 @@ extension Axon {
                 + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s; Ctrl-C stops")
             if let filtered = filters.summary(.causal, sampleRate: descriptor.nominalRate) {
                 print("  filtered before the engine and the page: \(filtered)")
+            } else if let display = hub.displayFilter {
+                print("  traces filtered for display only (a switch on the page): "
+                    + "\(display.passBandDescription(sampleRate: descriptor.nominalRate)), notch at the measured mains "
+                    + "frequency")
             }
             flushStandardOutput()
 

@@ -164,6 +164,40 @@ struct LiveViewBrowserTests {
         #expect((run.results["alphaSummary"] as? String ?? "").contains("clean windows"), "\(run.results)")
     }
 
+    /// The OpenBCI recording as `axon demo --view` shows it (its four channels, eyes closed from ≈28 s): the traces are
+    /// filtered for display by default (1–50 Hz, a notch at the 60 Hz the hub measures), each spans a good part of
+    /// its lane, and the switch shows the raw samples, whose 25 mV offsets flatten the traces.
+    @Test func cytonTracesFilteredForDisplay() throws {
+        let view = try ViewProcess([
+            ViewPaths.openBCI, "--channels", "EXG2,EXG6,EXG3,EXG7", "--from", "30", "--to", "70", "--speed", "4",
+            "--baseline", "12", "--port", "0",
+        ])
+        defer { view.stop() }
+        #expect(view.line(containing: "traces filtered for display only", timeout: 30) != nil, "\(view.lines)")
+        let run = try BrowserRun(url: try view.url(), steps: [
+            Step.connected,
+            Step.wait("view.display && view.display.mains === 60", timeout: 30),
+            // Ten seconds after the notch joined: the traces on screen are all filtered with it.
+            Step.wait("view.points.length && view.points[view.points.length - 1][0] > 50", timeout: 40),
+            Step.eval("document.getElementById('display-filter-text').textContent", as: "label"),
+            Step.eval("[\(Self.canvas).filtered, \(Self.canvas).spans]", as: "filtered"),
+            Step.screenshot("cyton-filtered-raw.png"),
+            Step.click("#display-filter"),
+            Step.wait("\(Self.canvas).filtered === 'false'"),
+            Step.eval("\(Self.canvas).spans", as: "unfiltered"),
+            Step.screenshot("cyton-unfiltered-raw.png"),
+        ])
+        #expect(run.ok, "\(run.failures)")
+        #expect(run.errors.isEmpty, "console errors: \(run.errors)")
+        #expect(run.results["label"] as? String == "(1–50 Hz band-pass, notch 60 Hz, measured)")
+        let filtered = try #require(run.results["filtered"] as? [String])
+        #expect(filtered[0] == "true")
+        let spans = filtered[1].split(separator: ",").compactMap { Double($0) }
+        #expect(spans.count == 4 && spans.allSatisfy { $0 >= 0.3 }, "filtered traces' share of their lanes: \(spans)")
+        let unfiltered = (run.results["unfiltered"] as? String ?? "").split(separator: ",").compactMap { Double($0) }
+        #expect(unfiltered.count == 4 && unfiltered.contains { $0 < 0.1 }, "raw traces' share of their lanes: \(unfiltered)")
+    }
+
     /// Acceptance 3: notifications lost by the simulated headset are a break in the trace, and the Status tab's
     /// counters are the pipeline's own.
     @Test func packetLossIsABreakAndCountersMatchThePipeline() throws {

@@ -16,6 +16,7 @@ const SPECTRUM_UNIT = "µV² per bin";
 const view = {
     hello: null, channels: [], points: [], gaps: [], spectrum: null, indicators: [], earlier: null, status: [], battery: null, alpha: null,
     stats: null, skipped: { messages: 0, raw: 0 }, ended: null, tab: "raw", dirty: true, rawMessages: 0,
+    display: null,
 };
 
 function $(id) { return document.getElementById(id); }
@@ -53,6 +54,7 @@ function handle(message) {
     case "status": applyStatus(message); break;
     case "battery": applyBattery(message.level); break;
     case "alpha": view.alpha = message; break;
+    case "display": applyDisplay(message); break;
     case "stats": applyStats(message); break;
     case "skipped": view.skipped = message; $("raw-skipped").textContent = message.messages; break;
     case "end": applyEnd(message); break;
@@ -77,6 +79,7 @@ function applyHello(hello) {
     $("timeline").replaceChildren();
     $("status-log").replaceChildren();
     buildSpectrumFigures();
+    applyDisplay(hello.display);
     applyRaw(hello.raw);
     if (hello.spectrum) applySpectrum(hello.spectrum);
     hello.indicators.forEach(applyIndicator);
@@ -95,6 +98,16 @@ function applyHello(hello) {
 }
 
 // MARK: - Raw data
+
+// The display filter (docs/live-view.md): points carry each channel's raw value, then its filtered value; the
+// switch picks which the traces show. The engine and its spectra never see the filter.
+function applyDisplay(display) {
+    view.display = display;
+    $("display-filter-label").hidden = !display;
+    if (display) $("display-filter-text").textContent = "(" + display.filter + ", notch " + display.notch + ")";
+}
+
+function showsFiltered() { return !!view.display && $("display-filter").checked; }
 
 function applyRaw(raw) {
     view.rawMessages += 1;
@@ -123,11 +136,18 @@ function drawRaw() {
     const x = (t) => left + (t - start) / span * (right - left);
     const laneHeight = height / count;
     const visible = view.points.filter((p) => p[0] >= start);
-    let scale = Number($("scale").value);
-    if (scale === 0) {
+    // Lane of channel c in a point: raw values first, then the filtered ones.
+    const lane = showsFiltered() ? count + 1 : 1;
+    // Auto: each channel scaled to its own peak, so a channel with a blink or a large offset does not flatten the
+    // others; a fixed scale is the same for every channel.
+    const fixed = Number($("scale").value);
+    const scales = [];
+    for (let c = 0; c < count; c++) {
         let peak = 1;
-        for (const p of visible) for (let c = 1; c <= count; c++) if (p[c] !== null) peak = Math.max(peak, Math.abs(p[c]));
-        scale = peak;
+        if (fixed === 0) {
+            for (const p of visible) if (p[c + lane] !== null) peak = Math.max(peak, Math.abs(p[c + lane]));
+        }
+        scales.push(fixed === 0 ? peak : fixed);
     }
     // Gaps: a shaded band over the missing time, the traces broken there.
     let breaks = 0;
@@ -139,8 +159,10 @@ function drawRaw() {
         ctx.fillRect(x0, 0, x1 - x0, height);
     }
     let traces = 0;
+    const spans = [];
     for (let c = 0; c < count; c++) {
         const middle = laneHeight * (c + 0.5);
+        const scale = scales[c];
         ctx.strokeStyle = "#e0e0e0";
         ctx.beginPath(); ctx.moveTo(left, middle); ctx.lineTo(right, middle); ctx.stroke();
         ctx.fillStyle = CHANNEL_COLORS[c % CHANNEL_COLORS.length];
@@ -152,23 +174,29 @@ function drawRaw() {
         ctx.strokeStyle = CHANNEL_COLORS[c % CHANNEL_COLORS.length];
         ctx.lineWidth = 1.2;
         ctx.beginPath();
-        let drawing = false, segmentPoints = 0;
+        let drawing = false, segmentPoints = 0, top = Infinity, bottom = -Infinity;
         for (const p of visible) {
-            const value = p[c + 1];
+            const value = p[c + lane];
             if (value === null) { drawing = false; continue; }
             const y = middle - Math.max(-1.1, Math.min(1.1, value / scale)) * laneHeight / 2 * 0.9;
             if (drawing) ctx.lineTo(x(p[0]), y); else ctx.moveTo(x(p[0]), y);
             drawing = true;
             segmentPoints++;
+            top = Math.min(top, y);
+            bottom = Math.max(bottom, y);
         }
         ctx.stroke();
         if (segmentPoints > 1) traces++;
+        spans.push(segmentPoints > 1 ? +((bottom - top) / laneHeight).toFixed(3) : 0);
     }
     ctx.fillStyle = "#666";
     ctx.font = "11px system-ui";
     ctx.fillText(formatNumber(start) + " s", left, height - 4);
     ctx.fillText(formatNumber(newest) + " s", right - 50, height - 4);
     canvas.dataset.traces = traces;
+    // Each trace's height as a share of its lane, and which version is drawn.
+    canvas.dataset.spans = spans.join(",");
+    canvas.dataset.filtered = showsFiltered();
     canvas.dataset.points = visible.length;
     canvas.dataset.newest = newest.toFixed(3);
     canvas.dataset.breaks = breaks;
@@ -487,6 +515,7 @@ function frame() {
 for (const button of document.querySelectorAll(".tab")) button.addEventListener("click", () => showTab(button.dataset.tab));
 $("span").addEventListener("change", () => { view.dirty = true; });
 $("scale").addEventListener("change", () => { view.dirty = true; });
+$("display-filter").addEventListener("change", () => { view.dirty = true; });
 showTab(location.hash ? location.hash.slice(1) : "raw");
 // Opened with ?token=…: the server has set its cookie with this page, so the token leaves the address bar and the
 // history (a bookmark or a screen share does not carry it).
