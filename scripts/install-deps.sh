@@ -14,12 +14,13 @@ packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev li
 # run against (these kernels have no Bluetooth).
 # gpsd, gpsd-clients: gpsfake replays an NMEA log through a real gpsd for the OBD events' position header tests.
 # chromium, fonts-dejavu-core: the live view's tests drive headless Chromium (scripts/view-browser.py) and read its
-# screenshots; the font gives the page's text the same metrics on every machine.
+# screenshots; the font gives the page's text the same metrics on every machine. librsvg2-bin: rsvg-convert, which
+# `axon plot --png` runs (PlotTests check its PNG).
 # nats-server: the 3-node JetStream cluster the fleet tests start. openssl: the Ed25519 key pairs of the fleet's NKey
 # authentication test.
 if [ "${1:-}" = "--test" ]; then
     packages+=(python3 python3-venv dbus-daemon python3-dbus python3-gi gpsd gpsd-clients chromium fonts-dejavu-core
-               nats-server openssl)
+               librsvg2-bin nats-server openssl)
 fi
 
 missing=()

@@ -274,26 +274,42 @@ struct PlotTests {
         #expect(svg?.find("path", class: "trace").count == 8)
     }
 
-    @Test("--png: a PNG through rsvg-convert, or an error naming librsvg2-bin and no file at all")
+    /// Whether `rsvg-convert` is on this process's PATH (`make test-deps` installs librsvg2-bin).
+    static let rsvgConvertInstalled = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/rsvg-convert")
+    }
+
+    @Test(
+        "--png: a PNG of the picture's size through rsvg-convert, beside the SVG",
+        .enabled(if: rsvgConvertInstalled, "rsvg-convert is not installed (make test-deps installs librsvg2-bin)"))
     func png() throws {
         let folder = try Self.directory()
         defer { try? FileManager.default.removeItem(at: folder) }
         let (status, output, svg) = try Self.plot(["--png"], in: folder)
-        let pngPath = folder.appendingPathComponent("plot.png").path
-        let installed = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").contains {
-            FileManager.default.isExecutableFile(atPath: "\($0)/rsvg-convert")
-        }
-        if installed {
-            #expect(status == 0, "\(output)")
-            #expect(svg != nil)
-            let png = try #require(FileManager.default.contents(atPath: pngPath))
-            #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
-        } else {
-            #expect(status == 1, "\(output)")
-            #expect(output.contains("rsvg-convert") && output.contains("librsvg2-bin"), "\(output)")
-            #expect(svg == nil, "nothing is written when the PNG cannot be")
-            #expect(!FileManager.default.fileExists(atPath: pngPath))
-        }
+        #expect(status == 0, "\(output)")
+        let root = try #require(svg, "no SVG written: \(output)")
+        let png = try #require(FileManager.default.contents(atPath: folder.appendingPathComponent("plot.png").path))
+        #expect(png.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+        // IHDR, the first chunk: width and height, big-endian, at bytes 16–23.
+        let bytes = [UInt8](png.prefix(24))
+        let width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
+        let height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
+        #expect("\(width)" == root.attributes["width"] && "\(height)" == root.attributes["height"], "PNG \(width)×\(height)")
+    }
+
+    @Test("--png without rsvg-convert on the PATH: an error naming librsvg2-bin, and no file at all")
+    func pngWithoutConverter() throws {
+        let folder = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let out = folder.appendingPathComponent("plot.svg")
+        // An empty folder as the whole PATH: no converter to find.
+        let (status, output) = try AxonExecutable.run(
+            axon, ["plot", Self.recording, "--png", "--out", out.path], environment: ["PATH": folder.path])
+        #expect(status == 1, "\(output)")
+        #expect(output.contains("rsvg-convert") && output.contains("librsvg2-bin"), "\(output)")
+        #expect(!FileManager.default.fileExists(atPath: out.path), "nothing is written when the PNG cannot be")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("plot.png").path))
     }
 
     @Test("a missing recording fails as analyze's does: one line, exit status 1, nothing written")

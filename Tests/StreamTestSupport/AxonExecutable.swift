@@ -20,18 +20,19 @@ public enum AxonExecutable {
 }
 
 extension AxonExecutable {
-    /// Runs `executable` with `arguments` (in `directory`, else this process's working directory), standard output
-    /// and error together; `whileRunning` is called once after the start with a wait — `exited(seconds)` waits up to
+    /// Runs `executable` with `arguments` (in `directory`, else this process's working directory; with `environment`
+    /// in place of this process's, when given), standard output and error together; `whileRunning` is called once after the start with a wait — `exited(seconds)` waits up to
     /// `seconds` and says whether the process has ended — so a test can feed the command (a pty, a socket) until it
     /// exits. Returns the exit status and the output.
     public static func run(
-        _ executable: String, _ arguments: [String], in directory: URL? = nil,
+        _ executable: String, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
         whileRunning: (_ exited: (Double) -> Bool) -> Void = { _ in }
     ) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
