@@ -12,6 +12,9 @@ public enum ScaleError: Error, Sendable, Hashable, CustomStringConvertible {
     case userRule(HS5UserRule)
     /// The user validator refused the user (one of the SDK's four failing results).
     case validationFailed(UserValidationResult)
+    /// An HS3 or HS4 was asked to measure before a user was validated: the seed measures only after a validation
+    /// result of 1–4 (``ScaleSession/validate(_:)`` first).
+    case userNotValidated(model: ScaleModel)
     /// A command the model's firmware does not have yet (HS3 Bluetooth on/off before 1.0.2).
     case firmwareTooOld(required: FirmwareVersion, actual: FirmwareVersion)
     /// The model has no such operation (a memory transfer from a standard scale, users on an HS3, …).
@@ -35,6 +38,8 @@ public enum ScaleError: Error, Sendable, Hashable, CustomStringConvertible {
         case .device(let error): error.description
         case .userRule(let rule): "\(rule) (HS5 error \(rule.seedError.rawValue): \(rule.seedError.meaning))"
         case .validationFailed(let result): "user validation failed: \(result)"
+        case .userNotValidated(let model):
+            "an \(model.rawValue.uppercased()) measures only for a validated user: validate the user first"
         case .firmwareTooOld(let required, let actual): "needs firmware \(required) or later; the scale has \(actual)"
         case .unsupported(let model, let operation): "\(model) scales cannot \(operation)"
         case .malformed(let what, let problem): "malformed \(what): \(problem)"

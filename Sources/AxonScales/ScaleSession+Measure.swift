@@ -4,12 +4,16 @@ extension ScaleSession {
     /// Measures: an iHealth model is asked to measure showing `unit`; a standard scale is waited for until
     /// someone steps on it (up to `seconds`). The live weights arrive on ``events`` as they come; the result
     /// holds the stable weight and, from an HS5 or a Body Composition service, impedance weight and body
-    /// composition. An HS5 measures for the current user (``validate(_:)`` first).
+    /// composition. An iHealth scale measures only for a validated user, as the seed's SDK does (results 1–4 of
+    /// ``validate(_:)``): an HS3 or HS4 is refused here before anything is sent, an HS5 measures for the current
+    /// user and refuses an unknown one itself.
     ///
-    /// - Throws: ``ScaleError/device(_:)`` for the scale's errors (movement, overload, low battery, …),
+    /// - Throws: ``ScaleError/userNotValidated(model:)`` for an HS3 or HS4 before ``validate(_:)`` succeeded;
+    ///   ``ScaleError/device(_:)`` for the scale's errors (movement, overload, low battery, …),
     ///   ``ScaleError/noResponse(command:seconds:)``, link errors.
     public func measure(unit: WeightUnit = .kg, seconds: Double = 60) async throws(ScaleError) -> ScaleMeasurement {
         if wire == .standardGATT { return try await measureStandard(unit: unit, seconds: seconds) }
+        if model == .hs3 || model == .hs4, validation == nil { throw .userNotValidated(model: model) }
         if wire == .hs3SerialPort { return try await measureSerial(unit: unit, seconds: seconds) }
         let serial = model == .hs5 ? currentUserSerialNumber ?? 0 : 0
         var unstable: [Double] = []

@@ -133,6 +133,7 @@ struct HS3SerialTests {
             transport: ByteStreamTransport.descriptor(host2, name: "socketpair"), model: .hs3, wire: .hs3SerialPort,
             device: "HS3-SPP", recordStore: records)
         try await again.connect()
+        try await again.validate(ScaleUserCredentials(userID: "ana@example.org"))
         try write(device2, Self.weight723 + HS3SerialPacket.weightPacket(tenthsOfKg: 700))
         let next = try await again.measure(unit: .kg, seconds: 5)
         #expect(next.stableWeightKg == 70.0)

@@ -96,6 +96,7 @@ struct IHealthScaleOverBluetoothTests {
         let (central, session) = try await open(bed, model: .hs4, name: "HS4-0020")
         defer { central.close() }
         try await session.connect()
+        try await session.validate(ScaleUserCredentials(userID: "ana@example.org"))
         #expect(await scaleError { _ = try await session.measure(unit: .kg) } == .device(.hs4(.movement)))
         // The next measurement succeeds: three unstable weights, then the stable one.
         let m = try await session.measure(unit: .kg)

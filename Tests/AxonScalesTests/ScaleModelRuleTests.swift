@@ -19,10 +19,28 @@ struct ScaleModelRuleTests {
         await rig.session.close()
     }
 
+    /// The seed measures only after a validation result of 1–4: an HS3 or HS4 asked before is refused by the
+    /// library, with nothing sent to the scale; after `validate` it measures.
+    @Test(arguments: [ScaleModel.hs3, .hs4])
+    func measuresOnlyForAValidatedUser(model: ScaleModel) async throws {
+        let rig = try ScaleTestRig(.init(model: model, weightKg: 70))
+        defer { rig.remove() }
+        try await rig.session.connect()
+        #expect(await scaleError { _ = try await rig.session.measure(unit: .kg) } == .userNotValidated(model: model))
+        #expect(!rig.scale.receivedCommands.contains { if case .measure = $0 { true } else { false } })
+        #expect(
+            ScaleError.userNotValidated(model: model).description
+                == "an \(model.rawValue.uppercased()) measures only for a validated user: validate the user first")
+        try await rig.session.validate(ana)
+        #expect(try await rig.session.measure(unit: .kg).stableWeightKg == 70)
+        await rig.session.close()
+    }
+
     @Test func hs4MeasuresWithUnstableThenStableWeight() async throws {
         let rig = try ScaleTestRig(.init(model: .hs4, weightKg: 77.6))
         defer { rig.remove() }
         try await rig.session.connect()
+        try await rig.session.validate(ana)
         let m = try await rig.session.measure(unit: .st)
         #expect(m.stableWeightKg == 77.6)
         #expect(m.unstableWeightsKg == [46.56, 69.84, 76.05])
@@ -80,6 +98,7 @@ struct ScaleModelRuleTests {
             let rig = try ScaleTestRig(.init(model: model))
             defer { rig.remove() }
             try await rig.session.connect()
+            if model != .hs5 { try await rig.session.validate(ana) }
             rig.scale.injectError(code: code)
             let error = await scaleError { _ = try await rig.session.measure(unit: .kg) }
             #expect(error == .device(expected), "\(model) code \(code)")
