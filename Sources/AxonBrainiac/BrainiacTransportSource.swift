@@ -31,14 +31,18 @@ public final class BrainiacTransportSource: SampleSource, Sendable {
     private let shared = ThreadLocked(BrainiacHeadsetState())
     private let eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)?
     private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
+    fileprivate let notificationHandler: (@Sendable (BrainiacRawNotification) -> Void)?
 
     /// - Parameters:
     ///   - eventHandler: battery levels, SDK status messages and rejected notifications.
     ///   - linkEventHandler: the transport's own link events, for logs that want more than the SDK's messages.
+    ///   - notificationHandler: every notification's bytes and decoding (the SDK's `rawdata` and `rawvalues`), on
+    ///     the transport's delivery thread after the decoder; allocates per notification, so only when given.
     public init(
         transport: any DeviceTransport, profile: BrainiacGATTProfile = .init(), sourceID: String? = nil,
         eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)? = nil,
-        linkEventHandler: (@Sendable (LinkEvent) -> Void)? = nil
+        linkEventHandler: (@Sendable (LinkEvent) -> Void)? = nil,
+        notificationHandler: (@Sendable (BrainiacRawNotification) -> Void)? = nil
     ) {
         self.transport = transport
         self.profile = profile
@@ -47,6 +51,7 @@ public final class BrainiacTransportSource: SampleSource, Sendable {
             metadata: ["transport": String(describing: type(of: transport))])
         self.eventHandler = eventHandler
         self.linkEventHandler = linkEventHandler
+        self.notificationHandler = notificationHandler
     }
 
     /// The decoder's latest state (statistics, battery, status, last error). Any thread.
@@ -100,16 +105,21 @@ private final class Receiver: TransportReceiver, @unchecked Sendable {
     }
 
     func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        let decoded: Result<BrainiacNotification, BrainiacPacketError>
         do throws(BrainiacPacketError) {
-            switch try decoder.decode(value, arrivalTime: arrivalTime, into: writer) {
+            let notification = try decoder.decode(value, arrivalTime: arrivalTime, into: writer)
+            decoded = .success(notification)
+            switch notification {
             case .battery(_, let level): source.report(.battery(level: level), level: level)
             case .status(_, let status): source.report(.status(status))
             case .eeg: break
             }
         } catch {
+            decoded = .failure(error)
             source.report(.rejected(error))
         }
         source.publish(decoder)
+        source.notificationHandler?(BrainiacRawNotification(bytes: value, arrivalTime: arrivalTime, decoded: decoded))
     }
 
     func transport(didChange event: LinkEvent) {

@@ -14,7 +14,8 @@ import AxonStreams
 ///
 /// Every start runs a fresh ``AxonEEG/EEGSession`` (source thread → ring → engine → delivery thread). ``samples``,
 /// ``spectra`` and ``indicators`` are that run's sequences: read them after `start…`; they finish when the run
-/// stops. ``status`` lasts as long as the headset and carries battery levels, the SDK's status messages and
+/// stops. ``notifications`` is the run's notifications as the headset sent them (the SDK's `rawdata` and
+/// `rawvalues`, with each sample's hardware order number). ``status`` lasts as long as the headset and carries battery levels, the SDK's status messages and
 /// rejected notifications of every run.
 ///
 /// Threading: `start…`, `stop`, `startBaseline` and `waitUntilFinished` from one controlling thread; the state
@@ -35,7 +36,12 @@ public final class EEGHeadset: Sendable {
     private struct Run: Sendable {
         let session: EEGSession
         let simulator: SimulatedBrainiacHeadset?
+        let notifications: AsyncStream<BrainiacRawNotification>?
     }
+
+    /// Notifications a reader that falls behind may leave waiting (40 s of EEG at 25 notifications a second); the
+    /// oldest go first.
+    public static let notificationBuffer = 1000
 
     /// Creates a headset manager (the SDK's `init`); nothing runs until a `start…` call.
     ///
@@ -58,7 +64,7 @@ public final class EEGHeadset: Sendable {
     /// - Throws: ``EEGHeadsetError/alreadyStarted`` while a run is active, ``AxonEEG/EEGError`` for a bad
     ///   configuration, or a pipeline error if its threads cannot start.
     public func start(source: any SampleSource) throws {
-        try begin(source: source, simulator: nil)
+        try begin(source: source, simulator: nil, notifications: nil)
     }
 
     /// Starts streaming from a headset reached through a device transport (BlueZ for hardware): connects,
@@ -70,11 +76,15 @@ public final class EEGHeadset: Sendable {
     ///   connect ends the run (its reason is in the run's statistics' failures).
     public func start(transport: any DeviceTransport, profile: BrainiacGATTProfile = .init()) throws {
         let continuation = statusContinuation
-        let source = BrainiacTransportSource(transport: transport, profile: profile) { [weak self] event in
-            if case .battery(let level) = event { self?.battery.withLock { $0 = level } }
-            continuation.yield(event)
-        }
-        try begin(source: source, simulator: nil)
+        let (notifications, raw) = Self.makeNotifications()
+        let source = BrainiacTransportSource(
+            transport: transport, profile: profile,
+            eventHandler: { [weak self] event in
+                if case .battery(let level) = event { self?.battery.withLock { $0 = level } }
+                continuation.yield(event)
+            },
+            notificationHandler: { raw.yield($0) })
+        try begin(source: EndingSource(source) { raw.finish() }, simulator: nil, notifications: notifications)
     }
 
     /// Starts the SDK's test sequence (`startTestSequenceWithDominantFrequence:`): a simulated headset sends a
@@ -94,24 +104,36 @@ public final class EEGHeadset: Sendable {
         realTime: Bool = true, faults: [Int: BrainiacFault] = [:]
     ) throws {
         let continuation = statusContinuation
+        let (notifications, raw) = Self.makeNotifications()
         let simulator = SimulatedBrainiacHeadset(
             configuration: .init(
                 dominantFrequency: dominantFrequency, amplitude: amplitude, noise: noise, duration: duration,
-                realTime: realTime, faults: faults)
-        ) { [weak self] event in
-            if case .battery(let level) = event { self?.battery.withLock { $0 = level } }
-            continuation.yield(event)
-        }
-        try begin(source: simulator, simulator: simulator)
+                realTime: realTime, faults: faults),
+            eventHandler: { [weak self] event in
+                if case .battery(let level) = event { self?.battery.withLock { $0 = level } }
+                continuation.yield(event)
+            },
+            notificationHandler: { raw.yield($0) })
+        try begin(
+            source: EndingSource(simulator) { raw.finish() }, simulator: simulator, notifications: notifications)
     }
 
-    private func begin(source: any SampleSource, simulator: SimulatedBrainiacHeadset?) throws {
+    private static func makeNotifications() -> (
+        AsyncStream<BrainiacRawNotification>, AsyncStream<BrainiacRawNotification>.Continuation
+    ) {
+        AsyncStream.makeStream(of: BrainiacRawNotification.self, bufferingPolicy: .bufferingNewest(notificationBuffer))
+    }
+
+    private func begin(
+        source: any SampleSource, simulator: SimulatedBrainiacHeadset?,
+        notifications: AsyncStream<BrainiacRawNotification>?
+    ) throws {
         let previous = current.withLock { $0 }
         if previous?.session.state.hasStarted ?? false { throw EEGHeadsetError.alreadyStarted }
         // A run that ended on its own still has threads to join (they have finished: this returns at once).
         previous?.session.waitUntilFinished()
         let session = try EEGSession(source: source, configuration: configuration, options: options)
-        current.withLock { $0 = Run(session: session, simulator: simulator) }
+        current.withLock { $0 = Run(session: session, simulator: simulator, notifications: notifications) }
         // A baseline asked for before the start begins with the first sample.
         if baselineRequestedBeforeStart.withLock({ requested in defer { requested = false }; return requested }) {
             session.startBaseline()
@@ -171,6 +193,34 @@ public final class EEGHeadset: Sendable {
     /// The current run's indicators (`CB_indicatorsStateWithDictionary`).
     public var indicators: AsyncStream<ActivityIndicators> {
         current.withLock { $0 }?.session.indicators ?? Self.finished.2
+    }
+
+    private static let noNotifications = AsyncStream<BrainiacRawNotification> { $0.finish() }
+
+    /// The current run's notifications as the headset sent them, accepted or rejected: the SDK's `rawdata` (the
+    /// bytes) and `rawvalues` (each EEG sample with its notification's hardware order number, time and counter);
+    /// the newest ``notificationBuffer`` wait for a slow reader. Finishes when the headset's source ends; finished
+    /// and empty before a start and for ``start(source:)``, whose source is not the headset's own.
+    public var notifications: AsyncStream<BrainiacRawNotification> {
+        current.withLock { $0 }?.notifications ?? Self.noNotifications
+    }
+}
+
+/// A source that calls `onEnd` once its wrapped source's `run` has returned (the end of a headset's notifications).
+private struct EndingSource: SampleSource {
+    let base: any SampleSource
+    let onEnd: @Sendable () -> Void
+
+    init(_ base: any SampleSource, onEnd: @escaping @Sendable () -> Void) {
+        self.base = base
+        self.onEnd = onEnd
+    }
+
+    var descriptor: StreamDescriptor { base.descriptor }
+
+    func run(into writer: FrameWriter) throws {
+        defer { onEnd() }
+        try base.run(into: writer)
     }
 }
 

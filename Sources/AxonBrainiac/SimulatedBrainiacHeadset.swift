@@ -35,6 +35,7 @@ public final class SimulatedBrainiacHeadset: SampleSource {
 
     private let shared = ThreadLocked(BrainiacHeadsetState())
     private let eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)?
+    fileprivate let notificationHandler: (@Sendable (BrainiacRawNotification) -> Void)?
 
     /// Creates a simulated headset.
     ///
@@ -43,15 +44,20 @@ public final class SimulatedBrainiacHeadset: SampleSource {
     ///   - sourceID: the stream's source id.
     ///   - eventHandler: called on the source thread for every battery and status notification and every
     ///     rejected notification (the SDK's `CB_changedStatus:message:`); must return quickly.
+    ///   - notificationHandler: every notification's bytes and decoding (the SDK's `rawdata` and `rawvalues`), on the
+    ///     source thread after the decoder; it allocates per notification, so the EEG path stays allocation-free
+    ///     only without it.
     public init(
         configuration: Configuration = .init(), sourceID: String = "brainiac-simulated-0",
-        eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)? = nil
+        eventHandler: (@Sendable (BrainiacHeadsetEvent) -> Void)? = nil,
+        notificationHandler: (@Sendable (BrainiacRawNotification) -> Void)? = nil
     ) {
         self.configuration = configuration
         self.descriptor = BrainiacHeadset.descriptor(
             sourceID: sourceID,
             metadata: ["simulated": "true", "dominantFrequency": "\(configuration.dominantFrequency)"])
         self.eventHandler = eventHandler
+        self.notificationHandler = notificationHandler
     }
 
     /// The latest decoder state. Any thread; a copy under a short lock.
@@ -211,17 +217,23 @@ private struct Session: ~Copyable {
     private mutating func deliver(length: Int, arrival: Double) {
         orderNumber &+= 1
         notificationsSent += 1
+        let sent = UnsafeRawBufferPointer(rebasing: bytes[0..<length])
+        let decoded: Result<BrainiacNotification, BrainiacPacketError>
         do throws(BrainiacPacketError) {
-            let notification = try decoder.decode(
-                UnsafeRawBufferPointer(rebasing: bytes[0..<length]), arrivalTime: arrival, into: writer)
+            let notification = try decoder.decode(sent, arrivalTime: arrival, into: writer)
+            decoded = .success(notification)
             switch notification {
             case .eeg: break
             case .battery(_, let level): headset.report(.battery(level: level))
             case .status(_, let status): headset.report(.status(status))
             }
         } catch {
+            decoded = .failure(error)
             headset.report(.rejected(error))
         }
         headset.publish(decoder, notificationsSent: notificationsSent, isRunning: true)
+        if let handler = headset.notificationHandler {
+            handler(BrainiacRawNotification(bytes: Array(sent), arrivalTime: arrival, decoded: decoded))
+        }
     }
 }

@@ -18,7 +18,8 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     case muse(selector: String)
     /// An OpenBCI Ganglion through BlueZ, by name or address.
     case ganglion(selector: String)
-    /// A Brainiac headset through BlueZ, by name or address.
+    /// A Brainiac headset through BlueZ, by name or address; an empty selector (`ble:`) is the one headset in range,
+    /// as the SDK's `start` needs no name.
     case brainiac(selector: String)
     /// A Lab Streaming Layer stream: `NAME`, `type=T` or `source_id=ID` (the text after `lsl:`).
     case lsl(query: String)
@@ -26,7 +27,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     /// Every form, as help texts and errors list them.
     public static let forms =
         "a recording's path, simulator, test-sequence:HZ, cyton:PATH, muse:NAME|ADDRESS, ganglion:NAME|ADDRESS, "
-        + "ble:NAME|ADDRESS (a Brainiac headset), lsl:NAME|lsl:type=T|lsl:source_id=ID"
+        + "ble:NAME|ADDRESS (a Brainiac headset; ble: alone, the one in range), lsl:NAME|lsl:type=T|lsl:source_id=ID"
 
     /// The prefixes of the kinds that are not paths.
     public static let kinds = ["test-sequence", "cyton", "muse", "ganglion", "ble", "lsl"]
@@ -53,7 +54,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
             return
         }
         guard Self.kinds.contains(kind) else { throw .unknownKind(text) }
-        guard !value.isEmpty else { throw .missingValue(kind: kind) }
+        guard !value.isEmpty || kind == "ble" else { throw .missingValue(kind: kind) }
         switch kind {
         case "test-sequence":
             guard let frequency = Double(value), frequency.isFinite, frequency > 0 else {

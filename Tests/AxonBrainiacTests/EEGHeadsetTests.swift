@@ -76,6 +76,50 @@ struct EEGHeadsetTests {
         #expect(headset.batteryLevel == batteries.last)
     }
 
+    /// The SDK's `CB_dataUpdatedWithDictionary`, `rawdata` and `rawvalues`: the delivered samples carry the device's
+    /// counter and time and match, value for value, the samples of the notifications the headset sent; each
+    /// notification keeps its bytes and its hardware order number, one more per notification; a damaged one is
+    /// there with its rejection and no samples, and its 10 samples are missing from the stream.
+    @Test("samples and notifications: the SDK's raw values with hardware order numbers, and the raw bytes")
+    func samplesAndNotifications() async throws {
+        let headset = Self.headset()
+        try headset.startTestSequence(
+            dominantFrequency: 10, noise: 2, duration: 4, realTime: false, faults: [30: .flippedBit])
+        headset.waitUntilFinished()
+        var samples: [EEGSample] = []
+        for await sample in headset.samples { samples.append(sample) }
+        var notifications: [BrainiacRawNotification] = []
+        for await notification in headset.notifications { notifications.append(notification) }
+
+        #expect(samples.count == 1000 - 10)
+        let rejected = notifications.filter { if case .failure = $0.decoded { true } else { false } }
+        #expect(rejected.count == 1 && rejected[0].samples.isEmpty && rejected[0].hardwareOrderNumber == nil)
+        let accepted = notifications.compactMap(\.hardwareOrderNumber)
+        #expect(accepted.count == notifications.count - 1)
+        // One order number per notification sent, of any type: the damaged one leaves a step of 2.
+        let steps = zip(accepted, accepted.dropFirst()).map { Int($1 &- $0) }
+        #expect(steps.filter { $0 == 1 }.count == steps.count - 1 && steps.filter { $0 == 2 }.count == 1, "\(steps)")
+        var bySampleCounter: [UInt64: BrainiacPacket] = [:]
+        for notification in notifications {
+            if case .success(let decoded) = notification.decoded {
+                // The bytes are the notification itself: parsed again, the same header.
+                let again = try notification.bytes.withUnsafeBytes { try BrainiacDecoder.parse($0) }
+                #expect(again == decoded)
+            }
+            for packet in notification.samples {
+                #expect(packet.hardwareOrderNumber == notification.hardwareOrderNumber)
+                bySampleCounter[UInt64(packet.counter)] = packet
+            }
+        }
+        #expect(bySampleCounter.count == samples.count)
+        for sample in samples {
+            let counter = try #require(sample.counter)
+            let packet = try #require(bySampleCounter[counter], "sample \(sample.sampleIndex)")
+            #expect(sample.values == packet.values)
+            #expect(sample.timeframe == Double(packet.timeMilliseconds))
+        }
+    }
+
     @Test("a second start while streaming is refused")
     func doubleStart() throws {
         let headset = Self.headset()
