@@ -47,7 +47,7 @@ extension Axon {
             let found = try await central.scan(
                 DiscoveryFilter(serviceUUIDs: services, namePrefix: name, minimumRSSI: rssi), seconds: timeout)
             let rows = found.map { device in
-                [device.displayName, DeviceKindName.name(services: device.serviceUUIDs), device.address,
+                [device.displayName, DeviceKindName.name(name: device.name, services: device.serviceUUIDs), device.address,
                  device.rssi.map { "\($0) dBm" } ?? "–",
                  device.serviceUUIDs.map(\.description).joined(separator: " ")]
             }

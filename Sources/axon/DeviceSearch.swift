@@ -17,7 +17,7 @@ enum DeviceSearch {
 
         var description: String {
             let list = seen.map { device in
-                let kind = DeviceKindName.name(services: device.serviceUUIDs)
+                let kind = DeviceKindName.name(name: device.name, services: device.serviceUUIDs)
                 return "\(device.displayName) (\(device.address)\(kind.isEmpty ? "" : ", \(kind)"))"
             }
             return "no \(kind) named or at \"\(TerminalText.safe(selector))\" found in \(fmt(seconds, 0)) s; "

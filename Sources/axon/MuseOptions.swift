@@ -22,14 +22,3 @@ enum MuseOptions {
             + "PPG \(state.ppgNotifications) notifications"
     }
 }
-
-/// What a scanned device is, from the services it advertises.
-enum DeviceKindName {
-    /// "Muse", "OpenBCI Ganglion", "Brainiac" or "" for anything else.
-    static func name(services: [BluetoothUUID]) -> String {
-        if services.contains(MuseGATTProfile.service) { return "Muse" }
-        if services.contains("fe84") { return "OpenBCI Ganglion" }
-        if services.contains("8b5e0001-4c5a-4e1b-9a3e-6a78b7e1a0c0") { return "Brainiac" }
-        return ""
-    }
-}

@@ -15,8 +15,11 @@ struct ScaleDeviceOptions: ParsableArguments {
             """)
     var device: String
 
-    @Option(help: "For ble: devices: standard (Weight Scale / Body Composition services), hs3, hs4 or hs5.")
-    var model: String = "standard"
+    @Option(help: ArgumentHelp(
+        "For ble: devices: auto (from what the scale advertises: the Weight Scale or Body Composition service is a "
+            + "standard scale, Axon's iHealth service under a name starting HS3/HS4/HS5 that model), standard, hs3, "
+            + "hs4 or hs5."))
+    var model: String = "auto"
 
     @Option(help: "The iHealth user id (an email address) validated before measuring.")
     var user: String = "user@example.org"
@@ -67,25 +70,49 @@ struct ScaleDeviceOptions: ParsableArguments {
         return (address, channel)
     }
 
-    /// The scale's model.
-    func scaleModel() throws -> ScaleModel {
+    /// The scale's model: a sim: device's, an HS3's on a serial port, `--model`'s, or, with `--model auto`, what a
+    /// ble: scale advertises (``ScaleModel/advertised(name:services:)``; found within 30 s like every device).
+    func scaleModel() async throws -> ScaleModel {
         if isSerialHS3 { return .hs3 }
         let name = device.hasPrefix("sim:") ? String(device.dropFirst(4)) : model
         switch name {
         case "wss", "standard": return .standard
+        case "auto" where device.hasPrefix("ble:"): return try await advertisedModel()
         default:
             guard let model = ScaleModel(rawValue: name) else {
-                throw ValidationError("unknown scale model \(name): hs3, hs4, hs5, standard (sim:wss)")
+                throw ValidationError("unknown scale model \(name): auto, hs3, hs4, hs5, standard (sim:wss)")
             }
             return model
         }
     }
 
+    /// The model the ble: scale advertises, once BlueZ knows it.
+    private func advertisedModel() async throws -> ScaleModel {
+        let selector = String(device.dropFirst(4))
+        let bus = BluetoothOptions.busAddress(bus)
+        try await DeviceSearch.locate(kind: "scale", selector: selector, bus: bus, seconds: 30)
+        let central = try await BluetoothCentral.open(bus: bus)
+        defer { central.close() }
+        let scale = await central.knownDevices().first { device in
+            device.address.uppercased() == selector.uppercased() || device.name == selector || device.alias == selector
+        }
+        guard let scale, let model = ScaleModel.advertised(name: scale.name, services: scale.serviceUUIDs) else {
+            throw CommandFailure(
+                "\(TerminalText.safe(selector)) does not advertise which scale it is (no Weight Scale service, no iHealth "
+                    + "service under an HS3/HS4/HS5 name); give --model standard, hs3, hs4 or hs5")
+        }
+        print("scale \(TerminalText.safe(scale.displayName)): \(model) (from its advertisement)")
+        return model
+    }
+
     var credentials: ScaleUserCredentials { ScaleUserCredentials(userID: user) }
 
     /// Opens a session: a simulated scale in this process, or a scale through BlueZ.
-    func open(recordStore: ScaleRecordStore? = nil, linkLossAfterRecords: Int? = nil) async throws -> OpenScale {
-        let model = try scaleModel()
+    func open(
+        model known: ScaleModel? = nil, recordStore: ScaleRecordStore? = nil, linkLossAfterRecords: Int? = nil
+    ) async throws -> OpenScale {
+        let model: ScaleModel
+        if let known { model = known } else { model = try await scaleModel() }
         if device.hasPrefix("sim:") {
             var users = HS5UserTable()
             if model == .hs5 {

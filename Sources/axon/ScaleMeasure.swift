@@ -37,11 +37,11 @@ struct ScaleMeasure: AsyncParsableCommand {
         let liveOutlet = try lsl.outlet(ScaleStreams.liveWeight(sourceID: "scale:\(scale.device)/live"), library: library)
         let stableOutlet = try lsl.outlet(
             ScaleStreams.stableWeight(sourceID: "scale:\(scale.device)/stable"), library: library)
-        let model = try scale.scaleModel()
+        let model = try await scale.scaleModel()
         let records = try out.map { path in
             try ScaleRecordStore(store: try EventStore(path: path), device: scale.device, model: model)
         }
-        let open = try await scale.open(recordStore: records)
+        let open = try await scale.open(model: model, recordStore: records)
         let session = open.session
         let printer = Task {
             for await event in session.events {
