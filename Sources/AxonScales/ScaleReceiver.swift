@@ -18,15 +18,17 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
     private var assembler = BodyCompositionAssembler()
     private var lastComposition: BodyComposition?
     private var serial: HS3SerialReading?
+    private let linkObserver: (@Sendable (LinkEvent) -> Void)?
 
     init(
         inbox: ScaleInbox, events: AsyncStream<ScaleEvent>.Continuation, recordStore: ScaleRecordStore?,
-        serial: HS3SerialReading? = nil
+        serial: HS3SerialReading? = nil, linkObserver: (@Sendable (LinkEvent) -> Void)? = nil
     ) {
         self.inbox = inbox
         self.events = events
         self.recordStore = recordStore
         self.serial = serial
+        self.linkObserver = linkObserver
     }
 
     func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
@@ -65,6 +67,7 @@ final class ScaleReceiver: TransportReceiver, @unchecked Sendable {
         }
         events.yield(.link(event))
         inbox.push(.link(event))
+        linkObserver?(event)
     }
 
     /// An HS3's serial bytes: each new weight (not a repeat) is stored, then published and handed to a waiting

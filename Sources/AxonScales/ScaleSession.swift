@@ -42,6 +42,8 @@ public final class ScaleSession: Sendable {
     let inbox = ScaleInbox()
     let validator: any UserValidator
     let recordStore: ScaleRecordStore?
+    /// Told every link event on the transport's delivery thread (``ScaleController`` keeps its list with it).
+    let linkObserver: (@Sendable (LinkEvent) -> Void)?
     let state = ThreadLocked(SessionState())
     /// The HS3 serial stream's counters, copied by the receiver after each read.
     let serialStatistics = ThreadLocked(HS3SerialStatistics())
@@ -58,10 +60,13 @@ public final class ScaleSession: Sendable {
     ///   - recordStore: where a standard scale's timestamped weights and an HS3's serial-port weights are stored
     ///     (memory transfers take theirs as an argument).
     ///   - repeatWindow: seconds within which an HS3's equal serial-port weight is a repeat (openScale: 60).
+    ///   - linkObserver: told every link event too (besides ``events``), on the transport's delivery thread; it must
+    ///     not block.
     public init(
         transport: any DeviceTransport, model: ScaleModel, wire: ScaleWire? = nil, device: String? = nil,
         validator: any UserValidator = LocalUserValidator(), recordStore: ScaleRecordStore? = nil,
-        responseTimeout: Double = 5, reconnectTimeout: Double = 30, repeatWindow: Double = 60
+        responseTimeout: Double = 5, reconnectTimeout: Double = 30, repeatWindow: Double = 60,
+        linkObserver: (@Sendable (LinkEvent) -> Void)? = nil
     ) {
         precondition(wire != .hs3SerialPort || model == .hs3, "the serial-port wire is the HS3's")
         self.transport = transport
@@ -73,6 +78,7 @@ public final class ScaleSession: Sendable {
         self.recordStore = recordStore
         self.responseTimeout = responseTimeout
         self.reconnectTimeout = reconnectTimeout
+        self.linkObserver = linkObserver
         (events, eventContinuation) = AsyncStream.makeStream(
             of: ScaleEvent.self, bufferingPolicy: .bufferingNewest(4096))
     }
@@ -110,7 +116,8 @@ public final class ScaleSession: Sendable {
                 statistics: serialStatistics)
         }
         let receiver = ScaleReceiver(
-            inbox: inbox, events: eventContinuation, recordStore: recordStore, serial: serial)
+            inbox: inbox, events: eventContinuation, recordStore: recordStore, serial: serial,
+            linkObserver: linkObserver)
         do throws(TransportError) {
             try await transport.open(notifications: notifications, receiver: receiver)
         } catch {
