@@ -31,6 +31,8 @@ extension Axon {
 
         @OptionGroup(title: "Filters (a recording, zero-phase, before the engine)") var filters: FilterOptions
 
+        @OptionGroup(title: "Band powers") var powerBands: BandOptions
+
         @Option(
             name: .customLong("test-sequence"),
             help: ArgumentHelp("Deprecated: give test-sequence:HZ as SOURCE.", visibility: .hidden))
@@ -207,6 +209,7 @@ extension Axon {
                 if rail == nil, let range = recording.descriptor.channels.compactMap(\.range).first {
                     configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
                 }
+                _ = try powerBands.powers(configuration: configuration)
                 let loaded = recording
                 var calibrationNote = ""
                 if asr {
@@ -225,7 +228,7 @@ extension Axon {
                         eyesOpen: eyesOpen,
                         reactivitySource: eyesOpenRecording.map {
                             "\(file!)" + (marked.contains { $0.state == .closed } ? " (eyes-closed segments)" : "") + " ÷ \($0)"
-                        } ?? markedBy)
+                        } ?? markedBy, powerBands: try powerBands.bands())
                     report = analysed
                 }
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
@@ -337,7 +340,9 @@ extension Axon {
             try session.start()
             session.waitUntilFinished()
             // The run has ended: the sequences hold everything it made, then finish.
-            var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            var builder = EEGAnalysisReport.Builder(
+                configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil,
+                powerBands: try powerBands.bands())
             for await frame in session.spectra { builder.add(frame) }
             for await indicator in session.indicators { builder.add(indicator) }
             builder.setSampleCount(recording.frameCount)
@@ -361,7 +366,9 @@ extension Axon {
                 options: .init(timeBase: .device, publishSamples: false, pipeline: .init(ringCapacity: 1 << 16)))
             if baseline > 0 { headset.startBaseline() }  // before the start: from the first sample, exactly
             try headset.startTestSequence(dominantFrequency: frequency, duration: seconds, realTime: false)
-            var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            var builder = EEGAnalysisReport.Builder(
+                configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil,
+                powerBands: try powerBands.powers(configuration: configuration).bands)
             let band = configuration.bands.firstIndex { $0.lower <= frequency && frequency <= $0.upper }
             var worst = 0.0
             for await frame in headset.spectra {
@@ -405,6 +412,7 @@ extension Axon {
                     print("  " + label + "  " + range + frequencies + cell(band.medianPower, 2, 19) + share)
                 }
             }
+            printBandPowers(report)
             printQuality(report)
             printAlpha(report)
             if report.zones.isEmpty {
@@ -447,6 +455,33 @@ extension Axon {
                     print("    \(channel.label): \(ratio)  (\(closed) µV² over \(channel.eyesClosedWindows) windows ÷ "
                         + "\(open) µV² over \(channel.eyesOpenWindows))")
                 }
+            }
+        }
+
+        /// The band powers: per channel and band the absolute power and, in brackets, the relative power.
+        private func printBandPowers(_ report: EEGAnalysisReport) {
+            guard let powers = report.bandPowers else { return }
+            let left = powers.windowsWithFilledSamples > 0
+                ? "; \(powers.windowsWithFilledSamples) with filled-in samples left out" : ""
+            print("  band powers, \(powers.unit) (% of the bands' sum), of the mean spectrum of \(powers.windows) "
+                + "windows (every window\(left)); a band LO–HI holds LO ≤ f < HI Hz:")
+            let labelWidth = max(7, powers.channels.map(\.label.count).max() ?? 0)
+            let headers = powers.bands.map {
+                "\($0.name) \(PowerBands.hertz($0.low))–\(PowerBands.hertz($0.high))"
+            }
+            func cell(_ absolute: Double?, _ relative: Double?) -> String {
+                (absolute.map { fmt($0, 2) } ?? "–") + " (" + (relative.map { fmt($0, 1) } ?? "–") + "%)"
+            }
+            let cells = powers.channels.map { channel in
+                zip(channel.absolute, channel.relative).map { cell($0, $1) }
+            }
+            let widths = headers.indices.map { index in
+                max(headers[index].count, cells.map { $0[index].count }.max() ?? 0) + 2
+            }
+            print("  " + "channel".rightPadded(labelWidth)
+                + zip(headers, widths).map { $0.leftPadded($1) }.joined())
+            for (channel, row) in zip(powers.channels, cells) {
+                print("  " + channel.label.rightPadded(labelWidth) + zip(row, widths).map { $0.leftPadded($1) }.joined())
             }
         }
 
