@@ -39,7 +39,8 @@ public struct PowerBands: Sendable, Hashable, CustomStringConvertible {
 
     /// `delta=1-4,theta=4-8,alpha=8-13,beta=13-30,gamma=30-45` (Hz).
     public static let standard = PowerBands(checked: [
-        Band(name: "delta", low: 1, high: 4), Band(name: "theta", low: 4, high: 8), Band(name: "alpha", low: 8, high: 13),
+        Band(name: "delta", low: 1, high: 4), Band(name: "theta", low: 4, high: 8),
+        Band(name: "alpha", low: 8, high: 13),
         Band(name: "beta", low: 13, high: 30), Band(name: "gamma", low: 30, high: 45),
     ])
 

@@ -4,11 +4,11 @@ import AxonDSP
 
 /// The summary of an analysis run: per channel and band the median, minimum and maximum dominant frequency over the
 /// spectrum frames where the band had a peak (and how many had none) and the median band power over every frame;
-/// per channel its signal quality; the windows with artifacts; and the zone timeline. `Codable` with stable key
-/// names (`sampleRate`, `frames`, `excludedFrames`, `channels[].label`,
-/// `channels[].bands[].low/high/median/min/max/noPeakFrames/medianPower`, `channels[].quality`,
-/// `artifacts[].time/kinds`, `zones[].time/zone/percent/frames/excludedFrames/channels`), which
-/// `axon analyze --json` prints.
+/// per channel its signal quality; the windows with artifacts; the zone timeline; and the whole run's band powers
+/// (``BandPowerSummary``). `Codable` with stable key names (`sampleRate`, `frames`, `excludedFrames`,
+/// `channels[].label`, `channels[].bands[].low/high/median/min/max/noPeakFrames/medianPower`, `channels[].quality`,
+/// `artifacts[].time/kinds`, `zones[].time/zone/percent/frames/excludedFrames/channels`,
+/// `bandPowers.bands/unit/windows/windowsWithFilledSamples/channels`), which `axon analyze --json` prints.
 ///
 /// Threading: a plain value, `Sendable`.
 public struct EEGAnalysisReport: Sendable, Codable, Hashable {

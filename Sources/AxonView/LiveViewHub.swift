@@ -281,7 +281,9 @@ public final class LiveViewHub: Sendable {
             json.raw("{\"label\":")
             json.string(powers.channelLabels[channel])
             json.raw(",\"absolute\":")
-            json.array(0..<powers.bandCount) { json, band in json.significant(powers.absolute(channel: channel, band: band)) }
+            json.array(0..<powers.bandCount) { json, band in
+                json.significant(powers.absolute(channel: channel, band: band))
+            }
             json.raw(",\"relative\":")
             json.array(0..<powers.bandCount) { json, band in
                 json.number(powers.relative(channel: channel, band: band), digits: 1)

@@ -11,7 +11,8 @@ extension Axon {
     struct Analyze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
-                + "min and max dominant frequency per channel and band, and the zone timeline.",
+                + "min and max dominant frequency per channel and band, band powers (delta…gamma, --bands), and the "
+                + "zone timeline.",
             discussion: """
                 --bandpass, --highpass, --lowpass and --notch filter a recording forward and backward (zero-phase, \
                 like MNE and SciPy's sosfiltfilt) before the engine, which then runs as without them. The table's \
@@ -481,7 +482,8 @@ extension Axon {
             print("  " + "channel".rightPadded(labelWidth)
                 + zip(headers, widths).map { $0.leftPadded($1) }.joined())
             for (channel, row) in zip(powers.channels, cells) {
-                print("  " + channel.label.rightPadded(labelWidth) + zip(row, widths).map { $0.leftPadded($1) }.joined())
+                let cells = zip(row, widths).map { $0.leftPadded($1) }.joined()
+                print("  " + channel.label.rightPadded(labelWidth) + cells)
             }
         }
 

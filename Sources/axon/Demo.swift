@@ -202,7 +202,8 @@ extension Axon {
             let printer = EEGPrinter(configuration: configuration, displayLabels: displayLabels, timeOffset: from)
             if let outlets {
                 print("  LSL outlets: \(recording.descriptor.name), \(outlets.spectra.descriptor.name), "
-                    + "\(outlets.zones.descriptor.name), \(outlets.bandPowers.descriptor.name) (\(powers.bands)), \(status.map { $0.outlet.descriptor.name } ?? "")")
+                    + "\(outlets.zones.descriptor.name), \(outlets.bandPowers.descriptor.name) (\(powers.bands)), "
+                    + "\(status.map { $0.outlet.descriptor.name } ?? "")")
             }
             session.startBaseline()
             try session.start()

@@ -88,7 +88,8 @@ extension Axon {
 
         @OptionGroup var fileMode: FileModeOption
         @OptionGroup var anonymization: AnonymizeOptions
-        @OptionGroup(title: "Band powers (the XDF file's and --lsl-out's band powers stream)") var powerBands: BandOptions
+        @OptionGroup(title: "Band powers (the XDF file's and --lsl-out's band powers stream)")
+        var powerBands: BandOptions
         @OptionGroup(title: "Filters (causal, before the file and the engine; .edf/.bdf, whose header records them)")
         var filters: FilterOptions
 

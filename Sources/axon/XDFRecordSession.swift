@@ -37,9 +37,9 @@ final class XDFRecordSession: Sendable {
 
     /// Adds the spectra, zones, individual alpha frequency and band powers streams of an EEG run (band powers in
     /// `powers`'s bands, the standard five by default).
-    func addFeatures(eeg: StreamDescriptor, configuration: EEGEngine.Configuration, bandPowers powers: BandPowers? = nil)
-        throws
-    {
+    func addFeatures(
+        eeg: StreamDescriptor, configuration: EEGEngine.Configuration, bandPowers powers: BandPowers? = nil
+    ) throws {
         let spectra = try writer.addStream(EEGFeatureStreams.spectra(eeg: eeg, configuration: configuration))
         let zones = try writer.addStream(EEGFeatureStreams.zones(eeg: eeg, configuration: configuration))
         let alpha = try writer.addStream(EEGFeatureStreams.alpha(eeg: eeg, configuration: configuration))

@@ -46,7 +46,8 @@ struct BandPowerTruthTests {
                 for (band, (mine, scipy)) in zip(x, y).enumerated() {
                     let difference = abs(mine - scipy) / abs(scipy)
                     worst = max(worst, difference)
-                    #expect(difference <= tolerance, "channel \(index) band \(band) \(key): Axon \(mine), SciPy \(scipy)")
+                    #expect(
+                        difference <= tolerance, "channel \(index) band \(band) \(key): Axon \(mine), SciPy \(scipy)")
                 }
             }
         }
@@ -65,7 +66,9 @@ struct BandPowerTruthTests {
     @Test("EEGMMIDB S001R02 (160 Hz, hop 160), O1/Oz/O2 and Fz/Cz: within 1 % of SciPy's Welch")
     func physioNet() throws {
         let channels = "O1..,Oz..,O2..,Fz..,Cz.."
-        let report = try SignalTruthTests.analyze([SignalTruthTests.eyesClosed, "--channels", channels, "--baseline", "0"])
+        let report = try SignalTruthTests.analyze([
+            SignalTruthTests.eyesClosed, "--channels", channels, "--baseline", "0",
+        ])
         let figures = try Self.scipy(["--edf", SignalTruthTests.eyesClosed, "--channels", channels])
         let worst = try Self.compare(report, figures, bandCount: 5)
         print("band powers, EEGMMIDB S001R02: worst relative difference from SciPy \(worst * 100) %")
@@ -91,7 +94,8 @@ struct BandPowerTruthTests {
     @Test("the table shows the five bands per channel beside the dominant frequencies")
     func table() throws {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
-        let (status, output) = try AxonExecutable.run(axon, ["analyze", SignalTruthTests.eyesClosed, "--channels", "O1..,Oz..", "--baseline", "0"])
+        let (status, output) = try AxonExecutable.run(
+            axon, ["analyze", SignalTruthTests.eyesClosed, "--channels", "O1..,Oz..", "--baseline", "0"])
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n").map(String.init)
         let title = try #require(lines.firstIndex { $0.contains("band powers, µV^2") }, "\(output)")

@@ -126,7 +126,8 @@ struct LSLCommandOutletTests {
                 // The test sequence: a 50 µV, 10 Hz sine on every channel, 1250 µV² in alpha, nearly all the share.
                 let alpha = sample[channel * 4 + 2]
                 #expect(abs(alpha - 1250) < 125, "alpha \(alpha) µV²")
-                #expect(sample[channel * 4 + 3] > 95 && abs(sample[channel * 4 + 1] + sample[channel * 4 + 3] - 100) < 1e-9)
+                let (theta, alphaShare) = (sample[channel * 4 + 1], sample[channel * 4 + 3])
+                #expect(alphaShare > 95 && abs(theta + alphaShare - 100) < 1e-9, "\(sample)")
             }
         }
         let script = """
