@@ -464,7 +464,8 @@ extension Axon {
             guard let powers = report.bandPowers else { return }
             let left = powers.windowsWithFilledSamples > 0
                 ? "; \(powers.windowsWithFilledSamples) with filled-in samples left out" : ""
-            print("  band powers, \(powers.unit) (% of the bands' sum), of the mean spectrum of \(powers.windows) "
+            let unit = powers.unit.replacingOccurrences(of: "^2", with: "²")
+            print("  band powers, \(unit) (% of the bands' sum), of the mean spectrum of \(powers.windows) "
                 + "windows (every window\(left)); a band LO–HI holds LO ≤ f < HI Hz:")
             let labelWidth = max(7, powers.channels.map(\.label.count).max() ?? 0)
             let headers = powers.bands.map {

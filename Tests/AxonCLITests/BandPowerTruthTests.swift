@@ -98,7 +98,7 @@ struct BandPowerTruthTests {
             axon, ["analyze", SignalTruthTests.eyesClosed, "--channels", "O1..,Oz..", "--baseline", "0"])
         #expect(status == 0, "\(output)")
         let lines = output.split(separator: "\n").map(String.init)
-        let title = try #require(lines.firstIndex { $0.contains("band powers, µV^2") }, "\(output)")
+        let title = try #require(lines.firstIndex { $0.contains("band powers, µV²") }, "\(output)")
         #expect(lines[title].contains("mean spectrum of 59 windows"), "\(lines[title])")
         for name in ["delta 1–4", "theta 4–8", "alpha 8–13", "beta 13–30", "gamma 30–45"] {
             #expect(lines[title + 1].contains(name), "\(lines[title + 1])")
