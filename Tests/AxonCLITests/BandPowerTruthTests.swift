@@ -123,4 +123,21 @@ struct BandPowerTruthTests {
         #expect(status == 64, "\(output)")
         #expect(output.contains(message), "\(output)")
     }
+
+    @Test("view, record and demo check --bands against their stream's rate: a band above 125 Hz is a usage error")
+    func otherCommandsRefuseBandsAboveNyquist() throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("axon-bands-\(UUID().uuidString).edf")
+        defer { try? FileManager.default.removeItem(at: out) }
+        for arguments in [
+            ["view", "test-sequence:10", "--port", "0"],
+            ["record", "test-sequence:10", "--seconds", "2", "--out", out.path],
+            ["demo", SignalTruthTests.openBCI, "--fast", "--to", "20"],
+        ] {
+            let (status, output) = try AxonExecutable.run(axon, arguments + ["--bands", "gamma=30-200"])
+            #expect(status == 64, "\(arguments[0]): \(output)")
+            #expect(output.contains("band gamma ends at 200 Hz, above the Nyquist frequency, 125 Hz"), "\(output)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: out.path))
+    }
 }
