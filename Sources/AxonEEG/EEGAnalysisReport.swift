@@ -4,11 +4,11 @@ import AxonDSP
 
 /// The summary of an analysis run: per channel and band the median, minimum and maximum dominant frequency over the
 /// spectrum frames where the band had a peak (and how many had none) and the median band power over every frame;
-/// per channel its signal quality; the windows with artifacts; and the zone timeline. `Codable` with stable key
-/// names (`sampleRate`, `frames`, `excludedFrames`, `channels[].label`,
-/// `channels[].bands[].low/high/median/min/max/noPeakFrames/medianPower`, `channels[].quality`,
-/// `artifacts[].time/kinds`, `zones[].time/zone/percent/frames/excludedFrames/channels`), which
-/// `axon analyze --json` prints.
+/// per channel its signal quality; the windows with artifacts; the zone timeline; and the whole run's band powers
+/// (``BandPowerSummary``). `Codable` with stable key names (`sampleRate`, `frames`, `excludedFrames`,
+/// `channels[].label`, `channels[].bands[].low/high/median/min/max/noPeakFrames/medianPower`, `channels[].quality`,
+/// `artifacts[].time/kinds`, `zones[].time/zone/percent/frames/excludedFrames/channels`,
+/// `bandPowers.bands/unit/windows/windowsWithFilledSamples/channels`), which `axon analyze --json` prints.
 ///
 /// Threading: a plain value, `Sendable`.
 public struct EEGAnalysisReport: Sendable, Codable, Hashable {
@@ -38,6 +38,36 @@ public struct EEGAnalysisReport: Sendable, Codable, Hashable {
     public var individualAlpha: IndividualAlpha? = nil
     /// Eyes-closed ÷ eyes-open alpha power, when the states were marked.
     public var reactivity: AlphaReactivity? = nil
+    /// Absolute and relative power per channel in the named bands (``AxonDSP/PowerBands``) of the mean spectrum
+    /// of the windows without filled-in samples (`nil` when there was no such window).
+    public var bandPowers: BandPowerSummary? = nil
+
+    /// The whole run's band powers: ``BandPowers`` of the mean of the engine's per-window power spectra (Welch's
+    /// method over the engine's windows: its window length, hop, taper and detrending), over every window the engine
+    /// analysed except those holding filled-in samples (a bridged loss) — blink and muscle windows and railed
+    /// channels included, as in BrainFlow and Mind Monitor.
+    public struct BandPowerSummary: Sendable, Codable, Hashable {
+        /// The bands, `[low, high)` Hz.
+        public var bands: [PowerBands.Band]
+        /// Unit of the absolute powers (`µV^2`).
+        public var unit: String
+        /// Windows averaged.
+        public var windows: Int
+        /// Windows left out for holding filled-in samples.
+        public var windowsWithFilledSamples: Int
+        /// One entry per channel.
+        public var channels: [Channel]
+
+        /// One channel's band powers, in the order of ``bands``.
+        public struct Channel: Sendable, Codable, Hashable {
+            /// The channel's label.
+            public var label: String
+            /// Absolute power per band, unit² (JSON `null` when not a number).
+            public var absolute: [Double?]
+            /// Relative power per band, percent of the bands' sum (`null` when the bands hold no power).
+            public var relative: [Double?]
+        }
+    }
 
     /// The individual alpha frequency and the windows it was estimated from.
     public struct IndividualAlpha: Sendable, Codable, Hashable {
@@ -170,11 +200,22 @@ extension EEGAnalysisReport {
         private var excluded = 0
         private var samples = 0
         private var zones: [Zone] = []
+        private var bandPowers: BandPowers?
+        /// Per channel, the sum of the power spectra of the windows without filled-in samples.
+        private var spectrumSums: [[Double]]
+        private var averagedWindows = 0
 
-        /// Starts an empty summary for an engine configured with `configuration`.
-        public init(configuration: EEGEngine.Configuration, baselineSeconds: Double?) {
+        /// Starts an empty summary for an engine configured with `configuration`; band powers in `powerBands` (none
+        /// when they do not fit the configuration's sample rate and window).
+        public init(
+            configuration: EEGEngine.Configuration, baselineSeconds: Double?, powerBands: PowerBands = .standard
+        ) {
             self.configuration = configuration
             self.baselineSeconds = baselineSeconds
+            bandPowers = try? BandPowers(bands: powerBands, configuration: configuration)
+            spectrumSums = Array(
+                repeating: [Double](repeating: 0, count: configuration.windowSize / 2 + 1),
+                count: bandPowers == nil ? 0 : configuration.channelCount)
             let empty = Array(
                 repeating: Array(repeating: [Double](), count: configuration.bands.count),
                 count: configuration.channelCount)
@@ -199,6 +240,12 @@ extension EEGAnalysisReport {
                 artifacts.append(
                     ArtifactWindow(
                         time: Double(frame.sampleIndex + 1) / configuration.sampleRate, kinds: frame.artifacts.names))
+            }
+            if frame.filledSamples == 0, !spectrumSums.isEmpty {
+                averagedWindows += 1
+                for (channel, spectrum) in frame.channels.enumerated() {
+                    for bin in spectrumSums[channel].indices { spectrumSums[channel][bin] += spectrum.spectrum[bin] }
+                }
             }
             for (channel, spectrum) in frame.channels.enumerated() {
                 for (band, measure) in spectrum.bands.enumerated() {
@@ -254,11 +301,32 @@ extension EEGAnalysisReport {
                         medianMuscleShare: Self.median(muscleShares[channel]),
                         medianSlowSwing: Self.median(slowSwings[channel])))
             }
-            return EEGAnalysisReport(
+            var report = EEGAnalysisReport(
                 sampleRate: configuration.sampleRate, frames: frames, samples: samples,
                 window: configuration.windowSize, hop: configuration.hop, baselineSeconds: baselineSeconds,
                 framesWithFilledSamples: filled, excludedFrames: excluded, channels: channels, artifacts: artifacts,
                 zones: zones)
+            report.bandPowers = bandPowerSummary()
+            return report
+        }
+
+        /// Band powers of the mean spectrum of the windows without filled-in samples.
+        private func bandPowerSummary() -> BandPowerSummary? {
+            guard var powers = bandPowers, averagedWindows > 0 else { return nil }
+            for (channel, sums) in spectrumSums.enumerated() {
+                let mean = sums.map { $0 / Double(averagedWindows) }
+                mean.withUnsafeBufferPointer { powers.compute(channel: channel, spectrum: $0) }
+            }
+            func number(_ value: Double) -> Double? { value.isFinite ? value : nil }
+            return BandPowerSummary(
+                bands: powers.bands.bands, unit: "\(configuration.unit)^2", windows: averagedWindows,
+                windowsWithFilledSamples: frames - averagedWindows,
+                channels: powers.channelLabels.enumerated().map { channel, label in
+                    BandPowerSummary.Channel(
+                        label: label,
+                        absolute: (0..<powers.bandCount).map { number(powers.absolute(channel: channel, band: $0)) },
+                        relative: (0..<powers.bandCount).map { number(powers.relative(channel: channel, band: $0)) })
+                })
         }
 
         /// The median (mean of the middle two for an even count); `nil` for no values.

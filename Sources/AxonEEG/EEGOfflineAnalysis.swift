@@ -1,5 +1,7 @@
 // AxonEEG — the engine over a whole recording held in memory, as fast as one core goes.
 
+import AxonDSP
+
 /// Runs an ``EEGEngine`` over frames already in memory (a loaded recording) on the calling thread and returns the
 /// summary. No ring and no threads: the fastest way through a file, and deterministic.
 ///
@@ -31,6 +33,7 @@ public enum EEGOfflineAnalysis {
     ///   - reactivitySource: how the states were marked, for the report.
     ///   - allWindows: where to gather every clean window (for the report's individual alpha frequency); a new
     ///     tracker when `nil`.
+    ///   - powerBands: the bands of the report's ``EEGAnalysisReport/bandPowers``.
     ///   - onFrame: called with each spectrum frame as it is made (for live printing), before it is summarised.
     /// - Throws: ``EEGError`` for a configuration that cannot work.
     public static func run(
@@ -38,13 +41,14 @@ public enum EEGOfflineAnalysis {
         value: (_ frame: Int, _ channel: Int) -> Double, time: (_ frame: Int) -> Double,
         gaps: [(beforeFrame: Int, missingCount: Int)] = [], segments: [AlphaReactivity.Segment] = [],
         eyesOpen: AlphaFrequencyTracker? = nil, reactivitySource: String = "the segments given",
-        collectingInto allWindows: AlphaFrequencyTracker? = nil,
+        collectingInto allWindows: AlphaFrequencyTracker? = nil, powerBands: PowerBands = .standard,
         onFrame: (SpectrumFrame) -> Void = { _ in }, onIndicator: (ActivityIndicators) -> Void = { _ in }
     ) throws(EEGError) -> EEGAnalysisReport {
         var configuration = configuration
         if let baselineSeconds { configuration.baselineDuration = baselineSeconds }
         let engine = try EEGEngine(configuration)
-        var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baselineSeconds)
+        var builder = EEGAnalysisReport.Builder(
+            configuration: configuration, baselineSeconds: baselineSeconds, powerBands: powerBands)
         let alpha: AlphaFrequencyTracker
         if let allWindows { alpha = allWindows } else { alpha = try AlphaFrequencyTracker(configuration: configuration) }
         let openWindows: AlphaFrequencyTracker

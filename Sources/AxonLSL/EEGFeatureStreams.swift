@@ -1,3 +1,4 @@
+import AxonDSP
 import AxonEEG
 import AxonStreams
 
@@ -50,6 +51,47 @@ public enum EEGFeatureStreams {
         return StreamDescriptor(
             name: "\(eeg.name) Alpha", contentType: .eegFeatures, channels: channels, nominalRate: 0,
             format: .float64, sourceID: "\(sourceID ?? eeg.sourceID)/alpha")
+    }
+
+    /// The band powers stream (``AxonEEG/BandPowers``): per channel and band, the absolute power (unit², channel
+    /// `O1_alpha_abs`) then the relative power (% of the listed bands' sum, `O1_alpha_rel`), one sample per engine
+    /// window at `rate / hop`; type `EEGBandPowers`, source id `<sourceID>/bandpowers`.
+    public static func bandPowers(
+        eeg: StreamDescriptor, configuration: EEGEngine.Configuration, bands: PowerBands, sourceID: String? = nil
+    ) -> StreamDescriptor {
+        var channels: [ChannelInfo] = []
+        for label in configuration.channelLabels {
+            for band in bands.bands {
+                channels.append(ChannelInfo(label: "\(label)_\(band.name)_abs", unit: "\(configuration.unit)^2"))
+                channels.append(ChannelInfo(label: "\(label)_\(band.name)_rel", unit: "%"))
+            }
+        }
+        return StreamDescriptor(
+            name: "\(eeg.name) BandPowers", contentType: "EEGBandPowers", channels: channels,
+            nominalRate: configuration.sampleRate / Double(configuration.hop), format: .float64,
+            sourceID: "\(sourceID ?? eeg.sourceID)/bandpowers",
+            metadata: ["bands": bands.description])
+    }
+
+    /// One window's band powers as a band powers sample, written into `sample` (2 · channels · bands values) without
+    /// allocating.
+    public static func write(_ powers: BandPowers, into sample: UnsafeMutableBufferPointer<Double>) {
+        precondition(sample.count == 2 * powers.channelCount * powers.bandCount)
+        var index = 0
+        for channel in 0..<powers.channelCount {
+            for band in 0..<powers.bandCount {
+                sample[index] = powers.absolute(channel: channel, band: band)
+                sample[index + 1] = powers.relative(channel: channel, band: band)
+                index += 2
+            }
+        }
+    }
+
+    /// One window's band powers as a band powers sample.
+    public static func values(of powers: BandPowers) -> [Double] {
+        var values = [Double](repeating: 0, count: 2 * powers.channelCount * powers.bandCount)
+        values.withUnsafeMutableBufferPointer { write(powers, into: $0) }
+        return values
     }
 
     /// One running individual alpha frequency as an alpha sample.

@@ -123,6 +123,9 @@ public final class LiveViewHub: Sendable {
         var battery: Int?
         /// The newest running individual alpha frequency, as sent.
         var alpha: String?
+        /// The newest band powers, as sent, and the newest not yet sent (flushed like the spectrum).
+        var bandPowers: String?
+        var pendingBandPowers: BandPowers?
         var statistics: String?
         var baselineState = BaselineState.notStarted
         var baselineFrames = 0
@@ -266,6 +269,62 @@ public final class LiveViewHub: Sendable {
         }
     }
 
+    /// One window's band powers (``AxonEEG/BandPowers``: absolute unit² and relative % per channel and band), for the
+    /// page's band powers panel. Any thread; not the real-time path. Like spectra, viewers get the newest once per
+    /// ``Options/flushInterval``.
+    public func publish(_ powers: BandPowers) {
+        shared.withLock { $0.pendingBandPowers = powers }
+    }
+
+    /// Encodes and sends the newest band powers if some are waiting (the hub's thread, and `finish`).
+    private func flushBandPowers() {
+        guard let powers = shared.withLock({ state in
+            defer { state.pendingBandPowers = nil }
+            return state.pendingBandPowers
+        }) else { return }
+        let text = bandPowersJSON(powers)
+        shared.withLock { state in
+            state.bandPowers = text
+            broadcast(ViewMessage(kind: .bandPowers, text: text), &state)
+        }
+    }
+
+    /// `{"type":"bandPowers","time","unit","bands":[{"name","low","high"}],"channels":[{"label","absolute":[…],
+    /// "relative":[…]}]}`: absolute with four significant digits, relative in % with one decimal.
+    private func bandPowersJSON(_ powers: BandPowers) -> String {
+        var json = ViewJSON(capacity: 128 + 48 * powers.channelCount * powers.bandCount)
+        json.raw("{\"type\":\"bandPowers\",\"time\":")
+        json.number(options.timeOffset + Double(powers.sampleIndex + 1) / configuration.sampleRate, digits: 3)
+        json.raw(",\"unit\":")
+        json.string("\(configuration.unit)²")
+        json.raw(",\"bands\":")
+        json.array(powers.bands.bands) { json, band in
+            json.raw("{\"name\":")
+            json.string(band.name)
+            json.raw(",\"low\":")
+            json.significant(band.low, 6)
+            json.raw(",\"high\":")
+            json.significant(band.high, 6)
+            json.raw("}")
+        }
+        json.raw(",\"channels\":")
+        json.array(0..<powers.channelCount) { json, channel in
+            json.raw("{\"label\":")
+            json.string(powers.channelLabels[channel])
+            json.raw(",\"absolute\":")
+            json.array(0..<powers.bandCount) { json, band in
+                json.significant(powers.absolute(channel: channel, band: band))
+            }
+            json.raw(",\"relative\":")
+            json.array(0..<powers.bandCount) { json, band in
+                json.number(powers.relative(channel: channel, band: band), digits: 1)
+            }
+            json.raw("}")
+        }
+        json.raw("}")
+        return json.text
+    }
+
     /// An indicator from the engine: a new entry of the zone timeline.
     ///
     /// The timeline keeps the newest ``Options/timelineEntries``; an older one leaves a count in the summary a new
@@ -355,6 +414,7 @@ public final class LiveViewHub: Sendable {
     /// The run has ended: viewers keep the last state and show `summary`.
     public func finish(summary: String) {
         flushSpectrum()
+        flushBandPowers()
         let statistics = statisticsJSON()
         var json = ViewJSON()
         json.raw("{\"type\":\"end\",\"summary\":")
@@ -447,6 +507,7 @@ public final class LiveViewHub: Sendable {
             }
             flushRaw(&decimator)
             flushSpectrum()
+            flushBandPowers()
             let now = DispatchTime.now()
             if now >= nextStatistics || stopping {
                 if let text = statisticsJSON() {
@@ -632,6 +693,8 @@ public final class LiveViewHub: Sendable {
         json.raw(state.status.joined(separator: ","))
         json.raw("],\"alpha\":")
         json.raw(state.alpha ?? "null")
+        json.raw(",\"bandPowers\":")
+        json.raw(state.bandPowers ?? "null")
         json.raw(",\"battery\":")
         json.raw(state.battery.map(String.init) ?? "null")
         json.raw(",\"stats\":")

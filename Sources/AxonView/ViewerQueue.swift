@@ -23,6 +23,8 @@ public struct ViewMessage: Sendable, Hashable {
         case stats
         /// The run has ended; the page keeps the last state.
         case end
+        /// The latest window's band powers (replaces the previous ones on the page).
+        case bandPowers
     }
 
     /// The kind.
@@ -32,7 +34,7 @@ public struct ViewMessage: Sendable, Hashable {
 
     /// A message a slow viewer may lose when its queue is full: raw points (a break is drawn and the loss counted)
     /// and whatever the next message of the same kind replaces. Indicators, status and the end are kept.
-    public var isSkippable: Bool { kind == .raw || kind == .spectrum || kind == .stats }
+    public var isSkippable: Bool { kind == .raw || kind == .spectrum || kind == .stats || kind == .bandPowers }
 }
 
 /// A viewer's queue: the hub pushes from its own thread, the viewer's WebSocket task pops. At most ``capacity``

@@ -11,7 +11,8 @@ extension Axon {
     struct Analyze: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run the engine over a recording or a test sequence as fast as possible and summarise: median, "
-                + "min and max dominant frequency per channel and band, and the zone timeline.",
+                + "min and max dominant frequency per channel and band, band powers (delta…gamma, --bands), and the "
+                + "zone timeline.",
             discussion: """
                 --bandpass, --highpass, --lowpass and --notch filter a recording forward and backward (zero-phase, \
                 like MNE and SciPy's sosfiltfilt) before the engine, which then runs as without them. The table's \
@@ -30,6 +31,8 @@ extension Axon {
         @OptionGroup var reading: RecordingReadOptions
 
         @OptionGroup(title: "Filters (a recording, zero-phase, before the engine)") var filters: FilterOptions
+
+        @OptionGroup(title: "Band powers") var powerBands: BandOptions
 
         @Option(
             name: .customLong("test-sequence"),
@@ -207,6 +210,7 @@ extension Axon {
                 if rail == nil, let range = recording.descriptor.channels.compactMap(\.range).first {
                     configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
                 }
+                _ = try powerBands.powers(configuration: configuration)
                 let loaded = recording
                 var calibrationNote = ""
                 if asr {
@@ -225,7 +229,7 @@ extension Axon {
                         eyesOpen: eyesOpen,
                         reactivitySource: eyesOpenRecording.map {
                             "\(file!)" + (marked.contains { $0.state == .closed } ? " (eyes-closed segments)" : "") + " ÷ \($0)"
-                        } ?? markedBy)
+                        } ?? markedBy, powerBands: try powerBands.bands())
                     report = analysed
                 }
                 source = "\(file!): \(loaded.channelCount) channels, \(fmt(loaded.sampleRate, 0)) Hz, "
@@ -337,7 +341,9 @@ extension Axon {
             try session.start()
             session.waitUntilFinished()
             // The run has ended: the sequences hold everything it made, then finish.
-            var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            var builder = EEGAnalysisReport.Builder(
+                configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil,
+                powerBands: try powerBands.bands())
             for await frame in session.spectra { builder.add(frame) }
             for await indicator in session.indicators { builder.add(indicator) }
             builder.setSampleCount(recording.frameCount)
@@ -361,7 +367,9 @@ extension Axon {
                 options: .init(timeBase: .device, publishSamples: false, pipeline: .init(ringCapacity: 1 << 16)))
             if baseline > 0 { headset.startBaseline() }  // before the start: from the first sample, exactly
             try headset.startTestSequence(dominantFrequency: frequency, duration: seconds, realTime: false)
-            var builder = EEGAnalysisReport.Builder(configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            var builder = EEGAnalysisReport.Builder(
+                configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil,
+                powerBands: try powerBands.powers(configuration: configuration).bands)
             let band = configuration.bands.firstIndex { $0.lower <= frequency && frequency <= $0.upper }
             var worst = 0.0
             for await frame in headset.spectra {
@@ -405,6 +413,7 @@ extension Axon {
                     print("  " + label + "  " + range + frequencies + cell(band.medianPower, 2, 19) + share)
                 }
             }
+            printBandPowers(report)
             printQuality(report)
             printAlpha(report)
             if report.zones.isEmpty {
@@ -447,6 +456,35 @@ extension Axon {
                     print("    \(channel.label): \(ratio)  (\(closed) µV² over \(channel.eyesClosedWindows) windows ÷ "
                         + "\(open) µV² over \(channel.eyesOpenWindows))")
                 }
+            }
+        }
+
+        /// The band powers: per channel and band the absolute power and, in brackets, the relative power.
+        private func printBandPowers(_ report: EEGAnalysisReport) {
+            guard let powers = report.bandPowers else { return }
+            let left = powers.windowsWithFilledSamples > 0
+                ? "; \(powers.windowsWithFilledSamples) with filled-in samples left out" : ""
+            let unit = powers.unit.replacingOccurrences(of: "^2", with: "²")
+            print("  band powers, \(unit) (% of the bands' sum), of the mean spectrum of \(powers.windows) "
+                + "windows (every window\(left)); a band LO–HI holds LO ≤ f < HI Hz:")
+            let labelWidth = max(7, powers.channels.map(\.label.count).max() ?? 0)
+            let headers = powers.bands.map {
+                "\($0.name) \(PowerBands.hertz($0.low))–\(PowerBands.hertz($0.high))"
+            }
+            func cell(_ absolute: Double?, _ relative: Double?) -> String {
+                (absolute.map { fmt($0, 2) } ?? "–") + " (" + (relative.map { fmt($0, 1) } ?? "–") + "%)"
+            }
+            let cells = powers.channels.map { channel in
+                zip(channel.absolute, channel.relative).map { cell($0, $1) }
+            }
+            let widths = headers.indices.map { index in
+                max(headers[index].count, cells.map { $0[index].count }.max() ?? 0) + 2
+            }
+            print("  " + "channel".rightPadded(labelWidth)
+                + zip(headers, widths).map { $0.leftPadded($1) }.joined())
+            for (channel, row) in zip(powers.channels, cells) {
+                let cells = zip(row, widths).map { $0.leftPadded($1) }.joined()
+                print("  " + channel.label.rightPadded(labelWidth) + cells)
             }
         }
 

@@ -25,6 +25,7 @@ extension Axon.Analyze {
         if rail == nil, let range = live.source.descriptor.channels.compactMap(\.range).first {
             configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
         }
+        let bandList = try powerBands.powers(configuration: configuration).bands
         let session = try EEGSession(
             source: live.source, configuration: configuration,
             options: .init(publishSamples: false, pipeline: .init(timeline: live.timeline)))
@@ -51,7 +52,7 @@ extension Axon.Analyze {
         }
         let target = Int((seconds * rate).rounded())
         var builder = EEGAnalysisReport.Builder(
-            configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil)
+            configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil, powerBands: bandList)
         var signalled = false
         for await frame in session.spectra {
             builder.add(frame)

@@ -120,6 +120,9 @@ extension Axon {
 
         @OptionGroup(title: "Filters (causal, before the engine; a recording or a Cyton)") var filters: FilterOptions
 
+        @OptionGroup(title: "Band powers (--lsl-out's band powers outlet and --view's band powers panel)")
+        var powerBands: BandOptions
+
         /// The SOURCE given, under its new spelling or an old one; `nil` for the built-in demo.
         func resolvedSource() throws -> SourceSpecifier? {
             try SourceArgument.resolve(source, command: "demo", deprecated: [
@@ -180,7 +183,9 @@ extension Axon {
                 source: replay, configuration: configuration, stages: stage.map { [$0] } ?? [],
                 sinks: lsl.map { [$0.rawSink(status: status)] } ?? [],
                 options: .init(timeBase: .device, publishSamples: false, pipeline: replay.pipelineConfiguration()))
-            let outlets = try lsl?.eegOutlets(eeg: recording.descriptor, configuration: configuration)
+            let powers = try powerBands.powers(configuration: configuration)
+            let outlets = try lsl?.eegOutlets(
+                eeg: recording.descriptor, configuration: configuration, bandPowers: powers)
             let displayLabels = builtIn && channels == nil
                 ? zip(Self.defaultPositions, labels).map { "\($0)=\($1)" } : labels
             print("axon demo: \(path)")
@@ -197,7 +202,8 @@ extension Axon {
             let printer = EEGPrinter(configuration: configuration, displayLabels: displayLabels, timeOffset: from)
             if let outlets {
                 print("  LSL outlets: \(recording.descriptor.name), \(outlets.spectra.descriptor.name), "
-                    + "\(outlets.zones.descriptor.name), \(status.map { $0.outlet.descriptor.name } ?? "")")
+                    + "\(outlets.zones.descriptor.name), \(outlets.bandPowers.descriptor.name) (\(powers.bands)), "
+                    + "\(status.map { $0.outlet.descriptor.name } ?? "")")
             }
             session.startBaseline()
             try session.start()

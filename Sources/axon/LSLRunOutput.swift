@@ -41,8 +41,12 @@ struct LSLRunOutput {
         try LSLCommandSupport.run { _ in try StatusOutlet(stream: stream, library: library) }
     }
 
-    /// The spectra and zones outlets of an EEG stream.
-    func eegOutlets(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws -> EEGOutlets {
-        try LSLCommandSupport.run { _ in try EEGOutlets(eeg: eeg, configuration: configuration, library: library) }
+    /// The spectra, zones, alpha and band powers outlets of an EEG stream.
+    func eegOutlets(eeg: StreamDescriptor, configuration: EEGEngine.Configuration, bandPowers: BandPowers? = nil)
+        throws -> EEGOutlets
+    {
+        try LSLCommandSupport.run { _ in
+            try EEGOutlets(eeg: eeg, configuration: configuration, bandPowers: bandPowers, library: library)
+        }
     }
 }

@@ -88,6 +88,8 @@ extension Axon {
 
         @OptionGroup var fileMode: FileModeOption
         @OptionGroup var anonymization: AnonymizeOptions
+        @OptionGroup(title: "Band powers (the XDF file's and --lsl-out's band powers stream)")
+        var powerBands: BandOptions
         @OptionGroup(title: "Filters (causal, before the file and the engine; .edf/.bdf, whose header records them)")
         var filters: FilterOptions
 
@@ -240,8 +242,10 @@ extension Axon {
                     source: watched, configuration: configuration, stages: stage.map { [$0] } ?? [], sinks: sinks,
                     options: .init(publishSamples: false, pipeline: pipelineConfiguration))
                 let rate = descriptor.nominalRate
-                let outlets = try lslOut ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration) : nil
-                try xdf?.addFeatures(eeg: descriptor, configuration: configuration)
+                let powers = try powerBands.powers(configuration: configuration)
+                let outlets = try lslOut
+                    ? lsl?.eegOutlets(eeg: descriptor, configuration: configuration, bandPowers: powers) : nil
+                try xdf?.addFeatures(eeg: descriptor, configuration: configuration, bandPowers: powers)
                 if outlets != nil || xdf != nil {
                     spectraTask = fanOutSpectra(session.spectra, outlets: outlets, xdf: xdf)
                     alphaTask = fanOutAlpha(session.individualAlpha, outlets: outlets, xdf: xdf)

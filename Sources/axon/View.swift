@@ -101,6 +101,8 @@ extension Axon {
                 + "stay unfiltered (off when --bandpass, --highpass, --lowpass or --notch filter the run itself)."))
         var displayFilter = true
 
+        @OptionGroup(title: "Band powers (the page's band powers panel)") var powerBands: BandOptions
+
         func validate() throws {
             guard speed.isFinite, speed > 0, baseline > 0, indicator > 0, noise >= 0, from >= 0,
                 seconds.map({ $0 > 0 }) ?? true, linger.map({ $0 >= 0 }) ?? true, to.map({ $0 > from }) ?? true
@@ -118,6 +120,7 @@ extension Axon {
             let configuration = EEGEngine.Configuration(
                 sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
                 baselineDuration: baseline, indicatorPeriod: indicator)
+            let powers = try powerBands.powers(configuration: configuration)
             let hub = LiveViewHub(
                 descriptor: descriptor, configuration: configuration,
                 options: .init(
@@ -174,7 +177,12 @@ extension Axon {
             try session.start()
             let printer = EEGPrinter(configuration: configuration, timeOffset: made.timeOffset)
             let spectra = Task {
-                for await frame in session.spectra { hub.publish(frame) }
+                var bandPowers = powers
+                for await frame in session.spectra {
+                    hub.publish(frame)
+                    bandPowers.compute(from: frame)
+                    hub.publish(bandPowers)
+                }
             }
             let alpha = Task {
                 for await update in session.individualAlpha { hub.publish(update) }
@@ -435,6 +443,7 @@ extension Axon.Demo {
         }
         arguments += ["--baseline", "\(baselineSeconds(builtIn: specifier == nil))", "--indicator", "\(indicator)"]
         arguments += filters.arguments
+        arguments += powerBands.text.map { ["--bands", $0] } ?? []
         let view = try Axon.View.parse(arguments)
         try await view.run()
     }

@@ -1,3 +1,4 @@
+import AxonDSP
 import AxonEEG
 import AxonLSL
 import AxonRecording
@@ -11,6 +12,8 @@ final class XDFRecordSession: Sendable {
     let writer: XDFWriter
     private let markers: UInt32
     private let features = ThreadLocked<(spectra: UInt32, zones: UInt32, alpha: UInt32)?>(nil)
+    /// The band powers stream and the storage each frame's band powers are computed in.
+    private let bandPowers = ThreadLocked<(stream: UInt32, powers: BandPowers)?>(nil)
     private let failed = ThreadLocked(false)
     /// Whether markers are written (not when anonymizing without `--keep-annotations`: free text may name a person).
     private let keepsMarkers: Bool
@@ -32,12 +35,19 @@ final class XDFRecordSession: Sendable {
         return XDFSink(writer: writer) { inlet.timeCorrection }
     }
 
-    /// Adds the spectra, zones and individual alpha frequency streams of an EEG run.
-    func addFeatures(eeg: StreamDescriptor, configuration: EEGEngine.Configuration) throws {
+    /// Adds the spectra, zones, individual alpha frequency and band powers streams of an EEG run (band powers in
+    /// `powers`'s bands, the standard five by default).
+    func addFeatures(
+        eeg: StreamDescriptor, configuration: EEGEngine.Configuration, bandPowers powers: BandPowers? = nil
+    ) throws {
         let spectra = try writer.addStream(EEGFeatureStreams.spectra(eeg: eeg, configuration: configuration))
         let zones = try writer.addStream(EEGFeatureStreams.zones(eeg: eeg, configuration: configuration))
         let alpha = try writer.addStream(EEGFeatureStreams.alpha(eeg: eeg, configuration: configuration))
+        let powers = try powers ?? BandPowers(bands: .standard, configuration: configuration)
+        let stream = try writer.addStream(
+            EEGFeatureStreams.bandPowers(eeg: eeg, configuration: configuration, bands: powers.bands))
         features.withLock { $0 = (spectra, zones, alpha) }
+        bandPowers.withLock { $0 = (stream, powers) }
     }
 
     /// A marker, now or at a host time.
@@ -55,10 +65,16 @@ final class XDFRecordSession: Sendable {
         }
     }
 
-    /// A spectra sample now.
+    /// A spectra sample and a band powers sample now.
     func spectrum(_ frame: SpectrumFrame) {
         guard let ids = features.withLock({ $0 }) else { return }
         append(EEGFeatureStreams.values(of: frame), to: ids.spectra)
+        let powers = bandPowers.withLock { state -> (UInt32, [Double])? in
+            guard state != nil else { return nil }
+            state!.powers.compute(from: frame)
+            return (state!.stream, EEGFeatureStreams.values(of: state!.powers))
+        }
+        if let (stream, values) = powers { append(values, to: stream) }
     }
 
     /// An individual alpha frequency sample now.

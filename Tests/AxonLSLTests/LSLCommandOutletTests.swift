@@ -99,6 +99,58 @@ struct LSLCommandOutletTests {
         #expect(lines.contains { $0.hasPrefix("status: ") || $0.hasPrefix("battery: ") })
     }
 
+    /// `record --lsl-out --out X.xdf --bands …`: the band powers outlet (one sample per window, `CH_band_abs`,
+    /// `CH_band_rel`) reaches a pylsl inlet, and the XDF file holds the same stream with the same samples (pyxdf).
+    @Test func recordPublishesAndWritesBandPowers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-bands-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("run.xdf").path
+        let received = try Self.receive(["Brainiac BandPowers"], seconds: 16) {
+            _ = try Self.runAxon([
+                "record", "test-sequence:10", "--seconds", "8", "--baseline", "4", "--out", file, "--lsl-out",
+                "--bands", "theta=4-8,alpha=8-13",
+            ])
+        }
+        let stream = try #require(received["Brainiac BandPowers"])
+        #expect(stream.type == "EEGBandPowers")
+        let labels = ["T3", "O1", "T4", "O2"].flatMap { channel in
+            ["theta", "alpha"].flatMap { ["\(channel)_\($0)_abs", "\(channel)_\($0)_rel"] }
+        }
+        #expect(stream.labels == labels)
+        let pulled = stream.samples.map { $0.map { $0.number ?? .nan } }
+        // 8 s at 250 Hz: windows end at samples 255, 505, …, 1755 (at most 8); an inlet may join after the first.
+        #expect(pulled.count >= 4 && pulled.count <= 8, "\(pulled.count) samples")
+        for sample in pulled {
+            for channel in 0..<4 {
+                // The test sequence: a 50 µV, 10 Hz sine on every channel, 1250 µV² in alpha, nearly all the share.
+                let alpha = sample[channel * 4 + 2]
+                #expect(abs(alpha - 1250) < 125, "alpha \(alpha) µV²")
+                let (theta, alphaShare) = (sample[channel * 4 + 1], sample[channel * 4 + 3])
+                #expect(alphaShare > 95 && abs(theta + alphaShare - 100) < 1e-9, "\(sample)")
+            }
+        }
+        let script = """
+            import sys, json, pyxdf
+            streams, _ = pyxdf.load_xdf(sys.argv[1])
+            s = [s for s in streams if s["info"]["name"][0] == "Brainiac BandPowers"][0]
+            labels = [c["label"][0] for c in s["info"]["desc"][0]["channels"][0]["channel"]]
+            print(json.dumps({"type": s["info"]["type"][0], "labels": labels, "rows": s["time_series"].tolist()}))
+            """
+        let (status, output) = try AxonExecutable.run(LSLPeer.python, ["-c", script, file])
+        #expect(status == 0, "\(output)")
+        let line = try #require(output.split(separator: "\n").last { $0.hasPrefix("{") }, "\(output)")
+        let xdf = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(xdf["type"] as? String == "EEGBandPowers")
+        #expect(xdf["labels"] as? [String] == labels)
+        let rows = try #require(xdf["rows"] as? [[Double]])
+        #expect(rows.count >= pulled.count && rows.count <= 8, "\(rows.count) rows")
+        // What the inlet got is the file's last samples, value for value (to the last digit the peers' JSON keeps).
+        for (row, sample) in zip(rows.suffix(pulled.count), pulled) {
+            #expect(zip(row, sample).allSatisfy { abs($0 - $1) <= 1e-12 * max(1, abs($1)) }, "\(row) vs \(sample)")
+        }
+    }
+
     @Test func bandHeartRateIsItsOwnOutlet() throws {
         var printed = ""
         let received = try Self.receive(["Heart rate"], seconds: 14) {

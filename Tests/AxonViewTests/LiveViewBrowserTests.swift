@@ -116,6 +116,44 @@ struct LiveViewBrowserTests {
         #expect(try #require(second.number("history")) >= 9.5)
     }
 
+    /// The spectrum tab's band powers panel: with `--bands theta=4-8,alpha=8-13,beta=13-30` and the 10 Hz test
+    /// sequence (a 50 µV sine: 1250 µV² in alpha), every channel's cells hold numbers, the alpha share is above 95 %
+    /// and the shares add up to 100 %.
+    @Test func bandPowersPanelShowsNumbers() throws {
+        let view = try ViewProcess([
+            "test-sequence:10", "--port", "0", "--baseline", "8", "--seconds", "30",
+            "--bands", "theta=4-8,alpha=8-13,beta=13-30",
+        ])
+        defer { view.stop() }
+        let cells = "[...document.querySelectorAll('#band-powers td[data-relative]')]"
+        let run = try BrowserRun(url: try view.url(), steps: [
+            Step.connected,
+            Step.click("#tab-spectrum"),
+            Step.wait("\(cells).length === 12 && \(cells).every(c => c.dataset.relative !== '')"),
+            Step.eval("[...document.querySelectorAll('#band-powers tr:first-child th')].map(th => th.textContent)",
+                as: "headers"),
+            Step.eval("\(cells).map(c => [c.dataset.band, +c.dataset.absolute, +c.dataset.relative, c.textContent])",
+                as: "cells"),
+            Step.screenshot("test-sequence-band-powers.png"),
+        ])
+        #expect(run.ok, "\(run.failures)")
+        #expect(run.errors.isEmpty, "console errors: \(run.errors)")
+        #expect(run.results["headers"] as? [String] == ["", "theta 4–8 Hz", "alpha 8–13 Hz", "beta 13–30 Hz"])
+        let rows = try #require(run.results["cells"] as? [[Any]])
+        #expect(rows.count == 12)
+        for channel in 0..<4 {
+            let row = rows[(channel * 3)..<(channel * 3 + 3)]
+            #expect(row.map { $0[0] as? String } == ["theta", "alpha", "beta"])
+            let absolute = row.map { $0[1] as? Double ?? .nan }
+            let relative = row.map { $0[2] as? Double ?? .nan }
+            #expect(absolute.allSatisfy { $0.isFinite && $0 >= 0 }, "\(row)")
+            #expect(abs(absolute[1] - 1250) < 125, "alpha \(absolute[1]) µV²")
+            #expect(relative[1] > 95, "alpha share \(relative[1]) %")
+            #expect(abs(relative.reduce(0, +) - 100) < 0.3, "shares \(relative)")
+            #expect((row.dropFirst().first?[3] as? String ?? "").contains("%"), "\(row)")
+        }
+    }
+
     /// Acceptance 2: the OpenBCI eyes-closed recording at 8× — the zone timeline shows Relaxation while the eyes are
     /// closed (≈28–76 s).
     @Test func eyesClosedReplayShowsRelaxation() throws {

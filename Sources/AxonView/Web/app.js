@@ -55,6 +55,7 @@ function handle(message) {
     case "battery": applyBattery(message.level); break;
     case "alpha": view.alpha = message; break;
     case "display": applyDisplay(message); break;
+    case "bandPowers": applyBandPowers(message); break;
     case "stats": applyStats(message); break;
     case "skipped": view.skipped = message; $("raw-skipped").textContent = message.messages; break;
     case "end": applyEnd(message); break;
@@ -87,6 +88,7 @@ function applyHello(hello) {
     hello.status.forEach(applyStatus);
     if (hello.battery !== null) applyBattery(hello.battery);
     view.alpha = hello.alpha || null;
+    if (hello.bandPowers) applyBandPowers(hello.bandPowers);
     if (hello.stats) applyStats(hello.stats);
     if (!hello.spectrum) showBaseline("notStarted", 0);
     // A hello starts over: the run it describes may be a new one, which is live until its own end says otherwise.
@@ -487,6 +489,52 @@ function applyEnd(end) {
     $("ended").textContent = "run ended — " + end.summary;
     document.body.dataset.ended = "true";
     showConnection("run ended", "ended");
+}
+
+// MARK: - Band powers
+
+// One window's band powers: a row per channel, a cell per band with a bar of its relative power (% of the bands'
+// sum), the percent, and the absolute power (also the cell's tooltip). The panel is plain DOM, rebuilt per message.
+function applyBandPowers(powers) {
+    const table = $("band-powers");
+    const head = document.createElement("tr");
+    head.append(document.createElement("th"));
+    for (const band of powers.bands) {
+        const th = document.createElement("th");
+        th.textContent = band.name + " " + band.low + "–" + band.high + " Hz";
+        head.append(th);
+    }
+    const rows = [head];
+    powers.channels.forEach((channel, index) => {
+        const row = document.createElement("tr");
+        const label = document.createElement("th");
+        label.textContent = channel.label;
+        label.style.color = CHANNEL_COLORS[index % CHANNEL_COLORS.length];
+        row.append(label);
+        powers.bands.forEach((band, b) => {
+            const relative = channel.relative[b];
+            const absolute = channel.absolute[b];
+            const cell = document.createElement("td");
+            cell.dataset.band = band.name;
+            cell.dataset.relative = relative === null ? "" : String(relative);
+            cell.dataset.absolute = absolute === null ? "" : String(absolute);
+            cell.title = channel.label + " " + band.name + ": "
+                + (absolute === null ? "–" : absolute.toPrecision(4)) + " " + powers.unit;
+            const bar = document.createElement("div");
+            bar.className = "band-bar";
+            bar.style.width = (relative === null ? 0 : Math.max(0, Math.min(100, relative))) + "%";
+            const text = document.createElement("span");
+            text.textContent = (relative === null ? "–" : relative.toFixed(1) + " %") + " · "
+                + (absolute === null ? "–" : absolute >= 100 ? absolute.toFixed(0) : absolute.toPrecision(3)) + " "
+                + powers.unit;
+            cell.append(bar, text);
+            row.append(cell);
+        });
+        rows.push(row);
+    });
+    table.replaceChildren(...rows);
+    $("band-powers-note").textContent = "window ending at " + powers.time.toFixed(1) + " s · absolute power "
+        + "(" + powers.unit + ", the PSD summed over LO ≤ f < HI) and its share of the bands' sum";
 }
 
 // MARK: - Tabs and drawing
