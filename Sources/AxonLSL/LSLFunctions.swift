@@ -66,6 +66,8 @@ struct LSLFunctions: @unchecked Sendable {
     let sourceID: @convention(c) (Handle?) -> UnsafePointer<CChar>?
     let hostname: @convention(c) (Handle?) -> UnsafePointer<CChar>?
     let description: @convention(c) (Handle?) -> Handle?
+    /// `lsl_get_xml`: the info as XML, to be freed with `lsl_destroy_string`.
+    let xml: @convention(c) (Handle?) -> UnsafeMutablePointer<CChar>?
 
     // XML description.
     let child: @convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?
@@ -123,6 +125,7 @@ struct LSLFunctions: @unchecked Sendable {
         sourceID = try symbol("lsl_get_source_id", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
         hostname = try symbol("lsl_get_hostname", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
         description = try symbol("lsl_get_desc", as: (@convention(c) (Handle?) -> Handle?).self)
+        xml = try symbol("lsl_get_xml", as: (@convention(c) (Handle?) -> UnsafeMutablePointer<CChar>?).self)
         child = try symbol("lsl_child", as: (@convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?).self)
         nextSiblingNamed = try symbol(
             "lsl_next_sibling_n", as: (@convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?).self)
