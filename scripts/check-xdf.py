@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """Reads an XDF file with pyxdf (the reference reader) and prints one JSON object describing every stream.
 
-Usage: check-xdf.py FILE [--synchronize]
+Usage: check-xdf.py FILE [--synchronize] [--values]
 
 Per stream (keyed by name): the header fields (type, channel_count, nominal_srate, channel_format, source_id),
 the channel labels and units of desc/channels, the sample count, the first and last timestamp, the footer's
 sample_count (null without a footer), and the values: for numeric streams the first sample and the sum of all
 values, for string streams every sample. Timestamps are read as stored (no clock sync, no dejitter); with
 --synchronize, pyxdf applies the ClockOffset chunks (its clock synchronisation, still no dejitter) and each stream
-also lists its timestamps and the clock offset values pyxdf read.
+also lists its timestamps and the clock offset values pyxdf read. With --values, every stream also lists every
+timestamp ("timestamps") and numeric sample ("values"), the clock offsets pyxdf read ("clock_times", "clock_values") and how many offsets its
+footer lists ("footer_offsets").
 """
 import json
 import sys
@@ -24,6 +26,7 @@ def text(info, key):
 
 def main():
     synchronize = "--synchronize" in sys.argv[2:]
+    values = "--values" in sys.argv[2:]
     streams, _header = pyxdf.load_xdf(sys.argv[1], synchronize_clocks=synchronize, dejitter_timestamps=False)
     result = {}
     for stream in streams:
@@ -44,9 +47,16 @@ def main():
             "last_timestamp": float(stamps[-1]) if len(stamps) else None,
             "footer_count": int(stream["footer"]["info"]["sample_count"][0]) if "footer" in stream else None,
         }
-        if synchronize:
+        if synchronize or values:
             record["timestamps"] = [float(stamp) for stamp in stamps]
             record["clock_values"] = [float(value) for value in stream.get("clock_values", [])]
+        if values:
+            record["clock_times"] = [float(time) for time in stream.get("clock_times", [])]
+            record["clock_values"] = [float(value) for value in stream.get("clock_values", [])]
+            offsets = ((stream.get("footer") or {}).get("info") or {}).get("clock_offsets") or [None]
+            record["footer_offsets"] = len((offsets[0] or {}).get("offset", [])) if offsets[0] else 0
+            if text(info, "channel_format") != "string":
+                record["values"] = np.asarray(series, dtype=np.float64).tolist()
         if text(info, "channel_format") == "string":
             record["strings"] = series
         else:

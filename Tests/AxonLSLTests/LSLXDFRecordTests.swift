@@ -1,0 +1,175 @@
+import Foundation
+import StreamTestSupport
+import Testing
+
+/// Several LSL streams into one XDF file with the real `axon` executable, as LabRecorder records them: one pylsl
+/// process with three outlets (8-channel float32 EEG at 250 Hz, 3-channel double64 at 50 Hz, an irregular string
+/// markers stream), each pushing a counter, and the file read back by pyxdf.
+@Suite("LSL streams recorded into one XDF file", .serialized, .enabled(if: LSLPeer.available))
+struct LSLXDFRecordTests {
+    static let seconds = 3.0
+
+    /// One stream as scripts/check-xdf.py reports it.
+    struct Checked: Decodable {
+        var type: String
+        var channel_count: Int
+        var nominal_srate: Double
+        var channel_format: String
+        var source_id: String
+        var labels: [String]
+        var count: Int
+        var footer_count: Int?
+        var timestamps: [Double]?
+        var clock_times: [Double]
+        var clock_values: [Double]
+        var footer_offsets: Int
+        var values: [[Double]]?
+        var strings: [[String]]?
+    }
+
+    /// pyxdf's reading of `path`, without and with its clock synchronisation.
+    static func pyxdf(_ path: String, synchronize: Bool) throws -> [String: Checked] {
+        let checker = Process()
+        checker.executableURL = URL(fileURLWithPath: LSLPeer.python)
+        checker.arguments =
+            [LSLPeer.root.appendingPathComponent("scripts/check-xdf.py").path, path, "--values", "--synchronize"]
+            .dropLast(synchronize ? 0 : 1)
+        let pipe = Pipe()
+        checker.standardOutput = pipe
+        try checker.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        checker.waitUntilExit()
+        try #require(checker.terminationStatus == 0)
+        return try JSONDecoder().decode([String: Checked].self, from: output)
+    }
+
+    /// Starts the three outlets, runs `axon ARGUMENTS` (given the file's path) and checks the file with pyxdf.
+    static func recordSession(_ arguments: (_ prefix: String, _ out: String) -> [String]) throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let prefix = "axon-rec-\(UUID().uuidString.prefix(8))"
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("session.xdf").path
+        let peer = try LSLPeer.Process(["session", "--prefix", prefix, "--seconds", "60"])
+        // The outlets push for a minute, longer than any recording here; killed once the file is read.
+        defer {
+            kill(peer.process.processIdentifier, SIGKILL)
+            peer.process.waitUntilExit()
+        }
+        try #require(peer.waitForLine(containing: "ready", timeout: 30) != nil)
+        let (status, output) = try AxonExecutable.run(
+            axon, arguments(prefix, out) + ["--out", out, "--seconds", "\(seconds)", "--lsl-config", LSLPeer.configuration])
+        print(output)
+        try #require(status == 0, "\(output)")
+        for suffix in ["EEG", "Aux", "Markers"] { #expect(output.contains("\(prefix)-\(suffix)  type"), "\(output)") }
+
+        let stored = try pyxdf(out, synchronize: false)
+        let synchronized = try pyxdf(out, synchronize: true)
+        let streams = [
+            (name: "\(prefix)-EEG", type: "EEG", channels: 8, rate: 250.0, format: "float32"),
+            (name: "\(prefix)-Aux", type: "Aux", channels: 3, rate: 50.0, format: "double64"),
+            (name: "\(prefix)-Markers", type: "Markers", channels: 1, rate: 0.0, format: "string"),
+        ]
+        for expected in streams {
+            let stream = try #require(stored[expected.name], "\(stored.keys)")
+            #expect(stream.type == expected.type)
+            #expect(stream.channel_count == expected.channels)
+            #expect(stream.nominal_srate == expected.rate)
+            #expect(stream.channel_format == expected.format)
+            #expect(stream.source_id == "\(expected.name)-source")
+            // The footer counts what the file holds.
+            #expect(stream.footer_count == stream.count)
+            // Samples close to rate × seconds: the recording's seconds, plus what arrived between the inlet's
+            // opening and the start, and what liblsl held at the stop.
+            let perSecond = expected.rate > 0 ? expected.rate : 4
+            #expect(
+                Double(stream.count) >= 0.9 * perSecond * seconds
+                    && Double(stream.count) <= perSecond * (seconds + 2), "\(expected.name): \(stream.count)")
+            // Every sample is the outlet's, in order, none missing: the counter goes up by one.
+            if let values = stream.values {
+                #expect(stream.labels == (1...expected.channels).map { "\(expected.type)\($0)" })
+                let first = (values.first?.first ?? 0) / 10
+                let broken = values.enumerated().filter { index, row in
+                    row != (0..<expected.channels).map { 10 * (first + Double(index)) + Double($0) }
+                }
+                #expect(broken.isEmpty, "\(expected.name): \(broken.prefix(3))")
+            } else {
+                let strings = try #require(stream.strings)
+                let first = Int(strings.first?.first?.split(separator: " ").last ?? "") ?? -1
+                #expect(strings == (0..<strings.count).map { ["marker \(first + $0)"] })
+            }
+            // The stored timestamps are the outlet's own (start + k / rate, markers every 0.25 s), neither corrected
+            // nor dejittered.
+            let stamps = try #require(stream.timestamps)
+            let step = expected.rate > 0 ? 1 / expected.rate : 0.25
+            let uneven = zip(stamps.dropFirst(), stamps).map { $0 - $1 }.filter { abs($0 - step) > 1e-6 }
+            #expect(uneven.isEmpty, "\(expected.name): \(uneven.prefix(3))")
+            // Clock offsets: at least one per stream, as many in the footer, microseconds between two processes of
+            // one machine.
+            #expect(stream.clock_values.count >= 1)
+            #expect(stream.footer_offsets == stream.clock_values.count)
+            #expect(stream.clock_values.allSatisfy { abs($0) < 1e-3 }, "\(stream.clock_values)")
+            // pyxdf's clock synchronisation adds them back: every timestamp moves by an offset (one offset: exactly
+            // that one; several: a line through them, within their range and its width again).
+            let synced = try #require(synchronized[expected.name]?.timestamps)
+            #expect(synced.count == stamps.count)
+            let spread = (stream.clock_values.max() ?? 0) - (stream.clock_values.min() ?? 0)
+            let low = (stream.clock_values.min() ?? 0) - spread - 1e-9
+            let high = (stream.clock_values.max() ?? 0) + spread + 1e-9
+            let moved = zip(synced, stamps).map { $0 - $1 }
+            #expect(moved.allSatisfy { $0 >= low && $0 <= high }, "\(moved.min() ?? 0) … \(moved.max() ?? 0)")
+            print(
+                "\(expected.name): \(stream.count) samples; clock offsets \(stream.clock_values.map { $0 * 1e6 }) µs "
+                    + "collected at \(stream.clock_times)")
+        }
+    }
+
+    @Test func recordTakesSeveralSources() throws {
+        try Self.recordSession { prefix, _ in
+            [
+                "record", "--source", "lsl:\(prefix)-EEG", "--source", "lsl:\(prefix)-Aux", "--source",
+                "lsl:\(prefix)-Markers",
+            ]
+        }
+    }
+
+    @Test func lslRecordAllTakesEveryStream() throws {
+        try Self.recordSession { _, _ in ["lsl", "record", "--all"] }
+    }
+
+    /// A named stream that does not answer ends the command with the stream's name, and leaves no file.
+    @Test func aStreamThatDoesNotAnswerIsAnError() throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("axon-rec-\(UUID().uuidString).xdf").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let missing = "axon-missing-\(UUID().uuidString.prefix(8))"
+        for arguments in [
+            ["record", "--source", "lsl:\(missing)", "--source", "lsl:type=\(missing)"],
+            ["lsl", "record", "--source", "lsl:\(missing)", "--resolve-seconds", "1"],
+        ] {
+            let (status, output) = try AxonExecutable.run(
+                axon, arguments + ["--out", out, "--seconds", "1", "--lsl-config", LSLPeer.configuration])
+            #expect(status == 1, "\(output)")
+            #expect(output.contains("no LSL stream matches name=\(missing)"), "\(output)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+    }
+
+    /// Several sources go together only as LSL streams into an XDF file: anything else is a usage error (64).
+    @Test func severalSourcesMustBeLSLStreamsIntoXDF() throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let cases: [(arguments: [String], says: String)] = [
+            (["record", "--source", "lsl:A", "--source", "simulator", "--out", "x.xdf"], "every one is an LSL stream"),
+            (["record", "lsl:A", "--source", "lsl:B", "--out", "x.edf"], "--out must end in .xdf"),
+            (["record", "--source", "lsl:A", "--source", "lsl:B", "--lsl-out", "--out", "x.xdf"], "--lsl-out go with"),
+            (["lsl", "record", "--all", "--source", "lsl:A", "--out", "x.xdf"], "give --all or --source"),
+            (["lsl", "record", "--source", "A", "--out", "x.xdf"], "A is not an LSL stream"),
+        ]
+        for (arguments, says) in cases {
+            let (status, output) = try AxonExecutable.run(axon, arguments)
+            #expect(status == 64, "\(arguments): \(output)")
+            #expect(output.contains(says), "\(arguments): \(output)")
+        }
+    }
+}
