@@ -13,6 +13,9 @@ Run with LSLAPICFG pointing at scripts/lsl/lsl_api.cfg so every process stays on
   session  three outlets in one process, each pushing a counter in real time for --seconds: PREFIX-EEG (8 channels,
            float32, 250 Hz, labels in the description; channel c of sample k is 10 k + c), PREFIX-Aux (3 channels,
            double64, 50 Hz, the same values) and PREFIX-Markers (string, irregular, "marker k" every 0.25 s).
+  formats  one outlet per integer format and a regular string stream, each pushing a counter k at 100 Hz for
+           --seconds: PREFIX-int8 (k mod 100, -(k mod 100)), PREFIX-int16 (k mod 30000, its negative), PREFIX-int32
+           (10^9 + k, its negative), PREFIX-int64 (2^40 + k, its negative), and PREFIX-string ("s k", 1 channel).
   resolve  prints as JSON how many streams named --name answer within --timeout.
   sockets  prints as JSON the remote and local addresses of every IPv4/IPv6 TCP and UDP socket on the machine.
 
@@ -135,6 +138,31 @@ def session(args):
     print(json.dumps({"done": True, "pushed": pushed}), flush=True)
 
 
+def formats(args):
+    kinds = [("int8", lambda k: k % 100), ("int16", lambda k: k % 30000), ("int32", lambda k: 10**9 + k),
+             ("int64", lambda k: 2**40 + k)]
+    outlets = []
+    for fmt, value in kinds:
+        info = pylsl.StreamInfo(f"{args.prefix}-{fmt}", "Counter", 2, 100.0, fmt, f"{args.prefix}-{fmt}")
+        outlets.append((pylsl.StreamOutlet(info), value))
+    text = pylsl.StreamOutlet(pylsl.StreamInfo(f"{args.prefix}-string", "Text", 1, 100.0, "string",
+                                               f"{args.prefix}-string"))
+    print(json.dumps({"ready": True}), flush=True)
+    start = pylsl.local_clock() + 0.05
+    pushed = 0
+    end = start + args.seconds
+    while pylsl.local_clock() < end:
+        now = pylsl.local_clock()
+        while start + pushed / 100.0 <= now:
+            stamp = start + pushed / 100.0
+            for outlet, value in outlets:
+                outlet.push_sample([value(pushed), -value(pushed)], stamp)
+            text.push_sample([f"s {pushed}"], stamp)
+            pushed += 1
+        time.sleep(0.002)
+    print(json.dumps({"done": True, "pushed": pushed}), flush=True)
+
+
 def receive(args):
     inlets = {}
     deadline = time.monotonic() + args.resolve_timeout
@@ -216,6 +244,10 @@ def main():
     e.add_argument("--prefix", required=True)
     e.add_argument("--seconds", type=float, default=30)
     e.set_defaults(run=session)
+    f = commands.add_parser("formats")
+    f.add_argument("--prefix", required=True)
+    f.add_argument("--seconds", type=float, default=30)
+    f.set_defaults(run=formats)
     r = commands.add_parser("receive")
     r.add_argument("--names", required=True)
     r.add_argument("--seconds", type=float, required=True)

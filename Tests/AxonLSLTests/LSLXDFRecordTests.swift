@@ -1,3 +1,5 @@
+import AxonLSL
+import AxonStreams
 import Foundation
 import StreamTestSupport
 import Testing
@@ -136,6 +138,55 @@ struct LSLXDFRecordTests {
 
     @Test func lslRecordAllTakesEveryStream() throws {
         try Self.recordSession { _, _ in ["lsl", "record", "--all"] }
+    }
+
+    /// Every integer format and a regular-rate string stream, through the library: stored in the outlet's own
+    /// format, every value exact (int64 beyond 2³², within the 2⁵³ that a double pull keeps).
+    @Test func everyChannelFormatKeepsItsValues() throws {
+        let library = try LSLPeer.library()
+        let prefix = "axon-fmt-\(UUID().uuidString.prefix(8))"
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix).xdf").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let peer = try LSLPeer.Process(["formats", "--prefix", prefix, "--seconds", "60"])
+        defer {
+            kill(peer.process.processIdentifier, SIGKILL)
+            peer.process.waitUntilExit()
+        }
+        try #require(peer.waitForLine(containing: "ready", timeout: 30) != nil)
+        let formats = ["int8", "int16", "int32", "int64", "string"]
+        let recorder = try LSLXDFRecorder(
+            .streams(try formats.map { try LSLStreamSelector(parsing: "\(prefix)-\($0)") }), path: out,
+            options: .init(resolveTimeout: 10), library: library)
+        #expect(recorder.streams.map(\.channelFormat) == formats)
+        try recorder.start()
+        HostClock.sleep(until: HostClock.now() + 2)
+        let figures = try recorder.stop()
+        #expect(recorder.failures.isEmpty, "\(recorder.failures)")
+        #expect(figures.allSatisfy { $0.samples > 0 && $0.clockOffsets.count == 1 }, "\(figures)")
+
+        let stored = try Self.pyxdf(out, synchronize: false)
+        let values: [String: (Double) -> Double] = [
+            "int8": { $0.truncatingRemainder(dividingBy: 100) }, "int16": { $0.truncatingRemainder(dividingBy: 30000) },
+            "int32": { 1e9 + $0 }, "int64": { 1_099_511_627_776 + $0 },
+        ]
+        for (format, value) in values {
+            let stream = try #require(stored["\(prefix)-\(format)"])
+            #expect(stream.channel_format == format)
+            #expect(stream.count == figures.first { $0.info.channelFormat == format }?.samples)
+            let rows = try #require(stream.values)
+            // The counter k of the first sample, found from its value (int8 and int16 wrap: any k with that value).
+            let first = rows[0][0] - value(0)
+            let broken = rows.enumerated().filter { index, row in
+                row != [value(first + Double(index)), -value(first + Double(index))]
+            }
+            #expect(broken.isEmpty, "\(format): \(broken.prefix(3))")
+        }
+        let text = try #require(stored["\(prefix)-string"])
+        #expect(text.channel_format == "string" && text.nominal_srate == 100)
+        let strings = try #require(text.strings)
+        let first = Int(strings.first?.first?.split(separator: " ").last ?? "") ?? -1
+        #expect(strings == (0..<strings.count).map { ["s \(first + $0)"] })
+        print("formats: \(figures.map { "\($0.info.channelFormat) \($0.samples)" }.joined(separator: ", "))")
     }
 
     /// A named stream that does not answer ends the command with the stream's name, and leaves no file.
