@@ -19,7 +19,7 @@ import AxonStreams
 /// - Clock offsets: each inlet's `lsl_time_correction` at the start and then every ``Options/clockOffsetInterval``
 ///   seconds (LabRecorder: 5 s), written as a ClockOffset chunk with LabRecorder's collection time (the recorder's
 ///   clock at the measurement minus the offset) and the offset, whether or not the stream sends samples.
-/// - ``stop()`` pulls what liblsl already holds, then writes every stream's footer (first and last timestamp, sample
+/// - ``stop()`` pulls what liblsl already holds (for at most a second), then writes every stream's footer (first and last timestamp, sample
 ///   count, clock offsets) and closes the file.
 ///
 /// Every stream is resolved and its inlet opened before the file is created, so a stream that does not answer
@@ -43,7 +43,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     public enum Selection: Sendable, Hashable {
         /// The first stream matching each selector, in the given order.
         case streams([LSLStreamSelector])
-        /// Every stream that answers within the resolve timeout, sorted by name then source id.
+        /// Every stream that answers within the resolve timeout and whose inlet opens, sorted by name then source id.
         case all
     }
 
@@ -84,6 +84,9 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     public let options: Options
     /// The recorded streams, in the file's order.
     public let streams: [LSLStreamInfo]
+    /// With ``Selection/all``: the streams that answered but whose inlet did not open (an outlet that went away in
+    /// between), one sentence each; they are not in the file.
+    public let skipped: [String]
 
     private let library: LSLLibrary
     private let writer: XDFWriter
@@ -97,7 +100,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     /// and writes the FileHeader and one StreamHeader per stream.
     ///
     /// - Throws: ``LSLXDFRecorderError``: a selector without a stream (``LSLXDFRecorderError/lsl(_:)`` with
-    ///   ``LSLError/streamNotFound(selector:timeout:)``), no stream at all with ``Selection/all``, a failing liblsl
+    ///   ``LSLError/streamNotFound(selector:timeout:)``), no stream at all with ``Selection/all`` (streams there that
+    ///   cannot be opened are left out: ``skipped``), a failing liblsl
     ///   call, or a file that cannot be created (then nothing is left at `path`).
     public init(
         _ selection: Selection, path: String, options: Options = .init(), library: LSLLibrary? = nil
@@ -105,6 +109,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         let lsl: LSLLibrary
         do { lsl = try LSLLibrary.given(library) } catch { throw .lsl(error) }
         var opened: [Inlet] = []
+        var skipped: [String] = []
         do throws(LSLError) {
             switch selection {
             case .streams(let selectors):
@@ -116,7 +121,13 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             case .all:
                 let handles = try LSLResolver.resolveAll(timeout: options.resolveTimeout, library: lsl)
                 defer { for handle in handles { lsl.api.destroyStreamInfo(handle) } }
-                for handle in handles { opened.append(try Inlet(handle: handle, options: options, library: lsl)) }
+                for handle in handles {
+                    // An outlet that answered the resolve may be gone by now: it is left out, and said so.
+                    do { opened.append(try Inlet(handle: handle, options: options, library: lsl)) } catch {
+                        let name = lsl.api.name(handle).map { String(cString: $0) } ?? "?"
+                        skipped.append("\(name): \(error)")
+                    }
+                }
                 opened.sort { ($0.info.name, $0.info.sourceID) < ($1.info.name, $1.info.sourceID) }
             }
         } catch {
@@ -146,6 +157,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         self.writer = writer
         self.inlets = opened
         self.streams = opened.map(\.info)
+        self.skipped = skipped
         self.figures = ThreadLocked(
             zip(opened, ids).map {
                 StreamProgress(info: $0.info, streamID: $1, samples: 0, clockOffsets: [], failedClockOffsets: 0)
@@ -193,9 +205,13 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     private func pull(_ inlet: Inlet, index: Int) {
         var nextOffset = -Double.infinity
         var draining = false
+        var drainDeadline = Double.infinity
         while true {
-            if !draining, stopRequested.withLock({ $0 }) { draining = true }
             let now = library.localClock()
+            if !draining, stopRequested.withLock({ $0 }) {
+                draining = true
+                drainDeadline = now + 1
+            }
             if !draining, now >= nextOffset {
                 measureOffset(inlet, index: index)
                 nextOffset = (nextOffset.isFinite ? nextOffset : now) + options.clockOffsetInterval
@@ -210,8 +226,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
                 return
             }
             if written > 0 { figures.withLock { $0[index].samples += written } }
-            // Once stopped, pull what liblsl holds until it has no more.
-            if draining, written == 0 { return }
+            // Once stopped, pull what liblsl holds until it has no more (for at most a second of a fast stream).
+            if draining, written == 0 || library.localClock() > drainDeadline { return }
         }
     }
 

@@ -105,6 +105,7 @@ struct LSLSessionRecording {
         }
         print("axon \(command): \(recorder.streams.count) LSL stream\(recorder.streams.count == 1 ? "" : "s") → \(out)"
             + (seconds.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
+        for skipped in recorder.skipped { print("  skipped \(skipped)") }
         for stream in recorder.streams {
             let rate = stream.nominalRate > 0 ? "\(fmt(stream.nominalRate, 3)) Hz" : "irregular"
             print("  \(stream.name)  type \(stream.type), \(stream.channelCount) channels, \(rate), "
