@@ -9,8 +9,8 @@ sample_count (null without a footer), and the values: for numeric streams the fi
 values, for string streams every sample. Timestamps are read as stored (no clock sync, no dejitter); with
 --synchronize, pyxdf applies the ClockOffset chunks (its clock synchronisation, still no dejitter) and each stream
 also lists its timestamps and the clock offset values pyxdf read. With --values, every stream also lists every
-timestamp ("timestamps") and numeric sample ("values"), the clock offsets pyxdf read ("clock_times", "clock_values") and how many offsets its
-footer lists ("footer_offsets").
+timestamp ("timestamps") and numeric sample ("values"), the clock offsets pyxdf read ("clock_times", "clock_values"), how many offsets its
+footer lists ("footer_offsets") and the footer's first and last timestamp ("footer_first", "footer_last").
 """
 import json
 import sys
@@ -55,6 +55,9 @@ def main():
             record["clock_values"] = [float(value) for value in stream.get("clock_values", [])]
             offsets = ((stream.get("footer") or {}).get("info") or {}).get("clock_offsets") or [None]
             record["footer_offsets"] = len((offsets[0] or {}).get("offset", [])) if offsets[0] else 0
+            footer = (stream.get("footer") or {}).get("info") or {}
+            record["footer_first"] = float(footer["first_timestamp"][0]) if "first_timestamp" in footer else None
+            record["footer_last"] = float(footer["last_timestamp"][0]) if "last_timestamp" in footer else None
             if text(info, "channel_format") != "string":
                 record["values"] = np.asarray(series, dtype=np.float64).tolist()
         if text(info, "channel_format") == "string":

@@ -25,6 +25,8 @@ struct LSLXDFRecordTests {
         var clock_times: [Double]
         var clock_values: [Double]
         var footer_offsets: Int
+        var footer_first: Double?
+        var footer_last: Double?
         var values: [[Double]]?
         var strings: [[String]]?
     }
@@ -45,8 +47,11 @@ struct LSLXDFRecordTests {
         return try JSONDecoder().decode([String: Checked].self, from: output)
     }
 
-    /// Starts the three outlets, runs `axon ARGUMENTS` (given the file's path) and checks the file with pyxdf.
-    static func recordSession(_ arguments: (_ prefix: String, _ out: String) -> [String]) throws {
+    /// Starts the three outlets, runs `axon ARGUMENTS` (given the file's path) and checks the file with pyxdf;
+    /// `stop` ends the recording with a signal instead of `--seconds` once it has recorded that long.
+    static func recordSession(stop signal: Int32? = nil, _ arguments: (_ prefix: String, _ out: String) -> [String])
+        throws
+    {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
         let prefix = "axon-rec-\(UUID().uuidString.prefix(8))"
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(prefix)
@@ -60,10 +65,12 @@ struct LSLXDFRecordTests {
             peer.process.waitUntilExit()
         }
         try #require(peer.waitForLine(containing: "ready", timeout: 30) != nil)
-        let (status, output) = try AxonExecutable.run(
-            axon, arguments(prefix, out) + ["--out", out, "--seconds", "\(seconds)", "--lsl-config", LSLPeer.configuration])
+        let length = signal == nil ? ["--seconds", "\(seconds)"] : []
+        let (status, output) = try run(
+            axon, arguments(prefix, out) + ["--out", out, "--lsl-config", LSLPeer.configuration] + length, stop: signal)
         print(output)
         try #require(status == 0, "\(output)")
+        #expect(output.contains(signal == nil ? "for \(seconds) s" : "until SIGINT/SIGTERM"), "\(output)")
         for suffix in ["EEG", "Aux", "Markers"] { #expect(output.contains("\(prefix)-\(suffix)  type"), "\(output)") }
 
         let stored = try pyxdf(out, synchronize: false)
@@ -82,6 +89,7 @@ struct LSLXDFRecordTests {
             #expect(stream.source_id == "\(expected.name)-source")
             // The footer counts what the file holds.
             #expect(stream.footer_count == stream.count)
+            #expect(stream.footer_first == stream.timestamps?.first && stream.footer_last == stream.timestamps?.last)
             // Samples close to rate × seconds: the recording's seconds, plus what arrived between the inlet's
             // opening and the start, and what liblsl held at the stop.
             let perSecond = expected.rate > 0 ? expected.rate : 4
@@ -127,6 +135,33 @@ struct LSLXDFRecordTests {
         }
     }
 
+    /// Runs `executable`; with `stop`, sends that signal once the progress lines say `seconds` have been recorded.
+    static func run(_ executable: String, _ arguments: [String], stop signal: Int32?) throws -> (Int32, String) {
+        guard let signal else { return try AxonExecutable.run(executable, arguments) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        let collected = ThreadLocked("")
+        pipe.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            collected.withLock { $0 += String(decoding: data, as: UTF8.self) }
+        }
+        try process.run()
+        // One progress line a second.
+        _ = waitUntil(seconds: 60, interval: 0.02, onTimeout: .returnFalse) {
+            collected.withLock { $0.components(separatedBy: "recorded ").count > Int(seconds) } || !process.isRunning
+        }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        pipe.fileHandleForReading.readabilityHandler = nil
+        let rest = pipe.fileHandleForReading.readDataToEndOfFile()
+        collected.withLock { $0 += String(decoding: rest, as: UTF8.self) }
+        return (process.terminationStatus, collected.withLock { $0 })
+    }
+
     @Test func recordTakesSeveralSources() throws {
         try Self.recordSession { prefix, _ in
             [
@@ -138,6 +173,15 @@ struct LSLXDFRecordTests {
 
     @Test func lslRecordAllTakesEveryStream() throws {
         try Self.recordSession { _, _ in ["lsl", "record", "--all"] }
+    }
+
+    /// Without --seconds, SIGINT and SIGTERM end the recording with every footer written.
+    @Test(arguments: [SIGINT, SIGTERM])
+    func aSignalEndsTheRecordingWithItsFooters(signal: Int32) throws {
+        try Self.recordSession(stop: signal) { prefix, _ in
+            ["lsl", "record", "--source", "lsl:\(prefix)-EEG", "--source", "lsl:\(prefix)-Aux", "--source",
+             "lsl:\(prefix)-Markers"]
+        }
     }
 
     /// Every integer format and a regular-rate string stream, through the library: stored in the outlet's own
