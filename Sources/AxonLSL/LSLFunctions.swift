@@ -65,6 +65,8 @@ struct LSLFunctions: @unchecked Sendable {
     let channelFormat: @convention(c) (Handle?) -> Int32
     let sourceID: @convention(c) (Handle?) -> UnsafePointer<CChar>?
     let hostname: @convention(c) (Handle?) -> UnsafePointer<CChar>?
+    /// `lsl_get_uid`: the outlet's unique id (one per outlet instance).
+    let uid: @convention(c) (Handle?) -> UnsafePointer<CChar>?
     let description: @convention(c) (Handle?) -> Handle?
     /// `lsl_get_xml`: the info as XML, to be freed with `lsl_destroy_string`.
     let xml: @convention(c) (Handle?) -> UnsafeMutablePointer<CChar>?
@@ -124,6 +126,7 @@ struct LSLFunctions: @unchecked Sendable {
         channelFormat = try symbol("lsl_get_channel_format", as: (@convention(c) (Handle?) -> Int32).self)
         sourceID = try symbol("lsl_get_source_id", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
         hostname = try symbol("lsl_get_hostname", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
+        uid = try symbol("lsl_get_uid", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
         description = try symbol("lsl_get_desc", as: (@convention(c) (Handle?) -> Handle?).self)
         xml = try symbol("lsl_get_xml", as: (@convention(c) (Handle?) -> UnsafeMutablePointer<CChar>?).self)
         child = try symbol("lsl_child", as: (@convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?).self)

@@ -41,7 +41,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
 
     /// Which streams to record.
     public enum Selection: Sendable, Hashable {
-        /// The first stream matching each selector, in the given order.
+        /// The first stream matching each selector, in the given order (a stream an earlier selector took is not
+        /// taken twice: the next match is, or none).
         case streams([LSLStreamSelector])
         /// Every stream that answers within the resolve timeout and whose inlet opens, sorted by name then source id.
         case all
@@ -84,8 +85,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     public let options: Options
     /// The recorded streams, in the file's order.
     public let streams: [LSLStreamInfo]
-    /// With ``Selection/all``: the streams that answered but whose inlet did not open (an outlet that went away in
-    /// between), one sentence each; they are not in the file.
+    /// Streams left out, one sentence each: with ``Selection/all``, those that answered but whose inlet did not open
+    /// (an outlet that went away in between); with selectors, a selector whose only match an earlier one took.
     public let skipped: [String]
 
     private let library: LSLLibrary
@@ -113,10 +114,21 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         do throws(LSLError) {
             switch selection {
             case .streams(let selectors):
+                var uids = Set<String>()
                 for selector in selectors {
                     let handles = try LSLResolver.resolve(selector, timeout: options.resolveTimeout, library: lsl)
                     defer { for handle in handles { lsl.api.destroyStreamInfo(handle) } }
-                    opened.append(try Inlet(handle: handles[0], options: options, library: lsl))
+                    // The first match not recorded yet: a stream two selectors name is recorded once.
+                    func uid(_ handle: UnsafeMutableRawPointer) -> String {
+                        lsl.api.uid(handle).map { String(cString: $0) } ?? ""
+                    }
+                    guard let handle = handles.first(where: { !uids.contains(uid($0)) }) else {
+                        let name = lsl.api.name(handles[0]).map { String(cString: $0) } ?? "?"
+                        skipped.append("\(name): \(selector) names a stream already recorded")
+                        continue
+                    }
+                    uids.insert(uid(handle))
+                    opened.append(try Inlet(handle: handle, options: options, library: lsl))
                 }
             case .all:
                 let handles = try LSLResolver.resolveAll(timeout: options.resolveTimeout, library: lsl)
@@ -218,7 +230,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             }
             let written: Int
             do {
-                written = try inlet.format == .string
+                written =
+                    try inlet.format == .string
                     ? pullStrings(inlet, timeout: draining ? 0 : 0.1)
                     : pullNumbers(inlet, timeout: draining ? 0 : 0.1)
             } catch {
@@ -255,7 +268,9 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         let elements = library.api.pullChunkDouble(
             inlet.handle, inlet.data.baseAddress!, inlet.stamps.baseAddress!, UInt(inlet.data.count),
             UInt(inlet.stamps.count), timeout, &code)
-        if code < 0, code != -1 { throw LSLError.call(function: "lsl_pull_chunk_d", code: code, message: library.lastError()) }
+        if code < 0, code != -1 {
+            throw LSLError.call(function: "lsl_pull_chunk_d", code: code, message: library.lastError())
+        }
         let frames = Int(elements) / channels
         guard frames > 0 else { return 0 }
         try writer.appendSamples(
@@ -278,7 +293,9 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             let stamp = pointers.withUnsafeMutableBufferPointer {
                 library.api.pullSampleString(inlet.handle, $0.baseAddress!, Int32(channels), wait, &code)
             }
-            if code < 0, code != -1 { throw LSLError.call(function: "lsl_pull_sample_str", code: code, message: library.lastError()) }
+            if code < 0, code != -1 {
+                throw LSLError.call(function: "lsl_pull_sample_str", code: code, message: library.lastError())
+            }
             guard code == 0, stamp != 0 else { break }
             for channel in 0..<channels {
                 strings.append(pointers[channel].map { String(cString: $0) } ?? "")

@@ -103,14 +103,16 @@ struct LSLSessionRecording {
             printError("axon \(command): \(error)")
             throw ExitCode.failure
         }
-        print("axon \(command): \(recorder.streams.count) LSL stream\(recorder.streams.count == 1 ? "" : "s") → \(out)"
-            + (seconds.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
+        print(
+            "axon \(command): \(recorder.streams.count) LSL stream\(recorder.streams.count == 1 ? "" : "s") → \(out)"
+                + (seconds.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM"))
         for skipped in recorder.skipped { print("  skipped \(skipped)") }
         for stream in recorder.streams {
             let rate = stream.nominalRate > 0 ? "\(fmt(stream.nominalRate, 3)) Hz" : "irregular"
-            print("  \(stream.name)  type \(stream.type), \(stream.channelCount) channels, \(rate), "
-                + "\(stream.channelFormat), source_id \(stream.sourceID.isEmpty ? "-" : stream.sourceID), "
-                + "host \(stream.hostname)")
+            print(
+                "  \(stream.name)  type \(stream.type), \(stream.channelCount) channels, \(rate), "
+                    + "\(stream.channelFormat), source_id \(stream.sourceID.isEmpty ? "-" : stream.sourceID), "
+                    + "host \(stream.hostname)")
         }
         flushStandardOutput()
         do { try recorder.start() } catch {
@@ -137,8 +139,10 @@ struct LSLSessionRecording {
         print("done: \(fmt(HostClock.now() - started, 2)) s")
         for stream in figures {
             let offsets = stream.clockOffsets.map { fmt($0 * 1e6, 1) }.joined(separator: ", ")
-            print("  \(stream.info.name): \(stream.samples) samples, \(stream.clockOffsets.count) clock offsets "
-                + "(\(offsets) µs)" + (stream.failedClockOffsets > 0 ? ", \(stream.failedClockOffsets) timed out" : ""))
+            print(
+                "  \(stream.info.name): \(stream.samples) samples, \(stream.clockOffsets.count) clock offsets "
+                    + "(\(offsets) µs)"
+                    + (stream.failedClockOffsets > 0 ? ", \(stream.failedClockOffsets) timed out" : ""))
         }
         let failures = recorder.failures
         if !failures.isEmpty { print("failures: \(failures.joined(separator: "; "))") }

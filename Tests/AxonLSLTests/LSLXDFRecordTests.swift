@@ -179,8 +179,10 @@ struct LSLXDFRecordTests {
     @Test(arguments: [SIGINT, SIGTERM])
     func aSignalEndsTheRecordingWithItsFooters(signal: Int32) throws {
         try Self.recordSession(stop: signal) { prefix, _ in
-            ["lsl", "record", "--source", "lsl:\(prefix)-EEG", "--source", "lsl:\(prefix)-Aux", "--source",
-             "lsl:\(prefix)-Markers"]
+            [
+                "lsl", "record", "--source", "lsl:\(prefix)-EEG", "--source", "lsl:\(prefix)-Aux", "--source",
+                "lsl:\(prefix)-Markers",
+            ]
         }
     }
 
@@ -198,10 +200,14 @@ struct LSLXDFRecordTests {
         }
         try #require(peer.waitForLine(containing: "ready", timeout: 30) != nil)
         let formats = ["int8", "int16", "int32", "int64", "string"]
+        // The int8 stream named twice (by name, then by source id) is recorded once.
+        let selectors =
+            try formats.map { try LSLStreamSelector(parsing: "\(prefix)-\($0)") }
+            + [LSLStreamSelector(property: "source_id", value: "\(prefix)-int8")]
         let recorder = try LSLXDFRecorder(
-            .streams(try formats.map { try LSLStreamSelector(parsing: "\(prefix)-\($0)") }), path: out,
-            options: .init(resolveTimeout: 10), library: library)
+            .streams(selectors), path: out, options: .init(resolveTimeout: 10), library: library)
         #expect(recorder.streams.map(\.channelFormat) == formats)
+        #expect(recorder.skipped.count == 1 && recorder.skipped[0].contains("already recorded"), "\(recorder.skipped)")
         try recorder.start()
         HostClock.sleep(until: HostClock.now() + 2)
         let figures = try recorder.stop()
@@ -236,7 +242,8 @@ struct LSLXDFRecordTests {
     /// A named stream that does not answer ends the command with the stream's name, and leaves no file.
     @Test func aStreamThatDoesNotAnswerIsAnError() throws {
         let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
-        let out = FileManager.default.temporaryDirectory.appendingPathComponent("axon-rec-\(UUID().uuidString).xdf").path
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("axon-rec-\(UUID().uuidString).xdf")
+            .path
         defer { try? FileManager.default.removeItem(atPath: out) }
         let missing = "axon-missing-\(UUID().uuidString.prefix(8))"
         for arguments in [

@@ -139,9 +139,12 @@ public final class XDFWriter: @unchecked Sendable {
     /// - Throws: ``EDFWriterError`` when the write fails or the file is closed, or
     ///   ``EDFWriterError/unsupportedStream(reason:)`` for an anonymizing writer (a verbatim header names hosts).
     @discardableResult
-    public func addStream(_ descriptor: StreamDescriptor, format: XDFChannelFormat, headerXML: String) throws -> UInt32 {
+    public func addStream(_ descriptor: StreamDescriptor, format: XDFChannelFormat, headerXML: String) throws
+        -> UInt32
+    {
         guard anonymization == nil else {
-            throw EDFWriterError.unsupportedStream(reason: "an anonymized XDF file cannot take a verbatim stream header")
+            throw EDFWriterError.unsupportedStream(
+                reason: "an anonymized XDF file cannot take a verbatim stream header")
         }
         return try state.withLock { state -> UInt32 in
             guard !state.closed else { throw EDFWriterError.closed(path: path) }
