@@ -87,6 +87,8 @@ struct LSLFunctions: @unchecked Sendable {
     let timeCorrection: @convention(c) (Handle?, Double, UnsafeMutablePointer<Int32>) -> Double
     let pullChunkDouble: LSLPullChunkDouble
     let pullSampleString: LSLPullSampleString
+    /// `lsl_inlet_flush`: drops the samples the inlet holds, returns how many.
+    let flushInlet: @convention(c) (Handle?) -> UInt32
 
     // Outlets.
     let createOutlet: @convention(c) (Handle?, Int32, Int32) -> Handle?
@@ -151,6 +153,7 @@ struct LSLFunctions: @unchecked Sendable {
             "lsl_time_correction", as: (@convention(c) (Handle?, Double, UnsafeMutablePointer<Int32>) -> Double).self)
         pullChunkDouble = try symbol("lsl_pull_chunk_d", as: LSLPullChunkDouble.self)
         pullSampleString = try symbol("lsl_pull_sample_str", as: LSLPullSampleString.self)
+        flushInlet = try symbol("lsl_inlet_flush", as: (@convention(c) (Handle?) -> UInt32).self)
         createOutlet = try symbol("lsl_create_outlet", as: (@convention(c) (Handle?, Int32, Int32) -> Handle?).self)
         destroyOutlet = try symbol("lsl_destroy_outlet", as: (@convention(c) (Handle?) -> Void).self)
         pushSampleDouble = try symbol(

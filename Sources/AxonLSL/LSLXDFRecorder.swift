@@ -14,8 +14,9 @@ import AxonStreams
 /// - StreamHeader: the outlet's full info as liblsl gives it (`lsl_get_xml`): name, type, channel count, nominal
 ///   rate, format, source id, host, uid, and the whole `desc` (channel labels, units, anything else the outlet put
 ///   there), as LabRecorder writes it.
-/// - Samples: each with the timestamp liblsl delivered, on the outlet's clock (no time correction applied, no
-///   dejittering), one chunk per pull.
+/// - Samples: from ``start()`` on (what the inlets received while the streams were being opened is dropped), each
+///   with the timestamp liblsl delivered, on the outlet's clock (no time correction applied, no dejittering), one
+///   chunk per pull.
 /// - Clock offsets: each inlet's `lsl_time_correction` at the start and then every ``Options/clockOffsetInterval``
 ///   seconds (LabRecorder: 5 s), written as a ClockOffset chunk with LabRecorder's collection time (the recorder's
 ///   clock at the measurement minus the offset) and the offset, whether or not the stream sends samples.
@@ -176,11 +177,13 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             })
     }
 
-    /// Starts one pulling thread per stream.
+    /// Starts one pulling thread per stream. What the inlets received before (while the other streams were being
+    /// resolved and opened) is dropped, so every stream of the file starts now.
     ///
     /// - Throws: ``LSLXDFRecorderError/thread(_:)`` when a thread cannot start (those started are stopped again).
     public func start() throws(LSLXDFRecorderError) {
         precondition(threads.isEmpty, "start once")
+        for inlet in inlets { _ = library.api.flushInlet(inlet.handle) }
         for (index, inlet) in inlets.enumerated() {
             do {
                 threads.append(try WorkerThread(name: "axon-lsl-rec") { [self] in pull(inlet, index: index) })
