@@ -11,6 +11,7 @@ values, for string streams every sample. Timestamps are read as stored (no clock
 also lists its timestamps and the clock offset values pyxdf read. With --values, every stream also lists every
 timestamp ("timestamps") and numeric sample ("values"), the clock offsets pyxdf read ("clock_times", "clock_values"), how many offsets its
 footer lists ("footer_offsets") and the footer's first and last timestamp ("footer_first", "footer_last").
+A NaN value is written as null.
 """
 import json
 import sys
@@ -22,6 +23,17 @@ import pyxdf
 def text(info, key):
     value = info.get(key)
     return value[0] if value else None
+
+
+def without_nan(value):
+    """`value` with every NaN (a feature stream's "none here") as null, which JSON can carry."""
+    if isinstance(value, float) and value != value:
+        return None
+    if isinstance(value, list):
+        return [without_nan(item) for item in value]
+    if isinstance(value, dict):
+        return {key: without_nan(item) for key, item in value.items()}
+    return value
 
 
 def main():
@@ -67,7 +79,7 @@ def main():
             record["first"] = array[0].tolist() if len(array) else []
             record["sum"] = float(array.sum())
         result[text(info, "name")] = record
-    print(json.dumps(result))
+    print(json.dumps(without_nan(result), allow_nan=False))
 
 
 if __name__ == "__main__":
