@@ -20,8 +20,8 @@ import AxonStreams
 /// - Clock offsets: each inlet's `lsl_time_correction` at the start and then every ``Options/clockOffsetInterval``
 ///   seconds (LabRecorder: 5 s), written as a ClockOffset chunk with LabRecorder's collection time (the recorder's
 ///   clock at the measurement minus the offset) and the offset, whether or not the stream sends samples.
-/// - ``stop()`` pulls what liblsl already holds (for at most a second), then writes every stream's footer (first and last timestamp, sample
-///   count, clock offsets) and closes the file.
+/// - ``stop()`` pulls what liblsl already holds (for at most a second), then writes every stream's footer (first
+///   and last timestamp, sample count, clock offsets) and closes the file.
 ///
 /// Every stream is resolved and its inlet opened before the file is created, so a stream that does not answer
 /// leaves no file behind.
@@ -103,8 +103,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     ///
     /// - Throws: ``LSLXDFRecorderError``: a selector without a stream (``LSLXDFRecorderError/lsl(_:)`` with
     ///   ``LSLError/streamNotFound(selector:timeout:)``), no stream at all with ``Selection/all`` (streams there that
-    ///   cannot be opened are left out: ``skipped``), a failing liblsl
-    ///   call, or a file that cannot be created (then nothing is left at `path`).
+    ///   cannot be opened are left out: ``skipped``), a failing liblsl call, or a file that cannot be created (then
+    ///   nothing is left at `path`).
     public init(
         _ selection: Selection, path: String, options: Options = .init(), library: LSLLibrary? = nil
     ) throws(LSLXDFRecorderError) {
