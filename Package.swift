@@ -98,9 +98,10 @@ let package = Package(
         // Simulators: SimulatedMuse in-process, and the mock bluetoothd's `muse` kind (scripts/bluez-mock/kinds/muse.py);
         // both are fed by the shared muse-lsl recording.
         .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams"]),
-        // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones). liblsl is loaded at run time
-        // with dlopen (see LSLLibrary): nothing links against it, and only LSL commands need it.
-        .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG"]),
+        // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones), and LSLXDFRecorder, which
+        // records any set of streams into one XDF file as LabRecorder does. liblsl is loaded at run time with dlopen
+        // (see LSLLibrary): nothing links against it, and only LSL commands need it.
+        .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording"]),
         // The live view: a Hummingbird server that shows any EEG run to browsers (raw traces, spectra, zones, status)
         // over one WebSocket per viewer with a bounded queue; the page ships as resources (docs/live-view.md).
         .target(

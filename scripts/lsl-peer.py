@@ -10,6 +10,12 @@ Run with LSLAPICFG pointing at scripts/lsl/lsl_api.cfg so every process stays on
            the samples, their timestamps and the latency (local_clock at the pull minus the sample's timestamp).
   markers  a string outlet pushing --count markers "stimulus N", --interval apart, once an inlet is connected;
            prints their timestamps.
+  session  three outlets in one process, each pushing a counter in real time for --seconds: PREFIX-EEG (8 channels,
+           float32, 250 Hz, labels in the description; channel c of sample k is 10 k + c), PREFIX-Aux (3 channels,
+           double64, 50 Hz, the same values) and PREFIX-Markers (string, irregular, "marker k" every 0.25 s).
+  formats  one outlet per integer format and a regular string stream, each pushing a counter k at 100 Hz for
+           --seconds: PREFIX-int8 (k mod 100, -(k mod 100)), PREFIX-int16 (k mod 30000, its negative), PREFIX-int32
+           (10^9 + k, its negative), PREFIX-int64 (2^40 + k, its negative), and PREFIX-string ("s k", 1 channel).
   resolve  prints as JSON how many streams named --name answer within --timeout.
   sockets  prints as JSON the remote and local addresses of every IPv4/IPv6 TCP and UDP socket on the machine.
 
@@ -94,6 +100,69 @@ def markers(args):
     print(json.dumps({"done": True, "stamps": stamps}), flush=True)
 
 
+def session(args):
+    def numeric(name, kind, channels, rate, fmt):
+        info = pylsl.StreamInfo(name, kind, channels, rate, fmt, f"{name}-source")
+        described = info.desc().append_child("channels")
+        for index in range(channels):
+            channel = described.append_child("channel")
+            channel.append_child_value("label", f"{kind}{index + 1}")
+            channel.append_child_value("unit", "microvolts" if kind == "EEG" else "au")
+            channel.append_child_value("type", kind)
+        return pylsl.StreamOutlet(info, chunk_size=0, max_buffered=360)
+
+    outlets = [
+        (numeric(f"{args.prefix}-EEG", "EEG", 8, 250.0, "float32"), 250.0, 8),
+        (numeric(f"{args.prefix}-Aux", "Aux", 3, 50.0, "double64"), 50.0, 3),
+    ]
+    markers = pylsl.StreamOutlet(
+        pylsl.StreamInfo(f"{args.prefix}-Markers", "Markers", 1, 0, "string", f"{args.prefix}-Markers-source"))
+    marker_interval = 0.25
+    print(json.dumps({"ready": True}), flush=True)
+    start = pylsl.local_clock() + 0.05
+    pushed = [0, 0, 0]
+    end = start + args.seconds
+    while True:
+        now = pylsl.local_clock()
+        if now >= end:
+            break
+        for index, (outlet, rate, channels) in enumerate(outlets):
+            while start + pushed[index] / rate <= now:
+                k = pushed[index]
+                outlet.push_sample([float(10 * k + c) for c in range(channels)], start + k / rate)
+                pushed[index] += 1
+        while start + pushed[2] * marker_interval <= now:
+            markers.push_sample([f"marker {pushed[2]}"], start + pushed[2] * marker_interval)
+            pushed[2] += 1
+        time.sleep(0.002)
+    print(json.dumps({"done": True, "pushed": pushed}), flush=True)
+
+
+def formats(args):
+    kinds = [("int8", lambda k: k % 100), ("int16", lambda k: k % 30000), ("int32", lambda k: 10**9 + k),
+             ("int64", lambda k: 2**40 + k)]
+    outlets = []
+    for fmt, value in kinds:
+        info = pylsl.StreamInfo(f"{args.prefix}-{fmt}", "Counter", 2, 100.0, fmt, f"{args.prefix}-{fmt}")
+        outlets.append((pylsl.StreamOutlet(info), value))
+    text = pylsl.StreamOutlet(pylsl.StreamInfo(f"{args.prefix}-string", "Text", 1, 100.0, "string",
+                                               f"{args.prefix}-string"))
+    print(json.dumps({"ready": True}), flush=True)
+    start = pylsl.local_clock() + 0.05
+    pushed = 0
+    end = start + args.seconds
+    while pylsl.local_clock() < end:
+        now = pylsl.local_clock()
+        while start + pushed / 100.0 <= now:
+            stamp = start + pushed / 100.0
+            for outlet, value in outlets:
+                outlet.push_sample([value(pushed), -value(pushed)], stamp)
+            text.push_sample([f"s {pushed}"], stamp)
+            pushed += 1
+        time.sleep(0.002)
+    print(json.dumps({"done": True, "pushed": pushed}), flush=True)
+
+
 def receive(args):
     inlets = {}
     deadline = time.monotonic() + args.resolve_timeout
@@ -171,6 +240,14 @@ def main():
     m.add_argument("--count", type=int, default=5)
     m.add_argument("--interval", type=float, default=0.2)
     m.set_defaults(run=markers)
+    e = commands.add_parser("session")
+    e.add_argument("--prefix", required=True)
+    e.add_argument("--seconds", type=float, default=30)
+    e.set_defaults(run=session)
+    f = commands.add_parser("formats")
+    f.add_argument("--prefix", required=True)
+    f.add_argument("--seconds", type=float, default=30)
+    f.set_defaults(run=formats)
     r = commands.add_parser("receive")
     r.add_argument("--names", required=True)
     r.add_argument("--seconds", type=float, required=True)

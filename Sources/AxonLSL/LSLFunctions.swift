@@ -65,7 +65,11 @@ struct LSLFunctions: @unchecked Sendable {
     let channelFormat: @convention(c) (Handle?) -> Int32
     let sourceID: @convention(c) (Handle?) -> UnsafePointer<CChar>?
     let hostname: @convention(c) (Handle?) -> UnsafePointer<CChar>?
+    /// `lsl_get_uid`: the outlet's unique id (one per outlet instance).
+    let uid: @convention(c) (Handle?) -> UnsafePointer<CChar>?
     let description: @convention(c) (Handle?) -> Handle?
+    /// `lsl_get_xml`: the info as XML, to be freed with `lsl_destroy_string`.
+    let xml: @convention(c) (Handle?) -> UnsafeMutablePointer<CChar>?
 
     // XML description.
     let child: @convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?
@@ -83,6 +87,8 @@ struct LSLFunctions: @unchecked Sendable {
     let timeCorrection: @convention(c) (Handle?, Double, UnsafeMutablePointer<Int32>) -> Double
     let pullChunkDouble: LSLPullChunkDouble
     let pullSampleString: LSLPullSampleString
+    /// `lsl_inlet_flush`: drops the samples the inlet holds, returns how many.
+    let flushInlet: @convention(c) (Handle?) -> UInt32
 
     // Outlets.
     let createOutlet: @convention(c) (Handle?, Int32, Int32) -> Handle?
@@ -122,7 +128,9 @@ struct LSLFunctions: @unchecked Sendable {
         channelFormat = try symbol("lsl_get_channel_format", as: (@convention(c) (Handle?) -> Int32).self)
         sourceID = try symbol("lsl_get_source_id", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
         hostname = try symbol("lsl_get_hostname", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
+        uid = try symbol("lsl_get_uid", as: (@convention(c) (Handle?) -> UnsafePointer<CChar>?).self)
         description = try symbol("lsl_get_desc", as: (@convention(c) (Handle?) -> Handle?).self)
+        xml = try symbol("lsl_get_xml", as: (@convention(c) (Handle?) -> UnsafeMutablePointer<CChar>?).self)
         child = try symbol("lsl_child", as: (@convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?).self)
         nextSiblingNamed = try symbol(
             "lsl_next_sibling_n", as: (@convention(c) (Handle?, UnsafePointer<CChar>) -> Handle?).self)
@@ -145,6 +153,7 @@ struct LSLFunctions: @unchecked Sendable {
             "lsl_time_correction", as: (@convention(c) (Handle?, Double, UnsafeMutablePointer<Int32>) -> Double).self)
         pullChunkDouble = try symbol("lsl_pull_chunk_d", as: LSLPullChunkDouble.self)
         pullSampleString = try symbol("lsl_pull_sample_str", as: LSLPullSampleString.self)
+        flushInlet = try symbol("lsl_inlet_flush", as: (@convention(c) (Handle?) -> UInt32).self)
         createOutlet = try symbol("lsl_create_outlet", as: (@convention(c) (Handle?, Int32, Int32) -> Handle?).self)
         destroyOutlet = try symbol("lsl_destroy_outlet", as: (@convention(c) (Handle?) -> Void).self)
         pushSampleDouble = try symbol(

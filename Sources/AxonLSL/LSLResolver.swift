@@ -35,7 +35,8 @@ public enum LSLResolver {
         return handles
     }
 
-    private static func resolveAll(timeout: Double, library lsl: LSLLibrary) throws(LSLError)
+    /// The info handles of every stream that answers within `timeout` seconds (the caller destroys them).
+    static func resolveAll(timeout: Double, library lsl: LSLLibrary) throws(LSLError)
         -> [UnsafeMutableRawPointer]
     {
         var buffer = [UnsafeMutableRawPointer?](repeating: nil, count: 256)

@@ -6,8 +6,8 @@ extension Axon {
     /// Lab Streaming Layer commands.
     struct LSL: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "lsl", abstract: "Lab Streaming Layer: list the streams Axon can reach.",
-            subcommands: [List.self])
+            commandName: "lsl", abstract: "Lab Streaming Layer: list the streams Axon can reach, record them to XDF.",
+            subcommands: [List.self, Record.self])
 
         /// Lists the LSL streams that answer within the timeout.
         struct List: ParsableCommand {

@@ -23,14 +23,22 @@ extension Axon {
                 until SIGINT or SIGTERM, which close the file cleanly. EDF/BDF files are crash-safe: the header's \
                 record count is rewritten and the file fsynced after every data record. Annotated in EDF/BDF: the \
                 start, each zone, gaps, the simulated headset's status, and every line typed on standard input \
-                (a user marker).
+                (a user marker). Several LSL streams at once: give each as --source lsl:… with --out FILE.xdf; \
+                each becomes a stream of the file as its outlet sends it (any format, string streams included), \
+                with its own header, clock offsets every 5 s and footer, as LabRecorder records them, and nothing \
+                else runs (no engine, no zones). axon lsl record --all records every stream that answers.
                 """)
 
         @Argument(help: ArgumentHelp("What to record: \(SourceSpecifier.forms).", valueName: "source"))
         var source: String?
 
-        @Option(name: .customLong("source"), help: ArgumentHelp("Deprecated: give SOURCE as an argument.", visibility: .hidden))
-        var sourceOption: String?
+        @Option(
+            name: .customLong("source"),
+            help: ArgumentHelp(
+                "An LSL stream to record (lsl:NAME, lsl:type=T, lsl:source_id=ID); repeat it to record several into "
+                    + "one .xdf file, each as its own stream (docs/lsl.md).",
+                valueName: "lsl:…"))
+        var sourceOptions: [String] = []
 
         @Flag(help: "Publish the raw stream (and, with zones, spectra and zones) as LSL outlets (docs/lsl.md).")
         var lslOut = false
@@ -98,6 +106,7 @@ extension Axon {
                 duration.map({ $0 > 0 }) ?? true
             else { throw ValidationError("need speed, indicator, progress and duration > 0 and baseline ≥ 0") }
             guard seconds == nil || durationOption == nil else { throw ValidationError("give --seconds, not --duration too") }
+            if try validateLSLSession() { return }
             guard try resolvedSource(announce: false) != nil else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
             guard ["edf", "bdf", "csv", "xdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) else {
                 throw ValidationError("--out must end in .edf, .bdf, .csv or .xdf")
@@ -110,14 +119,21 @@ extension Axon {
             }
         }
 
-        /// The SOURCE given, under its new spelling or an old one (`announce`: print a line for an old one).
+        /// The SOURCE given, under its new spelling or an old one (`announce`: print a line for an old one). One
+        /// `--source lsl:…` is an LSL source as documented; `--source` with another source is SOURCE's old spelling.
         func resolvedSource(announce: Bool) throws -> SourceSpecifier? {
-            try SourceArgument.resolve(
-                source, command: "record", announce: announce,
-                deprecated: [.init(option: "--source", value: sourceOption), .init(option: "--device", value: device)])
+            let lslOption = source == nil && sourceOptions.count == 1 && sourceOptions[0].hasPrefix("lsl:")
+                ? sourceOptions[0] : nil
+            return try SourceArgument.resolve(
+                source ?? lslOption, command: "record", announce: announce,
+                deprecated: [
+                    .init(option: "--source", value: lslOption == nil ? sourceOptions.first : nil),
+                    .init(option: "--device", value: device),
+                ])
         }
 
         func run() throws {
+            if givenSources.count > 1 { return try runLSLSession() }
             let specifier = try resolvedSource(announce: true)!
             if durationOption != nil {
                 printError("axon record: --duration is deprecated and goes in the next release; use --seconds")

@@ -69,6 +69,8 @@ struct CommandLineRulesTests {
         Row(path: ["simulate-cyton"], failing: ["\(missing)/a.txt"], negative: nil),
         Row(path: ["impedance"], failing: ["ganglion:X", "--bus", noBus], negative: nil),
         Row(path: ["lsl", "list"], failing: ["--lsl-config", "\(missing)/lsl.cfg"], negative: nil),
+        Row(path: ["lsl", "record"], failing: ["--all", "--out", "\(missing)/a.xdf", "--lsl-config", "\(missing)/lsl.cfg"],
+            negative: nil),
         Row(path: ["fleet", "ingest"], failing: ["\(missing)/a.edf", "--device-id", "d1", "--nats", noBroker],
             negative: nil),
         Row(path: ["fleet", "simulate"], failing: ["--nats", noBroker], negative: nil),

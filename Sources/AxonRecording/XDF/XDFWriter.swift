@@ -131,14 +131,65 @@ public final class XDFWriter: @unchecked Sendable {
         }
     }
 
+    /// Adds a stream whose StreamHeader is given whole: an LSL outlet's full info as `lsl_get_xml` returns it, which
+    /// is what LabRecorder writes (every element of the outlet's `desc` kept). `descriptor` gives the shape the
+    /// samples are checked against (its channel count); `format` is how the values are stored and must be the
+    /// header's `channel_format`. Returns the stream id (1, 2, …).
+    ///
+    /// - Throws: ``EDFWriterError`` when the write fails or the file is closed, or
+    ///   ``EDFWriterError/unsupportedStream(reason:)`` for an anonymizing writer (a verbatim header names hosts).
+    @discardableResult
+    public func addStream(_ descriptor: StreamDescriptor, format: XDFChannelFormat, headerXML: String) throws
+        -> UInt32
+    {
+        guard anonymization == nil else {
+            throw EDFWriterError.unsupportedStream(
+                reason: "an anonymized XDF file cannot take a verbatim stream header")
+        }
+        return try state.withLock { state -> UInt32 in
+            guard !state.closed else { throw EDFWriterError.closed(path: path) }
+            state.streams.append(Stream(descriptor: descriptor, format: format))
+            let id = UInt32(state.streams.count)
+            var content: [UInt8] = []
+            XDFChunk.appendLittleEndian(id, to: &content)
+            content.append(contentsOf: headerXML.utf8)
+            var bytes: [UInt8] = []
+            XDFChunk.append(tag: .streamHeader, content: content[...], to: &bytes)
+            try write(bytes, state: &state, operation: "write XDF stream header")
+            return id
+        }
+    }
+
+    /// Writes a ClockOffset chunk for `stream`, as LabRecorder does for each inlet every few seconds:
+    /// `collectionTime` (LabRecorder's: the recorder's clock at the measurement minus the offset, that is on the
+    /// sender's clock) and `offset`, what to add to the stream's timestamps for the recorder's clock. The offset also
+    /// goes into the stream's footer.
+    ///
+    /// - Throws: ``EDFWriterError`` when the write fails or the file is closed.
+    public func appendClockOffset(stream id: UInt32, collectionTime: Double, offset: Double) throws {
+        _ = try streamShape(id)
+        var content: [UInt8] = []
+        XDFChunk.appendLittleEndian(id, to: &content)
+        XDFChunk.appendDouble(collectionTime, to: &content)
+        XDFChunk.appendDouble(offset, to: &content)
+        var bytes: [UInt8] = []
+        XDFChunk.append(tag: .clockOffset, content: content[...], to: &bytes)
+        try state.withLock { state in
+            guard !state.closed else { throw EDFWriterError.closed(path: path) }
+            try write(bytes, state: &state, operation: "write XDF clock offset")
+            state.streams[Int(id) - 1].offsets.append((collectionTime, offset))
+        }
+    }
+
     /// Appends frames of a numeric stream: `values` frame-major (`timestamps.count × channels`), `timestamps` on the
     /// stream's clock, `clockOffset` what to add to them for this machine's clock (written in the next ClockOffset
-    /// chunk that is due).
+    /// chunk that is due; nil writes none, for a caller that measures offsets itself with
+    /// ``appendClockOffset(stream:collectionTime:offset:)``).
     ///
     /// - Throws: ``EDFWriterError`` when the write fails or the file is closed.
     public func appendSamples(
         stream id: UInt32, timestamps: UnsafeBufferPointer<Double>, values: UnsafeBufferPointer<Double>,
-        scratch: inout [UInt8], clockOffset: Double = 0
+        scratch: inout [UInt8], clockOffset: Double? = 0
     ) throws {
         guard timestamps.count > 0 else { return }
         let (format, channels) = try streamShape(id)
@@ -181,6 +232,31 @@ public final class XDFWriter: @unchecked Sendable {
             stream: id, scratch: &scratch, reserve: reserve, first: timestamp, last: timestamp, count: 1, clockOffset: 0)
     }
 
+    /// Appends samples of a text stream in one chunk: `strings` sample-major (`timestamps.count × channels`),
+    /// `timestamps` on the stream's clock; `clockOffset` as for numeric samples (nil: no ClockOffset chunk).
+    ///
+    /// - Throws: ``EDFWriterError`` when the write fails or the file is closed.
+    public func appendStrings(stream id: UInt32, timestamps: [Double], strings: [String], clockOffset: Double?) throws {
+        guard !timestamps.isEmpty else { return }
+        let (format, channels) = try streamShape(id)
+        precondition(format == .string && strings.count == timestamps.count * channels, "samples must be whole")
+        let reserve = 1 + 8 + 2
+        var scratch = [UInt8](repeating: 0, count: reserve)
+        XDFChunk.appendLittleEndian(id, to: &scratch)
+        XDFChunk.appendVariableLength(UInt64(timestamps.count), to: &scratch)
+        for (sample, timestamp) in timestamps.enumerated() {
+            scratch.append(8)
+            XDFChunk.appendDouble(timestamp, to: &scratch)
+            for text in strings[(sample * channels)..<((sample + 1) * channels)] {
+                XDFChunk.appendVariableLength(UInt64(text.utf8.count), to: &scratch)
+                scratch.append(contentsOf: text.utf8)
+            }
+        }
+        try finishChunk(
+            stream: id, scratch: &scratch, reserve: reserve, first: timestamps[0],
+            last: timestamps[timestamps.count - 1], count: timestamps.count, clockOffset: clockOffset)
+    }
+
     /// Writes the stream footers and closes the file. Later calls do nothing.
     ///
     /// - Throws: ``EDFWriterError`` when a write, the sync or the close fails.
@@ -221,7 +297,7 @@ public final class XDFWriter: @unchecked Sendable {
     /// that are due.
     private func finishChunk(
         stream id: UInt32, scratch: inout [UInt8], reserve: Int, first: Double, last: Double, count: Int,
-        clockOffset: Double
+        clockOffset: Double?
     ) throws {
         let length = UInt64(scratch.count - reserve + 2)
         var header: [UInt8] = []
@@ -240,7 +316,7 @@ public final class XDFWriter: @unchecked Sendable {
             stream.last = last
             stream.count += count
             var extra: [UInt8] = []
-            if last >= stream.nextOffset {
+            if let clockOffset, last >= stream.nextOffset {
                 var content: [UInt8] = []
                 XDFChunk.appendLittleEndian(id, to: &content)
                 // Collection time on this machine's clock, then the offset to add to the stream's timestamps.
