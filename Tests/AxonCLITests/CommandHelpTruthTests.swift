@@ -46,6 +46,19 @@ struct CommandHelpTruthTests {
         #expect(closed.status == 0, "\(closed.output)")
     }
 
+    @Test("a nested command's usage error prints that command's own usage line, not the root's", arguments: [
+        (["band", "set", "alarm", "sim:band"], "Usage: axon band set alarm <device>"),
+        (["obd", "read", "--tcp"], "Usage: axon obd read <pids>"),
+        (["scale", "users", "sim:hs5", "bogus"], "Usage: axon scale users "),
+    ])
+    func nestedUsage(arguments: [String], usage: String) throws {
+        let (status, output) = try Self.axon(arguments)
+        #expect(status == 64, "\(output)")
+        #expect(output.contains(usage), "\(output)")
+        // The root command is demo: its usage is the one a misrouted error would print.
+        #expect(!output.contains("Usage: axon demo"), "\(output)")
+    }
+
     @Test("demo --fast with a live source is refused, not silently run in real time", arguments: [
         ["test-sequence:10", "--fast"], ["--test-sequence", "10", "--fast"], ["simulator", "--fast"],
     ])

@@ -116,19 +116,9 @@ public final class XDFWriter: @unchecked Sendable {
     @discardableResult
     public func addStream(_ descriptor: StreamDescriptor) throws -> UInt32 {
         let format = XDFChannelFormat(descriptor.format)
-        return try state.withLock { state -> UInt32 in
-            guard !state.closed else { throw EDFWriterError.closed(path: path) }
-            state.streams.append(Stream(descriptor: descriptor, format: format))
-            let id = UInt32(state.streams.count)
-            var content: [UInt8] = []
-            XDFChunk.appendLittleEndian(id, to: &content)
-            let shown = anonymization.descriptor(descriptor)
-            content.append(contentsOf: Self.headerXML(shown, format: format, withHost: anonymization == nil).utf8)
-            var bytes: [UInt8] = []
-            XDFChunk.append(tag: .streamHeader, content: content[...], to: &bytes)
-            try write(bytes, state: &state, operation: "write XDF stream header")
-            return id
-        }
+        let shown = anonymization.descriptor(descriptor)
+        return try appendStream(
+            descriptor, format: format, headerXML: Self.headerXML(shown, format: format, withHost: anonymization == nil))
     }
 
     /// Adds a stream whose StreamHeader is given whole: an LSL outlet's full info as `lsl_get_xml` returns it, which
@@ -146,7 +136,14 @@ public final class XDFWriter: @unchecked Sendable {
             throw EDFWriterError.unsupportedStream(
                 reason: "an anonymized XDF file cannot take a verbatim stream header")
         }
-        return try state.withLock { state -> UInt32 in
+        return try appendStream(descriptor, format: format, headerXML: headerXML)
+    }
+
+    /// Registers a stream and writes its StreamHeader chunk with `headerXML`; returns its id (1, 2, …).
+    private func appendStream(_ descriptor: StreamDescriptor, format: XDFChannelFormat, headerXML: String) throws
+        -> UInt32
+    {
+        try state.withLock { state -> UInt32 in
             guard !state.closed else { throw EDFWriterError.closed(path: path) }
             state.streams.append(Stream(descriptor: descriptor, format: format))
             let id = UInt32(state.streams.count)
