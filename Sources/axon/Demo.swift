@@ -65,10 +65,17 @@ extension Axon {
             help: ArgumentHelp("Deprecated: give test-sequence:HZ as SOURCE.", visibility: .hidden))
         var testSequence: Double?
 
-        @Option(help: ArgumentHelp(
-            "Seconds to run a device, the simulator or the test sequence; a device not found by then (at most 30 s) "
-                + "is an error."))
-        var seconds: Double = 30
+        @Option(
+            name: .customLong("seconds"),
+            help: ArgumentHelp(
+                "Seconds to run: of a recording from --from (default: to --to, or its end; 86 s for the built-in "
+                    + "demo), of a device, the simulator or the test sequence (default: 30); a device not found by "
+                    + "then (at most 30 s) is an error.",
+                valueName: "seconds"))
+        var secondsOption: Double?
+
+        /// `--seconds` for a device, the simulator or the test sequence: 30 unless given.
+        var seconds: Double { secondsOption ?? 30 }
 
         @Option(help: "Gaussian noise added to the test sequence, µV.")
         var noise: Double = 5
@@ -169,7 +176,8 @@ extension Axon {
             let labels = (channels ?? (builtIn ? Self.defaultChannels : nil))
                 .map { $0.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) } }
                 ?? Array(full.channelLabels.prefix(4))
-            let to = to ?? (builtIn ? 86 : full.duration)
+            // --seconds of the recording from --from, within --to (or the built-in stretch, or the file's end).
+            let to = min(to ?? (builtIn ? 86 : full.duration), secondsOption.map { from + $0 } ?? .infinity)
             let recording = try full.selecting(channels: labels).segment(from: from, to: min(to, full.duration))
             let configuration = EEGEngine.Configuration(
                 sampleRate: recording.sampleRate, channelLabels: labels, hop: Int(recording.sampleRate.rounded()),

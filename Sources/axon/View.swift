@@ -74,7 +74,9 @@ extension Axon {
         @Option(help: "Replay a recording up to this second (default: its end).")
         var to: Double?
 
-        @Option(help: "Seconds to run the simulator or the test sequence (default: until Ctrl-C).")
+        @Option(help: ArgumentHelp(
+            "Seconds to run: of a recording from --from (default: to --to or its end), of the simulator or the "
+                + "test sequence (default: until Ctrl-C)."))
         var seconds: Double?
 
         @Option(help: "Gaussian noise added to the test sequence, µV.")
@@ -304,7 +306,9 @@ extension Axon {
                     recording = try recording.selecting(
                         channels: channels.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
                 }
-                recording = try recording.segment(from: from, to: to ?? recording.duration)
+                // --seconds of the recording from --from, within --to or its end.
+                let end = min(to ?? recording.duration, seconds.map { from + $0 } ?? .infinity)
+                recording = try recording.segment(from: from, to: end)
             } catch {
                 throw CommandFailure("\(error)")
             }
@@ -438,6 +442,7 @@ extension Axon.Demo {
         case nil, .file?:
             arguments += ["--channels", channels ?? Self.defaultChannels, "--from", "\(from)"]
             arguments += to.map { ["--to", "\($0)"] } ?? (specifier == nil ? ["--to", "86"] : [])
+            arguments += secondsOption.map { ["--seconds", "\($0)"] } ?? []
             arguments += fast ? ["--fast"] : ["--speed", "\(speed)"]
         default: arguments += bus.map { ["--bus", $0] } ?? []
         }

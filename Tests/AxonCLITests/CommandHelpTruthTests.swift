@@ -59,6 +59,19 @@ struct CommandHelpTruthTests {
         #expect(!output.contains("Usage: axon demo"), "\(output)")
     }
 
+    @Test("demo --seconds N plays N seconds of a recording, as it runs a device or the simulator for N seconds")
+    func demoSecondsLimitsARecording() throws {
+        let (status, output) = try Self.axon(["demo", "--fast", "--seconds", "20", "--baseline", "5"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("seconds 0–20 of the recording"), "\(output)")
+        // The last spectrum row is within the 20 s, and the run did get there.
+        let times = output.split(separator: "\n").compactMap { line -> Double? in
+            let fields = line.split(separator: " ")
+            return fields.count > 10 ? Double(fields[0]) : nil
+        }
+        #expect((times.max() ?? 0) >= 18 && (times.max() ?? 99) <= 20, "row times \(times)")
+    }
+
     @Test("demo --fast with a live source is refused, not silently run in real time", arguments: [
         ["test-sequence:10", "--fast"], ["--test-sequence", "10", "--fast"], ["simulator", "--fast"],
     ])
