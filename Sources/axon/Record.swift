@@ -11,10 +11,12 @@ import Dispatch
 import Foundation
 
 extension Axon {
-    /// Records a source to an EDF+, BDF+ or CSV file until its duration ends or SIGINT/SIGTERM.
+    /// Records a source (or, into XDF, several LSL streams) to an EDF+, BDF+, CSV or XDF file until its duration
+    /// ends or SIGINT/SIGTERM.
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Record a source to an EDF+ (.edf), BDF+ (.bdf) or CSV (.csv) file; zones are annotated.",
+            abstract:
+                "Record a source to an EDF+ (.edf), BDF+ (.bdf), CSV (.csv) or XDF (.xdf) file; zones are annotated.",
             discussion: """
                 SOURCE is `simulator` (a 4-channel 250 Hz simulated headset), `test-sequence:HZ` (the simulated \
                 Brainiac headset's test sequence through the packet decoder), a recording's path (any format axon \
