@@ -282,7 +282,7 @@ public final class OBDGateway: Sendable {
             state.consecutiveTimeouts = 0
         }
         statusContinuation.yield(.connected(device))
-        deliverPendingBatches()
+        if state.withLock({ $0.deliversBatches }) { deliverPendingBatches() }
     }
 
     /// The connected device, if any.
@@ -354,6 +354,7 @@ public final class OBDGateway: Sendable {
                 state.registrations = [:]
                 state.eventPoller = nil
                 state.eventKinds = []
+                state.loggedKinds = []
                 state.client = nil
                 state.generation += 1
             }
@@ -376,6 +377,11 @@ struct GatewayState {
     var supported: Set<UInt8> = []
     var registrations: [Int: OBDDataRegistration] = [:]
     var eventKinds: Set<OBDEventKind> = []
+    /// Kinds detected and stored whether registered or not (``OBDGateway/startEventLogging(_:)``).
+    var loggedKinds: Set<OBDEventKind> = []
+    /// Whether a (re)connection hands the pending batches to ``OBDGateway/batches``; off in ``OBDLogger``'s gateway,
+    /// which logs for the applications and delivers to none.
+    var deliversBatches = true
     var eventPoller: OBDPoller?
     var reconnecting = false
     /// Bumped by connect, disconnect and forget: a reconnection loop started under another value stops.

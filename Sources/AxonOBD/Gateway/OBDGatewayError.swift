@@ -44,6 +44,9 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A basic read arrived while another was in flight on the basic channel (the seed's "Datalogger busy"):
     /// nothing was sent; ask again once the other answered.
     case dataloggerBusy(pid: Int)
+    /// Events were to be logged (``OBDGateway/startEventLogging(_:)``, ``OBDLogger``) by a gateway without an event
+    /// log to keep them in.
+    case noEventLog
     /// A Bluetooth LE scan could not run: no stack was given that can discover devices, or the stack refused.
     case bluetoothScan(String)
 
@@ -72,6 +75,7 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
         case .pipeline(let message): return "the stream could not start: \(message)"
         case .dataloggerBusy(let pid):
             return "datalogger busy: PID \(pid) was asked while another basic read was in flight"
+        case .noEventLog: return "the gateway has no event log to keep logged events in"
         case .bluetoothScan(let reason): return "no Bluetooth LE scan: \(reason)"
         }
     }
