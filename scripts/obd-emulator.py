@@ -10,6 +10,9 @@ emulator has named its pty). Then reads commands on standard input:
   start  start it again on the same port; prints `READY PORT`
   pause  SIGSTOP it: the port stays open but nothing answers, like a hung dongle; prints `PAUSED`
   resume SIGCONT it; prints `RESUMED`
+  speed KMH  from now on answer vehicle speed (PID 0x0D) with KMH and engine speed (0x0C) with 800 + 20 × KMH rpm,
+         instead of the scenario's recorded values, across kills and restarts; prints `SPEED KMH`
+  served print `SERVED N`: how many speed answers were given since the first `speed` command
 End of input (the test process closed the pipe or died) or SIGTERM/SIGINT kills the emulator and exits, so no
 emulator outlives the test that started it.
 """
@@ -21,6 +24,51 @@ import sys
 import tempfile
 import time
 
+
+def emulate(drive, arguments):
+    """The emulator itself (`obd-emulator.py --emulate DRIVEFILE ELM-ARGUMENTS…`): elm327-emulator's `car` scenario,
+    whose speed and engine speed follow DRIVEFILE's first line once it holds a number; every such speed answer
+    appends a line to DRIVEFILE.served."""
+    import runpy
+    from elm.obd_message import ObdMessage, HD, SZ, DT, ECU_R_ADDR_E
+
+    def driven():
+        try:
+            with open(drive) as text:
+                return int(text.readline().strip())
+        except (OSError, ValueError):
+            return None
+
+    def footer(recorded, answer):
+        def respond(self, cmd, pid, uc_val):
+            kmh = driven()
+            if kmh is None:
+                return self.choice(recorded)
+            if pid == "SPEED":
+                with open(drive + ".served", "a") as served:
+                    served.write(f"{kmh}\n")
+            return answer(kmh)
+        return respond
+
+    car = ObdMessage["car"]
+    for pid, answer in (
+        ("SPEED", lambda kmh: HD(ECU_R_ADDR_E) + SZ("03") + DT("41 0D %02X" % kmh)),
+        ("RPM", lambda kmh: HD(ECU_R_ADDR_E) + SZ("04") + DT("41 0C %02X %02X" % divmod((800 + 20 * kmh) * 4, 256))),
+    ):
+        entry = dict(car[pid])
+        entry["ResponseFooter"] = footer(entry.pop("Response"), answer)
+        car[pid] = entry
+    sys.argv = ["elm"] + arguments
+    runpy.run_module("elm", run_name="__main__", alter_sys=True)
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "--emulate":
+    emulate(sys.argv[2], sys.argv[3:])
+    sys.exit(0)
+
+drive_file = tempfile.NamedTemporaryFile(prefix="axon-elm-drive-", suffix=".txt", delete=False)
+drive_file.close()
+drive = drive_file.name
 pty = sys.argv[1] == "pty"
 port = 0 if pty else int(sys.argv[1])
 scenario = sys.argv[2] if len(sys.argv) > 2 else "car"
@@ -33,7 +81,7 @@ def start_pty():
     batch = tempfile.NamedTemporaryFile(prefix="axon-elm-", suffix=".out", delete=False)
     batch.close()
     emulator = subprocess.Popen(
-        [sys.executable, "-m", "elm", "-s", scenario, "-b", batch.name],
+        [sys.executable, os.path.abspath(__file__), "--emulate", drive, "-s", scenario, "-b", batch.name],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         cwd=tempfile.gettempdir())
     deadline = time.monotonic() + 30
@@ -58,7 +106,7 @@ def start():
     # Batch mode (-b) keeps the emulator off the terminal; its output goes to /dev/null, and it runs in the temporary
     # folder because it writes elm.log where it starts. New session: its own process group, killed as one.
     emulator = subprocess.Popen(
-        [sys.executable, "-m", "elm", "-s", scenario, "-n", str(port), "-b", os.devnull],
+        [sys.executable, os.path.abspath(__file__), "--emulate", drive, "-s", scenario, "-n", str(port), "-b", os.devnull],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         cwd=tempfile.gettempdir())
     deadline = time.monotonic() + 30
@@ -98,6 +146,11 @@ def kill():
 
 def stop(*_):
     kill()
+    for path in (drive, drive + ".served"):
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
     sys.exit(0)
 
 
@@ -114,4 +167,17 @@ for line in sys.stdin:
     elif command in ("pause", "resume") and emulator is not None and emulator.poll() is None:
         os.killpg(emulator.pid, signal.SIGSTOP if command == "pause" else signal.SIGCONT)
         print("PAUSED" if command == "pause" else "RESUMED", flush=True)
+    elif command.startswith("speed "):
+        kmh = int(command.split()[1])
+        with open(drive + ".new", "w") as text:
+            text.write(f"{kmh}\n")
+        os.replace(drive + ".new", drive)
+        print(f"SPEED {kmh}", flush=True)
+    elif command == "served":
+        try:
+            with open(drive + ".served") as served:
+                count = sum(1 for _ in served)
+        except OSError:
+            count = 0
+        print(f"SERVED {count}", flush=True)
 stop()
