@@ -1,5 +1,6 @@
 import AxonDevices
 import AxonStreams
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -391,6 +392,13 @@ struct GatewayState {
     var autoAcknowledge = true
     /// A basic read is in flight (the basic channel holds one).
     var basicInFlight = false
+    /// The reads waiting for the basic channel, oldest first; each is signalled when its turn comes.
+    var basicQueue: [DispatchSemaphore] = []
+}
+
+/// How a basic read gets the channel.
+enum BasicAdmission {
+    case now, queued, full
 }
 
 func listDirectory(_ path: String) throws -> [String] {
