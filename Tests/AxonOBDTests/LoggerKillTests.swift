@@ -17,8 +17,11 @@ extension EmulatorSuites {
         /// The drive: each step a speed change of 40 km/h or more from one answer to the next, held until the
         /// detector has seen over a second of the new speed — one hard event per step.
         static let steps = [60, 20, 90, 30, 70, 0]
-        /// After these steps (0-based) the logger is SIGKILLed and started again.
+        /// After these steps (0-based) the logger is SIGKILLed and started again; after the first, the dongle is away
+        /// too when it starts, and comes back while it waits.
         static let killsAfter: Set<Int> = [1, 3]
+        /// After this step the dongle drops under the running logger (the emulator SIGKILLed and started again).
+        static let dongleDropAfter = 4
 
         @Test("SIGKILL twice mid-drive: each hard event stored once, delivered once in acknowledged batches with gpsd's fixes")
         func driveAcrossKills() throws {
@@ -55,24 +58,38 @@ extension EmulatorSuites {
                 try #require(
                     try waitUntil(seconds: 20, interval: 0.05) { try log.allEvents().count >= index + 1 },
                     "event \(index + 1) stored: \(logger.output)")
+                if index == Self.dongleDropAfter {
+                    try peer.kill()
+                    try peer.start()
+                }
                 guard Self.killsAfter.contains(index) else { continue }
                 let (reason, output) = logger.kill()
                 killed.append(reason)
                 outputs.append(output)
-                if early.isEmpty {
-                    // An application reads while the logger is down: the events so far, in one batch, acknowledged.
-                    let run = try AxonExecutable.run(
-                        axon, ["obd", "events", "--store", path, "--source", "car", "--json", "--ack"])
-                    #expect(run.status == 0, "\(run.output)")
-                    early = try Self.batches(fromJSON: run.output)
+                guard early.isEmpty else {
+                    logger = try LoggerProcess(axon, arguments)
+                    continue
                 }
+                // An application reads while the logger is down: the events so far, in one batch, acknowledged.
+                let run = try AxonExecutable.run(
+                    axon, ["obd", "events", "--store", path, "--source", "car", "--json", "--ack"])
+                #expect(run.status == 0, "\(run.output)")
+                early = try Self.batches(fromJSON: run.output)
+                // The dongle is away when the logger starts again: it keeps trying until the dongle answers.
+                try peer.kill()
                 logger = try LoggerProcess(axon, arguments)
+                try #require(
+                    waitUntil(seconds: 20, interval: 0.05) { logger.output.contains("status: reconnection attempt 1 failed") },
+                    "\(logger.output)")
+                try peer.start()
             }
             let (lastReason, lastOutput) = logger.terminate()
             outputs.append(lastOutput)
             #expect(killed == [.uncaughtSignal, .uncaughtSignal])
             #expect(lastReason == .exit && logger.status == 0, "SIGTERM ends the logger cleanly: \(lastOutput)")
             #expect(outputs.allSatisfy { $0.contains("axon obd log: ") && $0.contains("logging hardBraking") })
+            // The last logger saw the dongle drop and reconnected to it by itself.
+            #expect(lastOutput.contains("status: link lost") && lastOutput.components(separatedBy: "status: connected").count == 3)
 
             // The application connects after the drive (the library this time): the rest, then nothing.
             let application = authenticatedGateway(eventLog: try OBDEventLog(store: EventStore(path: path), sourceID: "car"))
