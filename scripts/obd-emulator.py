@@ -4,7 +4,7 @@
 Usage: obd-emulator.py PORT [SCENARIO]   (scenario defaults to `car`)
        obd-emulator.py pty [SCENARIO]    (the emulator's own pseudo-terminal instead of TCP)
 
-Prints `READY PORT` once the emulator accepts connections on 127.0.0.1:PORT (`READY /dev/pts/N` in pty mode, once the
+Prints `READY PORT` once the emulator listens on 127.0.0.1:PORT (`READY /dev/pts/N` in pty mode, once the
 emulator has named its pty). Then reads commands on standard input:
   kill   SIGKILL the emulator (its whole process group), as if the dongle vanished; prints `KILLED`
   start  start it again on the same port; prints `READY PORT`
@@ -18,7 +18,6 @@ emulator outlives the test that started it.
 """
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,6 +49,19 @@ def emulate(drive, arguments):
             return answer(kmh)
         return respond
 
+    from elm.elm import Elm
+
+    listen = Elm.socket_server
+
+    def socket_server(self):
+        # The keeper's sign that the emulator listens: a probe of its own would take the emulator's one client slot
+        # from a client that connects at the same moment (a logger retrying), and then wait for it in vain.
+        listening = listen(self)
+        if listening:
+            open(drive + ".listening", "w").close()
+        return listening
+
+    Elm.socket_server = socket_server
     car = ObdMessage["car"]
     for pid, answer in (
         ("SPEED", lambda kmh: HD(ECU_R_ADDR_E) + SZ("03") + DT("41 0D %02X" % kmh)),
@@ -105,30 +117,26 @@ def start():
         return
     # Batch mode (-b) keeps the emulator off the terminal; its output goes to /dev/null, and it runs in the temporary
     # folder because it writes elm.log where it starts. New session: its own process group, killed as one.
+    try:
+        os.unlink(drive + ".listening")
+    except OSError:
+        pass
     emulator = subprocess.Popen(
-        [sys.executable, os.path.abspath(__file__), "--emulate", drive, "-s", scenario, "-n", str(port), "-b", os.devnull],
+        [sys.executable, os.path.abspath(__file__), "--emulate", drive, "-s", scenario, "-n", str(port), "-b",
+         os.devnull],
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         cwd=tempfile.gettempdir())
+    # Ready once its socket listens (the emulator says so in DRIVEFILE.listening): a client connecting from then on is
+    # accepted and answered.
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if emulator.poll() is not None:
             print(f"FAILED exit {emulator.returncode}", flush=True)
             return
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as probe:
-                probe.sendall(b"ATI\r")
-                probe.settimeout(2)
-                answer = b""
-                while not answer.endswith(b">"):
-                    chunk = probe.recv(256)
-                    if not chunk:
-                        break
-                    answer += chunk
-                if b"ELM327" in answer:
-                    print(f"READY {port}", flush=True)
-                    return
-        except OSError:
-            time.sleep(0.1)
+        if os.path.exists(drive + ".listening"):
+            print(f"READY {port}", flush=True)
+            return
+        time.sleep(0.05)
     print("FAILED timeout", flush=True)
 
 
@@ -146,7 +154,7 @@ def kill():
 
 def stop(*_):
     kill()
-    for path in (drive, drive + ".served"):
+    for path in (drive, drive + ".served", drive + ".listening"):
         try:
             os.unlink(path)
         except OSError:
