@@ -91,11 +91,13 @@ extension Axon.OBD {
                     + logged.joined(separator: ", ") + " into \(store) (source \(source))"
                     + (gpsd.map { " with gpsd at \($0)" } ?? "") + " until SIGINT/SIGTERM")
             flushStandardOutput()
-            var known = Set(try eventLog.allEvents().map(\.id))
+            // This run's events start after it connected: only those are read back, however large the store.
+            let since = HostClock.unixNow() - 1
+            var known = Set(try eventLog.allEvents(from: since).map(\.id))
             while !stopRequested.isSet {
                 HostClock.sleep(until: HostClock.now() + 0.5)
                 // Report what the poller stored since the last look (the store is the log's truth).
-                guard let stored = try? eventLog.allEvents() else { continue }
+                guard let stored = try? eventLog.allEvents(from: since) else { continue }
                 for new in stored where !known.contains(new.id) {
                     known.insert(new.id)
                     let event = new.event

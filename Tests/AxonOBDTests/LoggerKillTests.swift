@@ -88,6 +88,7 @@ extension EmulatorSuites {
             #expect(killed == [.uncaughtSignal, .uncaughtSignal])
             #expect(lastReason == .exit && logger.status == 0, "SIGTERM ends the logger cleanly: \(lastOutput)")
             #expect(outputs.allSatisfy { $0.contains("axon obd log: ") && $0.contains("logging hardBraking") })
+            #expect(lastOutput.contains("logged: hardBraking@"), "each logger prints what it stores: \(lastOutput)")
             // The last logger saw the dongle drop and reconnected to it by itself.
             #expect(lastOutput.contains("status: link lost") && lastOutput.components(separatedBy: "status: connected").count == 3)
 

@@ -65,9 +65,9 @@ public final class OBDEventLog: Sendable {
         try store.insert(events, deviceRecordID: event.recordID, deviceTime: event.startTime, payload: event)
     }
 
-    /// Every stored event, oldest first.
-    public func allEvents() throws(EventStoreError) -> [OBDStoredDrivingEvent] {
-        try store.events(in: events, as: OBDDrivingEvent.self).map {
+    /// Every stored event, oldest first; with `from`, those that started at or after it (Unix seconds).
+    public func allEvents(from: Double? = nil) throws(EventStoreError) -> [OBDStoredDrivingEvent] {
+        try store.events(in: events, from: from, as: OBDDrivingEvent.self).map {
             OBDStoredDrivingEvent(id: $0.deviceRecordID, event: $0.payload)
         }
     }
