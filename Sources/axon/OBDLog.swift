@@ -9,7 +9,8 @@ extension Axon.OBD {
     struct OBDLog: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "log",
-            abstract: "Log every driving event and GPS message into an event store until SIGINT/SIGTERM (the datalogger).",
+            abstract:
+                "Log every driving event and GPS message into an event store until SIGINT/SIGTERM (the datalogger).",
             discussion: """
                 Connects to the dongle (trying again while it does not answer), makes it the favourite and logs \
                 every event kind of --events — all eight by default, whether or not an application registered \

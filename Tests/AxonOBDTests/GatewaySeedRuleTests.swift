@@ -160,7 +160,8 @@ extension EmulatorSuites {
             let results = ThreadLocked<[(index: Int, result: Result<OBDReading, OBDGatewayError>)]>([])
             let group = DispatchGroup()
             // A read in flight holds the channel while the others arrive one after another.
-            let holding = try gateway.withBasicChannel(pid: 0x0D) { () throws(OBDGatewayError) -> Result<Int, OBDGatewayError> in
+            let holding = try gateway.withBasicChannel(pid: 0x0D) {
+                () throws(OBDGatewayError) -> Result<Int, OBDGatewayError> in
                 for index in 0..<limit {
                     group.enter()
                     Thread.detachNewThread {

@@ -12,7 +12,9 @@ extension EmulatorSuites {
     /// The datalogger as a process of its own: `axon obd log` against the emulator while the test drives the car's
     /// speed, SIGKILLed twice during the drive and started again each time, and gpsd replaying an NMEA log; an
     /// application that connects later gets every event of the drive exactly once, with the GPS messages.
-    @Suite("axon obd log: every event of a drive, across two SIGKILLs, delivered once", .enabled(if: GPSReplayPeer.available))
+    @Suite(
+        "axon obd log: every event of a drive, across two SIGKILLs, delivered once",
+        .enabled(if: GPSReplayPeer.available))
     struct LoggerKillTests {
         /// The drive: each step a speed change of 40 km/h or more from one answer to the next, held until the
         /// detector has seen over a second of the new speed — one hard event per step.
@@ -23,7 +25,9 @@ extension EmulatorSuites {
         /// After this step the dongle drops under the running logger (the emulator SIGKILLed and started again).
         static let dongleDropAfter = 4
 
-        @Test("SIGKILL twice mid-drive: each hard event stored once, delivered once in acknowledged batches with gpsd's fixes")
+        @Test(
+            "SIGKILL twice mid-drive: each hard event stored once, delivered once in acknowledged batches with gpsd's fixes"
+        )
         func driveAcrossKills() throws {
             let axon = try #require(AxonExecutable.path, "the axon executable is not built")
             // 79 s without a repeat: every batch gets GPS messages of its own (a looped log's repeats are stored once).
@@ -79,7 +83,9 @@ extension EmulatorSuites {
                 try peer.kill()
                 logger = try LoggerProcess(axon, arguments)
                 try #require(
-                    waitUntil(seconds: 20, interval: 0.05) { logger.output.contains("status: reconnection attempt 1 failed") },
+                    waitUntil(seconds: 20, interval: 0.05) {
+                        logger.output.contains("status: reconnection attempt 1 failed")
+                    },
                     "\(logger.output)")
                 try peer.start()
             }
@@ -90,10 +96,13 @@ extension EmulatorSuites {
             #expect(outputs.allSatisfy { $0.contains("axon obd log: ") && $0.contains("logging hardBraking") })
             #expect(lastOutput.contains("logged: hardBraking@"), "each logger prints what it stores: \(lastOutput)")
             // The last logger saw the dongle drop and reconnected to it by itself.
-            #expect(lastOutput.contains("status: link lost") && lastOutput.components(separatedBy: "status: connected").count == 3)
+            #expect(
+                lastOutput.contains("status: link lost")
+                    && lastOutput.components(separatedBy: "status: connected").count == 3)
 
             // The application connects after the drive (the library this time): the rest, then nothing.
-            let application = authenticatedGateway(eventLog: try OBDEventLog(store: EventStore(path: path), sourceID: "car"))
+            let application = authenticatedGateway(
+                eventLog: try OBDEventLog(store: EventStore(path: path), sourceID: "car"))
             application.setAutoAcknowledgement(false)
             let late = application.deliverPendingBatches()
             for batch in late { try application.acknowledge(batch.acknowledgementID) }
@@ -126,10 +135,12 @@ extension EmulatorSuites {
             for batch in delivered {
                 let fixes = batch.gps.compactMap { if case .fix(let fix) = $0.report { fix } else { nil } }
                 let skies = batch.gps.compactMap { if case .satellites(let sky) = $0.report { sky } else { nil } }
-                #expect(!fixes.isEmpty && !skies.isEmpty, "\(batch.acknowledgementID) carries fixes and satellite counts")
+                #expect(
+                    !fixes.isEmpty && !skies.isEmpty, "\(batch.acknowledgementID) carries fixes and satellite counts")
                 for fix in fixes {
                     let expected = try #require(facts.fixes[fix.time])
-                    #expect(abs(fix.latitude - expected.latitude) < 1e-7 && abs(fix.longitude - expected.longitude) < 1e-7)
+                    #expect(
+                        abs(fix.latitude - expected.latitude) < 1e-7 && abs(fix.longitude - expected.longitude) < 1e-7)
                 }
                 let strange = skies.filter {
                     !facts.skies.contains(NMEALogFacts.Sky(time: $0.time ?? -1, seen: $0.seen, used: $0.used))

@@ -25,7 +25,9 @@ extension OBDEventLog {
             let skiesByID = Dictionary(
                 satellites.map { ($0.id, $0.satellites) }, uniquingKeysWith: { first, _ in first })
             let gps =
-                (record.fixIDs ?? []).compactMap { id in fixesByID[id].map { OBDStoredGPSMessage(id: id, report: .fix($0)) } }
+                (record.fixIDs ?? []).compactMap { id in
+                    fixesByID[id].map { OBDStoredGPSMessage(id: id, report: .fix($0)) }
+                }
                 + (record.satelliteIDs ?? []).compactMap { id in
                     skiesByID[id].map { OBDStoredGPSMessage(id: id, report: .satellites($0)) }
                 }

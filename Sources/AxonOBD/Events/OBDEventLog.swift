@@ -15,11 +15,13 @@ import AxonStreams
 ///
 /// Delivery: ``nextBatch()`` returns the oldest batch that was delivered but not acknowledged — the same id,
 /// events and GPS messages again, however often the process was killed in between — or else makes a new batch of
-/// the events and GPS messages in no batch yet. Once ``acknowledge(_:)`` has stored the acknowledgement, that batch is never returned again, and its
-/// events are in no other batch. So an event is never lost, and never delivered again once acknowledged.
+/// the events and GPS messages in no batch yet. Once ``acknowledge(_:)`` has stored the acknowledgement, that batch
+/// is never returned again, and its events are in no other batch. So an event is never lost, and never delivered
+/// again once acknowledged.
 ///
-/// Threading: `Sendable`; any thread. Making a batch is serialised by a lock so two callers cannot number two
-/// batches alike; each call blocks until SQLite is done.
+/// Threading: `Sendable`; any thread. Making a batch is serialised by a lock so two callers in one process cannot
+/// number two batches alike; each call blocks until SQLite is done. One process makes batches at a time (the
+/// application's); ``OBDLogger`` writes events and GPS messages into the same store meanwhile and makes none.
 public final class OBDEventLog: Sendable {
     /// The store.
     public let store: EventStore

@@ -31,7 +31,7 @@ import Dispatch
 /// | `registerEventPid`, `onEventPidDataReceived` | ``registerEvents(_:)``, ``events`` |
 /// | `onParsedUDPDataReceived`, `setAutoAcknowledgement`, `udpPacketReceivedAcknowledgement` | ``batches``, ``setAutoAcknowledgement(_:)``, ``acknowledge(_:)`` |
 /// | events preconfigured in the datalogger, logged whether or not an app listens | ``startEventLogging(_:)``, ``OBDLogger`` |
-/// | "Basic channel executes each PIDs in sequential order" | ``readBasic(pid:)``'s FIFO of ``maximumQueuedBasicReads`` |
+/// | basic channel: "executes each PIDs in sequential order" | ``readBasic(pid:)``, a FIFO of ``maximumQueuedBasicReads`` |
 ///
 /// Threading contract: `Sendable`; every method may be called from any thread. Calls that talk to the dongle block
 /// their caller until the answer (bounded by the request timeout); all dongle traffic — basic reads, every
