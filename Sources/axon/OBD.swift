@@ -17,7 +17,7 @@ extension Axon {
                 intake, maf, throttle, runtime, ambient, oil, vin, dtc_list, fuel_economy, adapter_voltage, \
                 supported_pids), hex (0x0C) or the SDK's numbers (12; custom PIDs from 256).
                 """,
-            subcommands: [OBDScan.self, OBDRead.self, OBDWatch.self, OBDEvents.self])
+            subcommands: [OBDScan.self, OBDRead.self, OBDWatch.self, OBDLog.self, OBDEvents.self])
     }
 }
 

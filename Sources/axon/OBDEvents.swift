@@ -14,7 +14,10 @@ extension Axon.OBD {
                 the oldest unacknowledged batch (the same id every time until acknowledged) or a new batch of the \
                 events in none yet. With --ack the pending batches are acknowledged and never delivered again. \
                 --detect FILE runs a recorded speed trace (CSV: seconds,km/h; # comments) through the hard-braking \
-                and hard-acceleration detector and stores its events first.
+                and hard-acceleration detector and stores its events first. Batches carry the GPS fixes and \
+                satellite counts stored since the previous one (`axon obd log --gpsd`, `axon obd watch --gpsd`). \
+                --json prints one JSON object: "acknowledgedBefore" (ids) and "batches" (each with \
+                "acknowledgementID", "acknowledged", "events", "gps").
                 """)
 
         @Option(help: ArgumentHelp("The event store (SQLite) written by `axon obd watch --store`.", valueName: "FILE"))
@@ -28,6 +31,9 @@ extension Axon.OBD {
 
         @Flag(help: "Acknowledge the pending batches.")
         var ack = false
+
+        @Flag(help: "Print the batches as one JSON object.")
+        var json = false
 
         func run() throws {
             let log = try OBDEventLog(store: EventStore(path: store), sourceID: source)
@@ -46,7 +52,11 @@ extension Axon.OBD {
                     try log.record(last)
                     found += 1
                 }
-                print("detected \(found) event\(found == 1 ? "" : "s") in \(detect)")
+                if !json { print("detected \(found) event\(found == 1 ? "" : "s") in \(detect)") }
+            }
+            if json {
+                try printJSON(log)
+                return
             }
             for state in try log.deliveredBatches() where state.acknowledged {
                 print("\(state.batch.acknowledgementID) (acknowledged): \(state.batch.events.count) events")
@@ -63,10 +73,26 @@ extension Axon.OBD {
                             + "\(fmt(event.peakRateMphPerSecond, 2)) mph/s\t\(fmt(event.endTime - event.startTime, 1)) s"
                             + (event.position.map { "\t\($0.latitude),\($0.longitude)" } ?? ""))
                 }
+                let fixes = batch.gps.filter { if case .fix = $0.report { true } else { false } }.count
+                if !batch.gps.isEmpty {
+                    print("  GPS: \(fixes) fixes, \(batch.gps.count - fixes) satellite counts")
+                }
                 guard ack else { break }
                 try log.acknowledge(batch.acknowledgementID)
             }
             if pending == 0 { print("no batch pending") }
+        }
+
+        /// The JSON form: acknowledged batches by id, then the pending batch (or, with --ack, every pending batch).
+        func printJSON(_ log: OBDEventLog) throws {
+            var output = OBDEventsJSON()
+            output.acknowledgedBefore = try log.deliveredBatches().filter(\.acknowledged).map(\.batch.acknowledgementID)
+            while let batch = try log.nextBatch() {
+                if ack { try log.acknowledge(batch.acknowledgementID) }
+                output.append(batch, acknowledged: ack)
+                guard ack else { break }
+            }
+            print(try output.printed())
         }
     }
 }

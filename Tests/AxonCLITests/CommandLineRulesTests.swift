@@ -39,6 +39,7 @@ struct CommandLineRulesTests {
         Row(path: ["obd", "scan"], failing: nil, negative: nil),
         Row(path: ["obd", "read"], failing: ["speed", "--port", "\(missing)/tty"], negative: nil),
         Row(path: ["obd", "watch"], failing: ["speed", "--port", "\(missing)/tty"], negative: nil),
+        Row(path: ["obd", "log"], failing: ["--tcp", "127.0.0.1:1", "--store", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["obd", "events"], failing: ["--store", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["scale", "measure"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["scale", "memory"], failing: ["sim:hs5", "--out", "\(missing)/e.sqlite"], negative: nil),

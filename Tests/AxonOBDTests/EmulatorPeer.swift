@@ -79,6 +79,19 @@ final class EmulatorPeer {
         try expect("RESUMED")
     }
 
+    /// Drives the car: from now on the emulator answers vehicle speed with `kmh` and engine speed with 800 + 20 ×
+    /// `kmh` rpm, instead of the scenario's recorded values (also after a kill and start).
+    func setSpeed(_ kmh: Int) throws {
+        try send("speed \(kmh)")
+        try expect("SPEED")
+    }
+
+    /// How many speed answers the emulator gave since the first ``setSpeed(_:)``.
+    func servedSpeeds() throws -> Int {
+        try send("served")
+        return Int(try expect("SERVED").split(separator: " ").last ?? "") ?? 0
+    }
+
     /// Stops the emulator and its keeper. Idempotent.
     func stop() {
         guard process.isRunning else { return }

@@ -9,9 +9,9 @@ import Testing
 @testable import AxonOBD
 
 /// The seed's gateway rules against elm327-emulator: the favourite kept in the event store and connected at
-/// start-up, `forgetDevice`, unregistering some of a request's PIDs, and "Datalogger busy" on the basic channel.
+/// start-up, `forgetDevice`, unregistering some of a request's PIDs, and the basic channel's queue of reads.
 extension EmulatorSuites {
-    @Suite("OBD gateway: favourite, forget, partial unregistration, datalogger busy")
+    @Suite("OBD gateway: favourite, forget, partial unregistration, queued basic reads")
     struct GatewaySeedRuleTests {
         static func store() -> (path: String, log: OBDEventLog) {
             let path = FileManager.default.temporaryDirectory
@@ -148,21 +148,48 @@ extension EmulatorSuites {
             gateway.disconnect()
         }
 
-        @Test("a basic read while another is in flight: datalogger busy, nothing sent; the next read is answered")
-        func dataloggerBusy() throws {
+        @Test("16 basic reads arriving while one is in flight all run, in arrival order; a 17th is refused")
+        func basicReadsQueue() throws {
             let peer = try EmulatorPeer()
             defer { peer.stop() }
             let gateway = authenticatedGateway()
             try gateway.connect(peer.endpoint)
-            // The basic channel held as a read in flight holds it; a second read arrives meanwhile.
-            let refused = Result { () throws(OBDGatewayError) -> Int in
-                try gateway.withBasicChannel(pid: 0x0D) { () throws(OBDGatewayError) -> Int in
+            let pids = [0x0D, 0x0C, 0x05, 0x04, 0x0F, 0x11, 0x2F, 0x0B]
+            let limit = OBDGateway.maximumQueuedBasicReads
+            #expect(limit == 16)
+            let results = ThreadLocked<[(index: Int, result: Result<OBDReading, OBDGatewayError>)]>([])
+            let group = DispatchGroup()
+            // A read in flight holds the channel while the others arrive one after another.
+            let holding = try gateway.withBasicChannel(pid: 0x0D) {
+                () throws(OBDGatewayError) -> Result<Int, OBDGatewayError> in
+                for index in 0..<limit {
+                    group.enter()
+                    Thread.detachNewThread {
+                        let result = Result { () throws(OBDGatewayError) -> OBDReading in
+                            try gateway.readBasic(pid: pids[index % pids.count])
+                        }
+                        results.withLock { $0.append((index, result)) }
+                        group.leave()
+                    }
+                    waitUntil(seconds: 10) { gateway.queuedBasicReads == index + 1 }
+                }
+                // One more than the queue holds: refused at once, nothing queued.
+                return Result { () throws(OBDGatewayError) -> Int in
                     _ = try gateway.readBasic(pid: 0x0C)
                     return 0
                 }
             }
-            #expect(refused.mapError { $0 as OBDGatewayError } == .failure(.dataloggerBusy(pid: 0x0C)))
-            // Released: the same read is answered.
+            #expect(holding == .failure(.basicQueueFull(pid: 0x0C, limit: limit)))
+            #expect(group.wait(timeout: .now() + 60) == .success)
+            let finished = results.withLock { $0 }
+            #expect(finished.count == limit)
+            let readings = try finished.sorted { $0.index < $1.index }.map { try $0.result.get() }
+            #expect(readings.map(\.pid) == (0..<limit).map { pids[$0 % pids.count] }, "each read got its own PID")
+            #expect(readings.allSatisfy { $0.value != nil })
+            // Executed in arrival order: each answer came after the one of the read queued before it.
+            #expect(zip(readings, readings.dropFirst()).allSatisfy { $0.time < $1.time })
+            #expect(gateway.queuedBasicReads == 0)
+            // Free again: a read runs at once.
             #expect(try gateway.readBasic(pid: 0x0C).value != nil)
             gateway.disconnect()
         }

@@ -13,13 +13,15 @@ import AxonStreams
 /// **GPS fixes** and **GPS satellites**, registered on first use with ``GPSDClient/fixDescriptor(sourceID:)`` and
 /// ``GPSDClient/satellitesDescriptor(sourceID:)``.
 ///
-/// Delivery: ``nextBatch()`` returns the oldest batch that was delivered but not acknowledged — the same id and
-/// events again, however often the process was killed in between — or else makes a new batch of the events in no
-/// batch yet. Once ``acknowledge(_:)`` has stored the acknowledgement, that batch is never returned again, and its
-/// events are in no other batch. So an event is never lost, and never delivered again once acknowledged.
+/// Delivery: ``nextBatch()`` returns the oldest batch that was delivered but not acknowledged — the same id,
+/// events and GPS messages again, however often the process was killed in between — or else makes a new batch of
+/// the events and GPS messages in no batch yet. Once ``acknowledge(_:)`` has stored the acknowledgement, that batch
+/// is never returned again, and its events are in no other batch. So an event is never lost, and never delivered
+/// again once acknowledged.
 ///
-/// Threading: `Sendable`; any thread. Making a batch is serialised by a lock so two callers cannot number two
-/// batches alike; each call blocks until SQLite is done.
+/// Threading: `Sendable`; any thread. Making a batch is serialised by a lock so two callers in one process cannot
+/// number two batches alike; each call blocks until SQLite is done. One process makes batches at a time (the
+/// application's); ``OBDLogger`` writes events and GPS messages into the same store meanwhile and makes none.
 public final class OBDEventLog: Sendable {
     /// The store.
     public let store: EventStore
@@ -34,6 +36,10 @@ public final class OBDEventLog: Sendable {
 
     struct BatchRecord: Codable, Sendable, Equatable {
         var eventIDs: [String]
+        /// The GPS fixes' record ids; `nil` in batches stored before batches carried GPS messages.
+        var fixIDs: [String]?
+        /// The satellite counts' record ids; `nil` likewise.
+        var satelliteIDs: [String]?
     }
 
     struct AcknowledgementRecord: Codable, Sendable, Equatable {
@@ -61,35 +67,46 @@ public final class OBDEventLog: Sendable {
         try store.insert(events, deviceRecordID: event.recordID, deviceTime: event.startTime, payload: event)
     }
 
-    /// Every stored event, oldest first.
-    public func allEvents() throws(EventStoreError) -> [OBDStoredDrivingEvent] {
-        try store.events(in: events, as: OBDDrivingEvent.self).map {
+    /// Every stored event, oldest first; with `from`, those that started at or after it (Unix seconds).
+    public func allEvents(from: Double? = nil) throws(EventStoreError) -> [OBDStoredDrivingEvent] {
+        try store.events(in: events, from: from, as: OBDDrivingEvent.self).map {
             OBDStoredDrivingEvent(id: $0.deviceRecordID, event: $0.payload)
         }
     }
 
-    /// The batch to deliver now: the oldest unacknowledged one, else a new one of the events in no batch, else
-    /// `nil`. A new batch is stored before it is returned.
+    /// The batch to deliver now: the oldest unacknowledged one, else a new one of the events and GPS messages in no
+    /// batch, else `nil`. A new batch is stored before it is returned.
+    ///
+    /// Threading: any thread; serialised with other calls in this process. One process makes batches at a time
+    /// (the application); ``OBDLogger``, which writes events and GPS messages meanwhile, makes none.
+    /// Cost: reads every stored event, GPS message and batch record of the log.
     public func nextBatch() throws(EventStoreError) -> OBDEventBatch? {
         try batchLock.withLock { (_: inout ()) throws(EventStoreError) -> OBDEventBatch? in
             let stored = try store.events(in: batches, as: BatchRecord.self)
             let acknowledged = Set(try store.deviceRecordIDs(in: acknowledgements))
-            let all = try allEvents()
-            let byID = Dictionary(all.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+            let contents = try BatchContents(log: self)
             // Batch ids are "batch-N": ordered by N, not by text (batch-10 after batch-9).
             let ordered = stored.sorted { Self.number($0.deviceRecordID) < Self.number($1.deviceRecordID) }
             if let open = ordered.first(where: { !acknowledged.contains($0.deviceRecordID) }) {
-                return OBDEventBatch(
-                    acknowledgementID: open.deviceRecordID, events: open.payload.eventIDs.compactMap { byID[$0] })
+                return contents.batch(id: open.deviceRecordID, record: open.payload)
             }
-            let batched = Set(stored.flatMap(\.payload.eventIDs))
-            let fresh = all.filter { !batched.contains($0.id) }
-            guard !fresh.isEmpty else { return nil }
+            let fresh = BatchRecord(
+                eventIDs: Self.unbatched(contents.events.map(\.id), stored.flatMap(\.payload.eventIDs)),
+                fixIDs: Self.unbatched(contents.fixes.map(\.id), stored.flatMap { $0.payload.fixIDs ?? [] }),
+                satelliteIDs: Self.unbatched(
+                    contents.satellites.map(\.id), stored.flatMap { $0.payload.satelliteIDs ?? [] }))
+            guard !fresh.eventIDs.isEmpty || !(fresh.fixIDs ?? []).isEmpty || !(fresh.satelliteIDs ?? []).isEmpty
+            else { return nil }
             let id = "batch-\((ordered.last.map { Self.number($0.deviceRecordID) } ?? 0) + 1)"
-            try store.insert(
-                batches, deviceRecordID: id, deviceTime: nil, payload: BatchRecord(eventIDs: fresh.map(\.id)))
-            return OBDEventBatch(acknowledgementID: id, events: fresh)
+            try store.insert(batches, deviceRecordID: id, deviceTime: nil, payload: fresh)
+            return contents.batch(id: id, record: fresh)
         }
+    }
+
+    /// The ids of `all` that are not in `batched`, in `all`'s order.
+    static func unbatched(_ all: [String], _ batched: [String]) -> [String] {
+        let batched = Set(batched)
+        return all.filter { !batched.contains($0) }
     }
 
     /// Stores the acknowledgement of a delivered batch; acknowledging twice is harmless.
@@ -111,11 +128,10 @@ public final class OBDEventLog: Sendable {
         let stored = try store.events(in: batches, as: BatchRecord.self)
             .sorted { Self.number($0.deviceRecordID) < Self.number($1.deviceRecordID) }
         let acknowledged = Set(try store.deviceRecordIDs(in: acknowledgements))
-        let byID = Dictionary(try allEvents().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        let contents = try BatchContents(log: self)
         return stored.map {
             OBDEventBatchState(
-                batch: OBDEventBatch(
-                    acknowledgementID: $0.deviceRecordID, events: $0.payload.eventIDs.compactMap { byID[$0] }),
+                batch: contents.batch(id: $0.deviceRecordID, record: $0.payload),
                 acknowledged: acknowledged.contains($0.deviceRecordID))
         }
     }

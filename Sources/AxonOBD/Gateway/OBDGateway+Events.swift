@@ -6,7 +6,8 @@ extension OBDGateway {
     /// ``Configuration/eventPollRate``, and the count of stored trouble codes (PID 0x01) every
     /// ``Configuration/troubleCodePollSeconds``, and runs ``DrivingEventDetector`` and ``VehicleStateDetector`` on
     /// them. Hard braking and acceleration are stored in the event log (when there is one) whenever detected; the
-    /// vehicle-state kinds only while registered. Registered kinds are published on ``events``.
+    /// vehicle-state kinds only while registered or logged (``startEventLogging(_:)``). Registered kinds are
+    /// published on ``events``.
     ///
     /// - Throws: ``OBDGatewayError/tooManyEvents(count:limit:)``, ``OBDGatewayError/invalidRegistration(reason:)``
     ///   for a kind listed twice, ``OBDGatewayError/unsupportedPID(pid:name:)`` when the vehicle does not report
@@ -28,9 +29,17 @@ extension OBDGateway {
         if kinds.contains(where: \.needsEngineSpeed), !hasEngineSpeed {
             throw .unsupportedPID(pid: 0x0C, name: OBDStandardPID.engineSpeed.name)
         }
+        state.withLock { $0.eventKinds.formUnion(kinds) }
+        try startEventPollerIfNeeded(hasEngineSpeed: hasEngineSpeed)
+    }
+
+    /// Starts the event poller unless it runs: vehicle speed (and engine speed when the vehicle reports it) at
+    /// ``Configuration/eventPollRate`` into the detectors; the stored-code count every
+    /// ``Configuration/troubleCodePollSeconds`` while ``OBDEventKind/newTroubleCode`` is registered or logged. Each
+    /// tick reads which kinds are registered and logged now.
+    func startEventPollerIfNeeded(hasEngineSpeed: Bool) throws(OBDGatewayError) {
         let needsPoller = state.withLock { state -> Bool in
-            state.eventKinds.formUnion(kinds)
-            return state.eventPoller == nil && !state.eventKinds.isEmpty
+            state.eventPoller == nil && !(state.eventKinds.isEmpty && state.loggedKinds.isEmpty)
         }
         guard needsPoller else { return }
         let detector = DetectorBox(
@@ -41,13 +50,13 @@ extension OBDGateway {
         let poller = try OBDPoller(name: "axon-obd-events", rate: configuration.eventPollRate) { [weak self] tick in
             guard let self, let values = self.poll(pids) else { return }
             let now = HostClock.unixNow()
-            let registered = self.registeredEvents
+            let detected = self.state.withLock { $0.eventKinds.union($0.loggedKinds) }
             for event in detector.add(time: now, speedKmh: values[0]) { self.handle(event) }
             var state = detector.addState(time: now, speedKmh: values[0], rpm: values.count > 1 ? values[1] : nil)
-            if registered.contains(.newTroubleCode), tick % codeTicks == 0, let count = self.troubleCodeCount() {
+            if detected.contains(.newTroubleCode), tick % codeTicks == 0, let count = self.troubleCodeCount() {
                 state += detector.addTroubleCodes(time: now, count: count, speedKmh: values[0])
             }
-            for event in state where registered.contains(event.kind) { self.handle(event) }
+            for event in state where detected.contains(event.kind) { self.handle(event) }
         }
         let installed = state.withLock { state -> Bool in
             guard state.eventPoller == nil else { return false }
@@ -57,11 +66,12 @@ extension OBDGateway {
         if !installed { poller.stop() }
     }
 
-    /// Stops the given events; the speed poller stops with the last one.
+    /// Stops the given events; the speed poller stops with the last one, unless kinds are logged
+    /// (``startEventLogging(_:)``).
     public func unregisterEvents(_ kinds: [OBDEventKind]) {
         let poller = state.withLock { state -> OBDPoller? in
             state.eventKinds.subtract(kinds)
-            guard state.eventKinds.isEmpty else { return nil }
+            guard state.eventKinds.isEmpty, state.loggedKinds.isEmpty else { return nil }
             defer { state.eventPoller = nil }
             return state.eventPoller
         }
@@ -71,7 +81,8 @@ extension OBDGateway {
     /// The registered event kinds.
     public var registeredEvents: Set<OBDEventKind> { state.withLock { $0.eventKinds } }
 
-    /// Stamps an event with the position source's fix, stores it and publishes it when its kind is registered.
+    /// Stamps an event with the position source's fix, stores it and publishes it on ``events`` when its kind is
+    /// registered.
     func handle(_ detected: OBDDrivingEvent) {
         var event = detected
         if event.position == nil { event.position = positionSource?.latestPosition }

@@ -1,15 +1,21 @@
 import AxonStreams
+import Dispatch
 
 extension OBDGateway {
     /// Reads one PID once (the seed's basic channel): a standard PID (0–255) with mode 01, or a custom PID (256+)
-    /// from the requests it is derived from. The basic channel holds one read at a time: a read that arrives while
-    /// another is in flight is answered at once with ``OBDGatewayError/dataloggerBusy(pid:)``, as the datalogger
-    /// does. On the dongle, the read goes after any registration's poll in flight.
+    /// from the requests it is derived from. The basic channel executes reads one at a time in the order they
+    /// arrive, as the seed's does: a read that arrives while another is in flight waits in a FIFO queue of at most
+    /// ``maximumQueuedBasicReads`` reads; one more is refused at once with
+    /// ``OBDGatewayError/basicQueueFull(pid:limit:)``. On the dongle, the read goes after any registration's poll in
+    /// flight.
     ///
-    /// - Throws: ``OBDGatewayError/dataloggerBusy(pid:)``, ``OBDGatewayError/unknownPID(_:)``,
+    /// - Throws: ``OBDGatewayError/basicQueueFull(pid:limit:)``, ``OBDGatewayError/unknownPID(_:)``,
     ///   ``OBDGatewayError/notConnected``,
     ///   ``OBDGatewayError/adapter(_:)`` (NO DATA for a PID the vehicle does not answer, malformed answers, link
     ///   loss — which also starts reconnection to the favourite), ``OBDGatewayError/noValue(pid:reason:)``.
+    ///
+    /// Threading: any thread but Swift's cooperative pool; blocks while earlier reads run (each bounded by the
+    /// request timeout), then for its own.
     public func readBasic(pid number: Int) throws(OBDGatewayError) -> OBDReading {
         try requireAuthentication()
         return try withBasicChannel(pid: number) { () throws(OBDGatewayError) -> OBDReading in
@@ -17,17 +23,43 @@ extension OBDGateway {
         }
     }
 
-    /// Runs `body` holding the basic channel; a second holder meanwhile gets ``OBDGatewayError/dataloggerBusy(pid:)``.
+    /// How many basic reads may wait behind the one in flight (the basic channel's FIFO queue).
+    public static let maximumQueuedBasicReads = 16
+
+    /// Runs `body` holding the basic channel: at once when it is free, else after the reads queued before it; throws
+    /// ``OBDGatewayError/basicQueueFull(pid:limit:)`` when ``maximumQueuedBasicReads`` are waiting already.
     func withBasicChannel<T>(pid: Int, _ body: () throws(OBDGatewayError) -> T) throws(OBDGatewayError) -> T {
-        let claimed = state.withLock { state -> Bool in
-            guard !state.basicInFlight else { return false }
-            state.basicInFlight = true
-            return true
+        let turn = DispatchSemaphore(value: 0)
+        let admission = state.withLock { state -> BasicAdmission in
+            guard state.basicInFlight else {
+                state.basicInFlight = true
+                return .now
+            }
+            guard state.basicQueue.count < Self.maximumQueuedBasicReads else { return .full }
+            state.basicQueue.append(turn)
+            return .queued
         }
-        guard claimed else { throw .dataloggerBusy(pid: pid) }
-        defer { state.withLock { $0.basicInFlight = false } }
+        switch admission {
+        case .full: throw .basicQueueFull(pid: pid, limit: Self.maximumQueuedBasicReads)
+        case .queued: turn.wait()  // the previous holder handed the channel over
+        case .now: break
+        }
+        defer {
+            // Hand the channel to the oldest waiting read, or free it.
+            let next = state.withLock { state -> DispatchSemaphore? in
+                guard !state.basicQueue.isEmpty else {
+                    state.basicInFlight = false
+                    return nil
+                }
+                return state.basicQueue.removeFirst()
+            }
+            next?.signal()
+        }
         return try body()
     }
+
+    /// Basic reads waiting behind the one in flight.
+    var queuedBasicReads: Int { state.withLock { $0.basicQueue.count } }
 
     private func readBasicNow(pid number: Int) throws(OBDGatewayError) -> OBDReading {
         guard let pid = OBDPID(number: number) else { throw .unknownPID(number) }

@@ -1,5 +1,6 @@
 import AxonDevices
 import AxonStreams
+import Dispatch
 
 #if canImport(Glibc)
     import Glibc
@@ -29,6 +30,8 @@ import AxonStreams
 /// | `registerDataPid`, `unregisterDataPid` | ``registerDataPIDs(requestID:pids:rate:sinks:)``, ``unregisterDataPIDs(requestID:)``, ``unregisterDataPIDs(requestID:pids:)`` |
 /// | `registerEventPid`, `onEventPidDataReceived` | ``registerEvents(_:)``, ``events`` |
 /// | `onParsedUDPDataReceived`, `setAutoAcknowledgement`, `udpPacketReceivedAcknowledgement` | ``batches``, ``setAutoAcknowledgement(_:)``, ``acknowledge(_:)`` |
+/// | events preconfigured in the datalogger, logged whether or not an app listens | ``startEventLogging(_:)``, ``OBDLogger`` |
+/// | basic channel: "executes each PIDs in sequential order" | ``readBasic(pid:)``, a FIFO of ``maximumQueuedBasicReads`` |
 ///
 /// Threading contract: `Sendable`; every method may be called from any thread. Calls that talk to the dongle block
 /// their caller until the answer (bounded by the request timeout); all dongle traffic — basic reads, every
@@ -282,7 +285,7 @@ public final class OBDGateway: Sendable {
             state.consecutiveTimeouts = 0
         }
         statusContinuation.yield(.connected(device))
-        deliverPendingBatches()
+        if state.withLock({ $0.deliversBatches }) { deliverPendingBatches() }
     }
 
     /// The connected device, if any.
@@ -354,6 +357,7 @@ public final class OBDGateway: Sendable {
                 state.registrations = [:]
                 state.eventPoller = nil
                 state.eventKinds = []
+                state.loggedKinds = []
                 state.client = nil
                 state.generation += 1
             }
@@ -376,6 +380,11 @@ struct GatewayState {
     var supported: Set<UInt8> = []
     var registrations: [Int: OBDDataRegistration] = [:]
     var eventKinds: Set<OBDEventKind> = []
+    /// Kinds detected and stored whether registered or not (``OBDGateway/startEventLogging(_:)``).
+    var loggedKinds: Set<OBDEventKind> = []
+    /// Whether a (re)connection hands the pending batches to ``OBDGateway/batches``; off in ``OBDLogger``'s gateway,
+    /// which logs for the applications and delivers to none.
+    var deliversBatches = true
     var eventPoller: OBDPoller?
     var reconnecting = false
     /// Bumped by connect, disconnect and forget: a reconnection loop started under another value stops.
@@ -385,6 +394,13 @@ struct GatewayState {
     var autoAcknowledge = true
     /// A basic read is in flight (the basic channel holds one).
     var basicInFlight = false
+    /// The reads waiting for the basic channel, oldest first; each is signalled when its turn comes.
+    var basicQueue: [DispatchSemaphore] = []
+}
+
+/// How a basic read gets the channel.
+enum BasicAdmission {
+    case now, queued, full
 }
 
 func listDirectory(_ path: String) throws -> [String] {

@@ -41,9 +41,12 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
     case unknownBatch(String)
     /// The stream pipeline for a registration could not start (a sink failed to open).
     case pipeline(String)
-    /// A basic read arrived while another was in flight on the basic channel (the seed's "Datalogger busy"):
-    /// nothing was sent; ask again once the other answered.
-    case dataloggerBusy(pid: Int)
+    /// A basic read arrived while `limit` reads were already waiting behind the one in flight on the basic channel
+    /// (``OBDGateway/maximumQueuedBasicReads``): nothing was sent or queued; ask again once some have answered.
+    case basicQueueFull(pid: Int, limit: Int)
+    /// Events were to be logged (``OBDGateway/startEventLogging(_:)``, ``OBDLogger``) by a gateway without an event
+    /// log to keep them in.
+    case noEventLog
     /// A Bluetooth LE scan could not run: no stack was given that can discover devices, or the stack refused.
     case bluetoothScan(String)
 
@@ -70,8 +73,9 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
         case .store(let error): return error.description
         case .unknownBatch(let id): return "no event batch with acknowledgement id \(id) is waiting"
         case .pipeline(let message): return "the stream could not start: \(message)"
-        case .dataloggerBusy(let pid):
-            return "datalogger busy: PID \(pid) was asked while another basic read was in flight"
+        case .basicQueueFull(let pid, let limit):
+            return "basic channel full: PID \(pid) was asked while \(limit) reads were already waiting"
+        case .noEventLog: return "the gateway has no event log to keep logged events in"
         case .bluetoothScan(let reason): return "no Bluetooth LE scan: \(reason)"
         }
     }

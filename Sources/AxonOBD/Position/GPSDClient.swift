@@ -14,7 +14,8 @@ import Foundation
 ///
 /// The reader thread reconnects every second while gpsd is unreachable; a fix older than ``maximumAge`` seconds is
 /// not reported as ``latestPosition``. With a `log`, every message is stored (``OBDEventLog/recordGPS(_:)``) on the
-/// reader thread before it is yielded; a failed write is counted in ``storeFailures`` and the reading goes on.
+/// reader thread before it is yielded — except a satellite count without a time (a `SKY` before the connection's
+/// first fix), which is only yielded; a failed write is counted in ``storeFailures`` and the reading goes on.
 ///
 /// Threading contract: `Sendable`; ``latestPosition``, ``latestFix`` and the counters from any thread;
 /// ``messages`` has one consumer (an `AsyncStream`, which keeps the newest `bufferLimit` messages a slow consumer has
@@ -218,7 +219,9 @@ public final class GPSDClient: OBDPositionSource {
                 EventSample(
                     payload: satellites, arrivalTime: now, deviceTime: satellites.time, counter: UInt64(counter)))
         }
-        if let log = shared.log {
+        // A count without a time (a SKY before this connection's first fix) cannot be keyed to its receiver cycle:
+        // stored, a restarted client would store that cycle's count a second time. It is published only.
+        if let log = shared.log, message.isStorable {
             do {
                 try log.recordGPS(message)
             } catch {

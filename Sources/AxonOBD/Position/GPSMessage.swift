@@ -69,10 +69,18 @@ public enum GPSMessage: Sendable, Equatable {
     case satellites(EventSample<GPSSatellites>)
 }
 
+extension GPSMessage {
+    /// Whether ``GPSDClient`` stores it in its log: every fix, and every satellite count with a time.
+    var isStorable: Bool {
+        if case .satellites(let sample) = self { return sample.payload.time != nil }
+        return true
+    }
+}
+
 /// What one line of gpsd JSON reports (``GPSDClient/message(fromLine:lastFixTime:)``).
 ///
 /// Threading: a value type; share freely.
-public enum GPSReport: Sendable, Equatable {
+public enum GPSReport: Sendable, Hashable, Codable {
     /// A `TPV` with a fix.
     case fix(GPSFix)
     /// A `SKY`.
