@@ -58,7 +58,7 @@ extension BandCommand {
             let bytes = text.utf8.count
             guard bytes <= Self.maximumPushTextBytes else { throw .pushTextTooLong(bytes: bytes) }
         case .sync, .acknowledge, .getDeviceInfo, .getBattery, .getSupportedSports, .getCurrentSportData,
-            .clearSchedules, .cameraMode, .heartRateAutoSync, .sportDataAutoSync, .reset:
+            .readScheduleInfo, .readSchedules, .clearSchedules, .cameraMode, .heartRateAutoSync, .sportDataAutoSync, .reset:
             break
         }
     }

@@ -64,19 +64,31 @@ public actor BandSession {
     /// a press is stored and acknowledged first and one the store already held is not repeated here; without one
     /// it is not acknowledged, so the band sends it again in the next sync.
     public nonisolated let buttonPresses: AsyncStream<BandRecord>
+    /// The records the band pushes as they happen while it is connected and no ``sync()`` runs (the seed's
+    /// `HeartRateDataHoursNotification` at every complete hour, `SportDataDetailNotification` when a sport ends, …,
+    /// and the button presses); one consumer. With a store each is stored, acknowledged, and published only if the
+    /// store did not hold it already, so the band forgets it and the next ``sync()`` neither receives nor stores it
+    /// again; without a store it is published and not acknowledged: the band sends it again in the next sync.
+    public nonisolated let liveRecords: AsyncStream<BandRecord>
 
     private let heartRateContinuation: AsyncStream<HeartRateMeasurement>.Continuation
     private let storedContinuation: AsyncStream<(BandRecord, InsertOutcome)>.Continuation
     private let buttonContinuation: AsyncStream<BandRecord>.Continuation
+    private let liveContinuation: AsyncStream<BandRecord>.Continuation
     private let inbound: AsyncStream<Inbound>
     private let inboundContinuation: AsyncStream<Inbound>.Continuation
     private var pump: Task<Void, Never>?
     private var watchdog: Task<Void, Never>?
-    private var lastActivity = Date()
+    var lastActivity = Date()
     private var linkDown = false
     private var syncing = false
     private var syncWaiter: CheckedContinuation<Void, any Error>?
     private var responseWaiters: [UInt8: CheckedContinuation<Bool, any Error>] = [:]
+    /// Waiting for the band's schedule info (``readScheduleInfo(on:)``).
+    var scheduleInfoWaiter: CheckedContinuation<BandScheduleInfo, any Error>?
+    /// Waiting for the band's schedules (``readSchedules()``), and the ones that came so far.
+    var scheduleListWaiter: CheckedContinuation<[BandSchedule], any Error>?
+    var scheduleEntries: [Int: BandSchedule] = [:]
     private var report = BandSyncReport()
     private var lastStored: UInt32 = 0
     private var consecutiveMalformed = 0
@@ -85,7 +97,7 @@ public actor BandSession {
     /// The band's schedules as far as Axon knows them: those stored by earlier sessions in the store
     /// (``BandRecordStore/schedules()``, read by ``connect()`` and ``attach(_:)``) and the changes this session sent
     /// and the band accepted, each stored again before ``send(_:)`` returns.
-    public private(set) var schedules = BandScheduleBook()
+    public internal(set) var schedules = BandScheduleBook()
     /// The band's info and battery, once it answered.
     public private(set) var deviceInfo: BandDeviceInfo?
     /// Battery level in percent, from the band's own answer (Axon's framing).
@@ -112,6 +124,7 @@ public actor BandSession {
         (heartRate, heartRateContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (storedRecords, storedContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4096))
         (buttonPresses, buttonContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+        (liveRecords, liveContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (inbound, inboundContinuation) = AsyncStream.makeStream()
     }
 
@@ -256,6 +269,7 @@ public actor BandSession {
         heartRateContinuation.finish()
         storedContinuation.finish()
         buttonContinuation.finish()
+        liveContinuation.finish()
     }
 
     // MARK: - Inbound
@@ -300,15 +314,25 @@ public actor BandSession {
         case .battery(let level): battery = level
         case .response(let command, let accepted):
             responseWaiters.removeValue(forKey: command)?.resume(returning: accepted)
+        case .scheduleInfo(let info):
+            scheduleInfoWaiter?.resume(returning: info)
+            scheduleInfoWaiter = nil
+        case .scheduleEntry(let entry):
+            if let schedule = entry.schedule { scheduleEntries[entry.index] = schedule }
+            guard entry.count == 0 || (0..<entry.count).allSatisfy({ scheduleEntries[$0] != nil }) else { return }
+            let list = (0..<entry.count).compactMap { scheduleEntries[$0] }
+            scheduleEntries = [:]
+            scheduleListWaiter?.resume(returning: list)
+            scheduleListWaiter = nil
         case .syncDone:
             guard syncing else { return }
             report.lastSequence = lastStored
             syncWaiter?.resume()
             syncWaiter = nil
         case .record(let record) where !syncing:
-            // Outside a sync the band sends only what happens now: a button pressed.
-            guard record.content.isButtonPress else { return }
-            await pressed(record)
+            // Outside a sync the band sends what happens now: an hour of heart rate complete, a sport ended, a
+            // button pressed.
+            await pushed(record)
         case .record(let record):
             // Never acknowledged unless stored: without a store (or outside a sync) the band keeps it.
             guard let store else {
@@ -323,7 +347,9 @@ public actor BandSession {
             }
             report.count(outcome, record.content.kind)
             keep(record.content)
-            lastStored = max(lastStored, record.sequence)
+            // A press comes outside the stop-and-wait order, with a sequence number beyond records not sent yet:
+            // resuming after it would skip them.
+            if !record.content.isButtonPress { lastStored = max(lastStored, record.sequence) }
             storedContinuation.yield((record, outcome))
             if record.content.isButtonPress, outcome == .inserted { buttonContinuation.yield(record) }
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
@@ -348,21 +374,26 @@ public actor BandSession {
         }
     }
 
-    /// A button press outside a sync: stored and acknowledged when there is a store (a press stored before is not
-    /// published again), published either way.
-    private func pressed(_ record: BandRecord) async {
+    /// A record the band pushed outside a sync: stored and acknowledged when there is a store (a record stored
+    /// before is not published again), published either way; presses on ``buttonPresses`` too.
+    private func pushed(_ record: BandRecord) async {
+        func publish() {
+            liveContinuation.yield(record)
+            if record.content.isButtonPress { buttonContinuation.yield(record) }
+        }
         guard let store else {
-            buttonContinuation.yield(record)
+            publish()
             return
         }
         let outcome: InsertOutcome
         do { outcome = try store.insert(record, today: configuration.today()) } catch {
-            // Not stored, so not acknowledged: the band keeps it for the next sync. The press still happened.
-            buttonContinuation.yield(record)
+            // Not stored, so not acknowledged: the band keeps it for the next sync. It still happened.
+            publish()
             return
         }
+        keep(record.content)
         storedContinuation.yield((record, outcome))
-        if outcome == .inserted { buttonContinuation.yield(record) }
+        if outcome == .inserted { publish() }
         try? await write(.acknowledge(sequence: record.sequence))
     }
 
@@ -397,14 +428,15 @@ public actor BandSession {
         }
     }
 
-    private func write(_ command: BandCommand) async throws(BandError) {
+    func write(_ command: BandCommand) async throws(BandError) {
         do { try await transport.write(command.bytes, to: configuration.profile.command, withResponse: true) } catch {
             throw .transport(error)
         }
     }
 
     private func checkIdle() {
-        guard syncWaiter != nil || !responseWaiters.isEmpty else { return }
+        let answers = scheduleInfoWaiter != nil || scheduleListWaiter != nil || !responseWaiters.isEmpty
+        guard syncWaiter != nil || answers else { return }
         let idle = Date().timeIntervalSince(lastActivity)
         if idle > configuration.idleTimeout {
             failWaiters(
@@ -413,9 +445,14 @@ public actor BandSession {
         }
     }
 
-    private func failWaiters(_ error: BandError) {
+    func failWaiters(_ error: BandError) {
         syncWaiter?.resume(throwing: error)
         syncWaiter = nil
+        scheduleInfoWaiter?.resume(throwing: error)
+        scheduleInfoWaiter = nil
+        scheduleListWaiter?.resume(throwing: error)
+        scheduleListWaiter = nil
+        scheduleEntries = [:]
         for waiter in responseWaiters.values { waiter.resume(throwing: error) }
         responseWaiters = [:]
     }

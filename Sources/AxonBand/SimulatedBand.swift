@@ -42,12 +42,15 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         public var corruptRecords: Set<Int>
         /// Seconds between live heart-rate notifications.
         public var heartRatePeriod: Double
+        /// Records the band makes right after sending these record notifications (1 = the first sent): something
+        /// completing during a sync, as ``SimulatedBand/complete(_:)`` does outside one.
+        public var madeAfterRecords: [Int: BandRecordContent]
         /// Creates a value from its fields.
         public init(
             model: BandModel = .smarteeTraining, name: String = "Smartee-0001", firmware: String = "3.1.4",
             battery: Int = 83, today: BandDate = BandDate(Date(), timeZone: .current), days: Int = 7, seed: UInt64 = 7,
             linkLossAfterRecords: Set<Int> = [], outage: Double = 0.05, vanishAfterRecords: Int? = nil,
-            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1
+            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1, madeAfterRecords: [Int: BandRecordContent] = [:]
         ) {
             self.model = model
             self.name = name
@@ -61,6 +64,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             self.vanishAfterRecords = vanishAfterRecords
             self.corruptRecords = corruptRecords
             self.heartRatePeriod = heartRatePeriod
+            self.madeAfterRecords = madeAfterRecords
         }
     }
 
@@ -84,6 +88,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private var pending: [BandRecord] = []
     private var nextSequence: UInt32 = 1
     private var inFlight: UInt32?
+    /// A sync asked for and not done yet: records the band makes meanwhile join its stop-and-wait order.
+    private var syncing = false
     private var recordsSent = 0
     /// Sequence numbers of the records sent at least once.
     private var sent: Set<UInt32> = []
@@ -114,7 +120,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     public var schedules: BandScheduleBook { queue.sync { book } }
 
     /// Puts `book` in the band's memory, replacing what it held: a band kept across host restarts, for a command
-    /// line that makes its simulated band anew each time (the schedules come from the event store).
+    /// line that makes its simulated band anew each time (the schedules come from the event store), or schedules
+    /// another phone wrote, which a session knows only once it reads them (``BandSession/readSchedules()``).
     public func restoreSchedules(_ book: BandScheduleBook) { queue.sync { self.book = book } }
 
     /// Adds a record as if the band had just made it.
@@ -128,9 +135,23 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         queue.sync {
             append(content)
             guard linkUp, let record = pending.last else { return }
-            sent.insert(record.sequence)
-            receiver?.transport(
-                didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
+            push(record)
+        }
+    }
+
+    /// Something completes on the band as the wearer goes — an hour of heart rate (`.heartRate`, the seed's
+    /// `HeartRateDataHoursNotification` at the turn of the hour), a sport session (`.sport`), a day's totals or a
+    /// sleep segment: the band makes the record and, while connected with no sync running and the record's
+    /// auto-sync switch on, pushes it at once (a real band's push, in Axon's framing an ordinary record frame).
+    /// Otherwise it keeps it: a running sync sends it in its order, a later sync sends it. Like any record it is
+    /// forgotten only once acknowledged. Whether it was pushed at once.
+    @discardableResult
+    public func complete(_ content: BandRecordContent) -> Bool {
+        queue.sync {
+            append(content)
+            guard linkUp, !syncing, let record = pending.last, offers(record) else { return false }
+            push(record)
+            return true
         }
     }
 
@@ -192,6 +213,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             closed = true
             linkUp = false
             inFlight = nil
+            syncing = false
             heartRateTimer?.cancel()
             heartRateTimer = nil
             deliver(.closed)
@@ -211,6 +233,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         case .sync(let after):
             // Forgets what it sent up to `after`; records held back by a switched-off auto-sync were never sent.
             pending.removeAll { $0.sequence <= after && sent.contains($0.sequence) }
+            syncing = true
             sendNext()
         case .acknowledge(let sequence):
             pending.removeAll { $0.sequence == sequence }
@@ -226,6 +249,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         case .getBattery: notify(.battery(configuration.battery))
         case .getSupportedSports: for entry in Self.supportedSports.records { append(.supportedSport(entry)) }
         case .getCurrentSportData: for totals in Self.todayTotals { append(.today(totals)) }
+        case .readScheduleInfo(let date): notify(.scheduleInfo(book.info(on: date)))
+        case .readSchedules: for entry in BandScheduleEntry.answer(book) { notify(.scheduleEntry(entry)) }
         default:
             let accepted: Bool
             do {
@@ -257,6 +282,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         guard linkUp else { return }
         guard let record = pending.first(where: offers) else {
             inFlight = nil
+            syncing = false
             notify(.syncDone(lastSequence: nextSequence - 1))
             return
         }
@@ -266,9 +292,11 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         var bytes = BandNotification.record(record).bytes
         if configuration.corruptRecords.contains(recordsSent) { bytes[bytes.count - 1] &+= 1 }
         receiver?.transport(didReceive: bytes, from: profile.records, arrivalTime: Self.now())
+        if let made = configuration.madeAfterRecords[recordsSent] { append(made) }
         if configuration.vanishAfterRecords == recordsSent {
             linkUp = false
             inFlight = nil
+            syncing = false
             deliver(.linkLost(reason: "out of range"))
         } else if configuration.linkLossAfterRecords.contains(recordsSent) {
             loseLink()
@@ -284,6 +312,13 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             linkUp = true
             for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved, .ready] { deliver(event) }
         }
+    }
+
+    /// Sends `record` at once, outside any stop-and-wait order.
+    private func push(_ record: BandRecord) {
+        sent.insert(record.sequence)
+        receiver?.transport(
+            didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
     }
 
     private func notify(_ notification: BandNotification) {

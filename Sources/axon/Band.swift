@@ -11,7 +11,9 @@ extension Axon {
             abstract:
                 "Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): sync, settings, live heart rate.",
             discussion: "Try them on the simulated band: axon band sync sim:band; axon band hr sim:band.",
-            subcommands: [BandSync.self, BandRecords.self, BandSet.self, BandHeartRate.self, BandPairing.self])
+            subcommands: [
+                BandSync.self, BandRecords.self, BandSet.self, BandSchedules.self, BandHeartRate.self, BandPairing.self,
+            ])
     }
 
     /// `axon band sync DEVICE [--out DB]`.

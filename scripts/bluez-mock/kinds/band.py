@@ -5,6 +5,9 @@
   acknowledged), checks settings by the vendor SDK's rules, and notifies live heart rate on 0x2A37.
   Options: model (9614/9615/9616), battery, today (YYYY-MM-DD), days, seed, loss_after (record numbers joined
   by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate.
+  Actions (the control API's Act): `hour` (an hour of heart rate of today completes), `sport` (a walk of today
+  ends): the band makes the record and, connected with no sync running, pushes it at once; `schedule` with
+  "YYYY-MM-DD HH:MM", title, subtitle: a schedule written by another phone.
 - `researchbit`: a ResearchBIT sensor (family=nordic: a Nordic dongle) holding summary events of `sessions`
   uses; battery and data-available in Nordic's manufacturer data (company 0x0059). A Nordic dongle also has
   its battery (read, notify), LED (read, write 0/1), name (read) and button (read, notify; press it with the
@@ -99,10 +102,13 @@ class Band(mock.AirDevice):
         self.next_sequence = 1
         self.in_flight = None
         self.syncing = False
+        self.sent = set()          # sequence numbers sent at least once
+        self.live_hours = 0        # hours of today completed while running
+        self.live_sports = 0
         self.records_sent = 0
         self.acks = 0
         self.rejected = 0
-        self.schedules = {}        # (y, m, d, h, mi) -> title
+        self.schedules = {}        # (y, m, d, h, mi) -> (title, subtitle)
         self.settings = {}
         self.hr_sent = 0
         self.command_char = None
@@ -196,7 +202,8 @@ class Band(mock.AirDevice):
         kind, p = parsed
         if kind == 0x01 and len(p) == 4:
             after = struct.unpack("<I", p)[0]
-            self.pending = [rec for rec in self.pending if rec[0] > after]
+            # Forgets what it sent up to `after`; a record made later and not sent yet stays.
+            self.pending = [rec for rec in self.pending if rec[0] > after or rec[0] not in self.sent]
             self.syncing = True
             self._send_next()
         elif kind == 0x02 and len(p) == 4:
@@ -218,6 +225,18 @@ class Band(mock.AirDevice):
         elif kind == 0x06:
             for totals in TODAY:
                 self._add(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
+        elif kind == 0x07 and len(p) == 4:
+            year, month, day = struct.unpack("<HBB", p)
+            used = len([s for s in self.schedules if s[:3] == (year, month, day)])
+            self._notify(frame(0x12, p + struct.pack("<BBH", used, 4 - used, len(self.schedules))))
+        elif kind == 0x08:
+            slots = sorted(self.schedules)
+            if not slots:
+                self._notify(frame(0x13, struct.pack("<HH", 0, 0)))
+            for index, slot in enumerate(slots):
+                title, subtitle = self.schedules[slot]
+                self._notify(frame(0x13, struct.pack("<HHHBBBB", len(slots), index, *slot)
+                                   + text_bytes(title) + text_bytes(subtitle)))
         elif 0x40 <= kind <= 0x4C:
             accepted = self._check(kind, p)
             if accepted:
@@ -238,10 +257,44 @@ class Band(mock.AirDevice):
             return
         seq, kind, payload = self.pending[0]
         self.in_flight = seq
+        self.sent.add(seq)
         self.records_sent += 1
         self._notify(frame(kind, struct.pack("<I", seq) + payload))
         if self.records_sent in self.loss_after:
             mock.GLib.idle_add(lambda: self.link_loss(self.loss_seconds) and False)
+
+    # -- things happening on the band (the control API's Act)
+
+    def act(self, action, arguments):
+        r = random.Random(self.next_sequence)
+        t = date_bytes(self.today)
+        if action == "hour":
+            hour = self.live_hours % 24
+            self.live_hours += 1
+            values = [r.randint(52, 128) for _ in range(60)]
+            return self._make_live(0x24, t + bytes([hour]) + bytes(values))
+        if action == "sport":
+            start = 600 + 60 * (self.live_sports % 20)
+            self.live_sports += 1
+            return self._make_live(0x22, t + struct.pack("<HHBIIIHH", start, start + 30, 0x01, r.randint(2000, 5000),
+                                                         r.randint(80, 200), r.randint(1500, 4000), 40, 0))
+        if action == "schedule" and len(arguments) == 3:
+            day, clock = arguments[0].split(" ")
+            y, m, d = (int(x) for x in day.split("-"))
+            h, mi = (int(x) for x in clock.split(":"))
+            self.schedules[(y, m, d, h, mi)] = (arguments[1], arguments[2])
+            return False
+        raise mock.invalid_args("a band does hour, sport or schedule (date time, title, subtitle)")
+
+    def _make_live(self, kind, payload):
+        """The band makes a record; connected and not syncing it pushes it at once, outside any stop-and-wait."""
+        self._add(kind, payload)
+        if self.syncing or self.records_char is None or not self.records_char.streaming:
+            return False
+        seq = self.next_sequence - 1
+        self.sent.add(seq)
+        self._notify(frame(kind, struct.pack("<I", seq) + payload))
+        return True
 
     def _check(self, kind, p):
         """The band's own check of the SDK's rules (it answers 'rejected', as responseOfScheduleSetting:NO)."""
@@ -268,7 +321,7 @@ class Band(mock.AirDevice):
                 same_day = [s for s in self.schedules if s[:3] == slot[:3]]
                 if not (1 <= len(title) <= 20 and len(subtitle) <= 33) or slot in self.schedules or len(same_day) >= 4:
                     return False
-                self.schedules[slot] = title
+                self.schedules[slot] = (title, subtitle)
                 return True
             if kind == 0x45:
                 self.schedules.clear()
