@@ -31,14 +31,14 @@ public actor BandSession {
         public var idleTimeout: Double
         /// The host's "today" for today's totals.
         public var today: @Sendable () -> BandDate
-        /// Sync as part of ``BandSession/connect()`` when the session has a store (the seed's band syncs on every
-        /// connection); the report is ``BandSession/lastSyncReport``.
+        /// Sync as part of ``BandSession/connect()`` when the session has a store, as the seed's SDK does on every
+        /// connection (on by default); the report is ``BandSession/lastSyncReport``.
         public var syncOnConnect: Bool
         /// Creates a value from its fields.
         public init(
             profile: BandGATTProfile = .init(), liveHeartRate: Bool = false, idleTimeout: Double = 30,
             today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) },
-            syncOnConnect: Bool = false
+            syncOnConnect: Bool = true
         ) {
             self.profile = profile
             self.liveHeartRate = liveHeartRate
@@ -129,8 +129,8 @@ public actor BandSession {
     }
 
     /// Connects, subscribes and asks for device info and battery. With a store, the schedules written by earlier
-    /// sessions are read from it first, and with ``Configuration/syncOnConnect`` the band is synced before this
-    /// returns.
+    /// sessions are read from it first, and with ``Configuration/syncOnConnect`` (the default) the band is synced
+    /// before this returns.
     ///
     /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached; ``BandError/store(_:)``; the errors
     ///   of ``sync()`` when it syncs.

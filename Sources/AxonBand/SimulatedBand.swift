@@ -42,6 +42,10 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         public var corruptRecords: Set<Int>
         /// Seconds between live heart-rate notifications.
         public var heartRatePeriod: Double
+        /// The hourly heart-rate auto-sync as the band starts: off, as the seed's band until the app's
+        /// `getHRDataOfHours` (``BandCommand/heartRateAutoSync(_:)``) switches it on; `true` for a band an earlier
+        /// session switched on. A reset switches it off again.
+        public var heartRateAutoSync: Bool
         /// Records the band makes right after sending these record notifications (1 = the first sent): something
         /// completing during a sync, as ``SimulatedBand/complete(_:)`` does outside one.
         public var madeAfterRecords: [Int: BandRecordContent]
@@ -50,7 +54,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             model: BandModel = .smarteeTraining, name: String = "Smartee-0001", firmware: String = "3.1.4",
             battery: Int = 83, today: BandDate = BandDate(Date(), timeZone: .current), days: Int = 7, seed: UInt64 = 7,
             linkLossAfterRecords: Set<Int> = [], outage: Double = 0.05, vanishAfterRecords: Int? = nil,
-            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1, madeAfterRecords: [Int: BandRecordContent] = [:]
+            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1, heartRateAutoSync: Bool = false,
+            madeAfterRecords: [Int: BandRecordContent] = [:]
         ) {
             self.model = model
             self.name = name
@@ -64,6 +69,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             self.vanishAfterRecords = vanishAfterRecords
             self.corruptRecords = corruptRecords
             self.heartRatePeriod = heartRatePeriod
+            self.heartRateAutoSync = heartRateAutoSync
             self.madeAfterRecords = madeAfterRecords
         }
     }
@@ -96,10 +102,14 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private var book = BandScheduleBook()
     private var commandLog: [[UInt8]] = []
     private var settings: [UInt8: BandCommand] = [:]
+    /// The auto-sync switches (``BandCommand/heartRateAutoSync(_:)``, ``BandCommand/sportDataAutoSync(_:)``).
+    private var hourlyHeartRateOn: Bool
+    private var sportDataOn = true
 
     /// Creates a value from its fields.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        hourlyHeartRateOn = configuration.heartRateAutoSync
         (events, eventContinuation) = AsyncStream.makeStream()
         for content in Self.week(today: configuration.today, days: configuration.days, seed: configuration.seed) {
             append(content)
@@ -262,18 +272,27 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             if accepted {
                 book.apply(command)
                 settings[command.type] = command
-                if case .reset = command { settings = [:] }
+                switch command {
+                case .heartRateAutoSync(let on): hourlyHeartRateOn = on
+                case .sportDataAutoSync(let on): sportDataOn = on
+                case .reset:
+                    settings = [:]
+                    (hourlyHeartRateOn, sportDataOn) = (false, true)
+                default: break
+                }
             }
             notify(.response(command: command.type, accepted: accepted))
         }
     }
 
-    /// Whether a sync sends `record`: hourly heart rate only while heart-rate auto-sync is on, sport sessions only
-    /// while sport-data auto-sync is on (both on until a command switches them off).
+    /// Whether the band sends `record` (in a sync, or pushed): hourly heart rate only while heart-rate auto-sync is
+    /// on (off until switched on, the seed's `getHRDataOfHours`); activity and sport data — sport sessions,
+    /// whole-day totals, sleep — only while sport-data auto-sync is on (on until switched off, the seed's
+    /// `sportDataSwichOn:`). Today's totals answer their own request and the rest is always sent.
     private func offers(_ record: BandRecord) -> Bool {
         switch record.content {
-        case .heartRate: settings[BandCommand.heartRateAutoSync(true).type] != .heartRateAutoSync(false)
-        case .sport: settings[BandCommand.sportDataAutoSync(true).type] != .sportDataAutoSync(false)
+        case .heartRate: hourlyHeartRateOn
+        case .sport, .day, .sleep: sportDataOn
         default: true
         }
     }

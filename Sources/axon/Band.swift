@@ -20,7 +20,11 @@ extension Axon {
     struct BandSync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Take every record the band holds into the event store, each stored before it is acknowledged.")
+            abstract: "Take every record the band holds into the event store, each stored before it is acknowledged.",
+            discussion: """
+                The hourly heart-rate auto-sync is switched on first, as the seed's app does with getHRDataOfHours \
+                after connecting: a band sends no hourly heart rate before.
+                """)
 
         @OptionGroup var target: BandDeviceOptions
 
@@ -36,7 +40,10 @@ extension Axon {
             let store = try BandRecordStore(store: events, device: name)
             try await connection.session.attach(store)
             let report: BandSyncReport
-            do { report = try await connection.session.sync() } catch {
+            do {
+                try await connection.session.send(.heartRateAutoSync(true))
+                report = try await connection.session.sync()
+            } catch {
                 await connection.close()
                 throw error
             }

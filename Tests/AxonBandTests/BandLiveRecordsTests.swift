@@ -62,7 +62,7 @@ struct BandLiveRecordsTests {
     @Test func aRecordCompletedDuringASyncJoinsItsOrderAndIsNotLive() async throws {
         let fixture = try BandSyncTests.Fixture()
         let band = SimulatedBand(
-            configuration: .init(today: Self.today, madeAfterRecords: [10: Self.hour]))
+            configuration: .init(today: Self.today, heartRateAutoSync: true, madeAfterRecords: [10: Self.hour]))
         let session = fixture.session(band)
         try await session.connect()
         let (seen, reader) = Self.follow(session.liveRecords)
@@ -90,7 +90,7 @@ struct BandLiveRecordsTests {
     @Test(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"))
     func theMockBandPushesAnHourAndASportSessionThroughBlueZ() async throws {
         let address = BandOverBluetoothTests.address
-        let bed = try BlueZTestBed(devices: ["band,\(address),Smartee-0010,today=2026-11-22"])
+        let bed = try BlueZTestBed(devices: ["band,\(address),Smartee-0010,today=2026-11-22,hr_autosync=1"])
         defer { bed.stop() }
         let path = bed.directory.appendingPathComponent("band.sqlite").path
         let store = try BandRecordStore(store: EventStore(path: path), device: address, timeZone: .gmt)

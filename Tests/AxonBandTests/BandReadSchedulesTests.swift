@@ -15,7 +15,7 @@ struct BandReadSchedulesTests {
         let fixture = try BandSyncTests.Fixture()
         let band = BandSyncTests.band()
         band.restoreSchedules(BandScheduleBook([Self.dentist, Self.run]))  // another phone's
-        let session = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10))
+        let session = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await session.connect()
         #expect(await session.schedules.schedules.isEmpty, "not known before it is read")
         let book = try await session.readSchedules()
@@ -33,7 +33,7 @@ struct BandReadSchedulesTests {
 
     @Test func aBandWithoutSchedulesAnswersNone() async throws {
         let band = BandSyncTests.band()
-        let session = BandSession(transport: band, store: nil, configuration: .init(idleTimeout: 10))
+        let session = BandSession(transport: band, store: nil, configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await session.connect()
         #expect(try await session.readSchedules().schedules.isEmpty)
         let day = BandDate(year: 2026, month: 12, day: 2)!

@@ -32,7 +32,8 @@ struct BandSyncTests {
 
         func sync(_ band: SimulatedBand) async throws -> BandSyncReport {
             let session = BandSession(
-                transport: band, store: store, configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }))
+                transport: band, store: store,
+                configuration: .init(idleTimeout: 10, today: { BandSyncTests.today }, syncOnConnect: false))
             try await session.connect()
             let report = try await session.sync()
             await session.close()
@@ -40,8 +41,9 @@ struct BandSyncTests {
         }
     }
 
+    /// A simulated band with a week of records whose hourly heart rate an earlier session switched on.
     static func band(linkLosses: Set<Int> = []) -> SimulatedBand {
-        SimulatedBand(configuration: .init(today: today, linkLossAfterRecords: linkLosses))
+        SimulatedBand(configuration: .init(today: today, linkLossAfterRecords: linkLosses, heartRateAutoSync: true))
     }
 
     /// The records a band makes anew in every sync: today's totals, one per sport, and the supported-sports list,
@@ -107,9 +109,11 @@ struct BandSyncTests {
 
     @Test func aSyncCutShortResumesInTheNextSessionWithoutDuplicateRows() async throws {
         let fixture = try Fixture()
-        let band = SimulatedBand(configuration: .init(today: Self.today, vanishAfterRecords: 100))
+        let band = SimulatedBand(
+            configuration: .init(today: Self.today, vanishAfterRecords: 100, heartRateAutoSync: true))
         let session = BandSession(
-            transport: band, store: fixture.store, configuration: .init(idleTimeout: 4, today: { Self.today }))
+            transport: band, store: fixture.store,
+            configuration: .init(idleTimeout: 4, today: { Self.today }, syncOnConnect: false))
         try await session.connect()
         await #expect(throws: BandError.timedOut(what: "sync records", seconds: 4)) { try await session.sync() }
         await session.close()
@@ -129,7 +133,8 @@ struct BandSyncTests {
     @Test func damagedNotificationsAreAskedForAgain() async throws {
         let fixture = try Fixture()
         let report = try await fixture.sync(
-            SimulatedBand(configuration: .init(today: Self.today, corruptRecords: [5, 77, 78])))
+            SimulatedBand(
+                configuration: .init(today: Self.today, corruptRecords: [5, 77, 78], heartRateAutoSync: true)))
         #expect(report.malformedNotifications == 3)
         #expect(report.inserted == Self.expected)
         #expect(try fixture.store.counts() == Self.expected)

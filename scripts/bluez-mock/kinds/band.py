@@ -4,7 +4,9 @@
   command characteristic (one record at a time, the next after the acknowledgement, a record forgotten only when
   acknowledged), checks settings by the vendor SDK's rules, and notifies live heart rate on 0x2A37.
   Options: model (9614/9615/9616), battery, today (YYYY-MM-DD), days, seed, loss_after (record numbers joined
-  by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate.
+  by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate,
+  hr_autosync (0: hourly heart rate held back until the central switches it on, as the seed's band; 1: on).
+  The sport-data auto-sync (on until switched off) holds back sport sessions, whole-day totals and sleep.
   Actions (the control API's Act): `hour` (an hour of heart rate of today completes), `sport` (a walk of today
   ends): the band makes the record and, connected with no sync running, pushes it at once; `schedule` with
   "YYYY-MM-DD HH:MM", title, subtitle: a schedule written by another phone.
@@ -84,7 +86,7 @@ class Band(mock.AirDevice):
 
     KIND = "band"
     OPTIONS = mock.AirDevice.OPTIONS | {"model", "battery", "today", "days", "seed", "loss_after", "loss_seconds",
-                                        "hr_rate", "firmware"}
+                                        "hr_rate", "firmware", "hr_autosync"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -103,6 +105,8 @@ class Band(mock.AirDevice):
         self.in_flight = None
         self.syncing = False
         self.sent = set()          # sequence numbers sent at least once
+        self.hr_autosync = str(options.get("hr_autosync", "0")) == "1"
+        self.sport_autosync = True
         self.live_hours = 0        # hours of today completed while running
         self.live_sports = 0
         self.records_sent = 0
@@ -247,15 +251,24 @@ class Band(mock.AirDevice):
         else:
             raise mock.BluezError("NotSupported", "Unknown command")
 
+    def _offers(self, kind):
+        """Hourly heart rate only with its auto-sync on; sport sessions, whole-day totals and sleep with sport's."""
+        if kind == 0x24:
+            return self.hr_autosync
+        if kind in (0x21, 0x22, 0x23):
+            return self.sport_autosync
+        return True
+
     def _send_next(self):
         if self.records_char is None or not self.records_char.streaming:
             return
-        if not self.pending:
+        offered = [rec for rec in self.pending if self._offers(rec[1])]
+        if not offered:
             self.in_flight = None
             self.syncing = False
             self._notify(frame(0x2F, struct.pack("<I", self.next_sequence - 1)))
             return
-        seq, kind, payload = self.pending[0]
+        seq, kind, payload = offered[0]
         self.in_flight = seq
         self.sent.add(seq)
         self.records_sent += 1
@@ -289,7 +302,7 @@ class Band(mock.AirDevice):
     def _make_live(self, kind, payload):
         """The band makes a record; connected and not syncing it pushes it at once, outside any stop-and-wait."""
         self._add(kind, payload)
-        if self.syncing or self.records_char is None or not self.records_char.streaming:
+        if self.syncing or not self._offers(kind) or self.records_char is None or not self.records_char.streaming:
             return False
         seq = self.next_sequence - 1
         self.sent.add(seq)
@@ -301,13 +314,13 @@ class Band(mock.AirDevice):
         try:
             if kind == 0x40:
                 on, start, end, _ = struct.unpack("<BBBB", p)
-                return start <= 23 and end <= 23 and start < end
+                return start <= 23 and end <= 23 and start != end  # 22 -> 6 crosses midnight
             if kind == 0x41:
                 _, height, weight, target, age = struct.unpack("<BBBIB", p)
                 return 50 <= height <= 250 and 10 <= weight <= 250 and 100 <= target <= 100000 and 5 <= age <= 120
             if kind == 0x42:
                 ident, _, _, hour, minute, week = struct.unpack("<BBBBBB", p)
-                return ident <= 7 and hour <= 23 and minute <= 59 and not (week & 0x80 and not week & 0x7F)
+                return ident <= 7 and hour <= 23 and minute <= 59
             if kind in (0x43, 0x44):
                 year, month, day, hour, minute = struct.unpack("<HBBBB", p[:6])
                 slot = (year, month, day, hour, minute)
@@ -337,8 +350,14 @@ class Band(mock.AirDevice):
                         and all(t >= 1 for _, t in targets))
             if kind == 0x48:
                 return 1 <= p[0] <= 64
+            if kind in (0x4A, 0x4B) and p[0] <= 1:
+                if kind == 0x4A:
+                    self.hr_autosync = p[0] == 1
+                else:
+                    self.sport_autosync = p[0] == 1
             if kind == 0x4C:
                 self.schedules.clear()
+                self.hr_autosync, self.sport_autosync = False, True
             return True
         except (struct.error, IndexError, UnicodeDecodeError):
             return False
