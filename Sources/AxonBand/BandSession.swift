@@ -66,9 +66,11 @@ public actor BandSession {
     public nonisolated let buttonPresses: AsyncStream<BandRecord>
     /// The records the band pushes as they happen while it is connected and no ``sync()`` runs (the seed's
     /// `HeartRateDataHoursNotification` at every complete hour, `SportDataDetailNotification` when a sport ends, …,
-    /// and the button presses); one consumer. With a store each is stored, acknowledged, and published only if the
-    /// store did not hold it already, so the band forgets it and the next ``sync()`` neither receives nor stores it
-    /// again; without a store it is published and not acknowledged: the band sends it again in the next sync.
+    /// the button presses, and the answers to ``requestCurrentSportData()`` and ``requestSupportedSports()``); one
+    /// consumer. With a store each is stored and acknowledged, so the band forgets it and the next ``sync()`` neither
+    /// receives nor stores it again; it is published only if the store did not hold it already, except an answer to
+    /// a request, published even when unchanged. Without a store it is published and not acknowledged: the band
+    /// sends it again in the next sync.
     public nonisolated let liveRecords: AsyncStream<BandRecord>
 
     private let heartRateContinuation: AsyncStream<HeartRateMeasurement>.Continuation
@@ -230,6 +232,19 @@ public actor BandSession {
         }
     }
 
+    /// Asks the band for today's totals (the seed's `getCurrentSportData`): outside a sync they come pushed, one
+    /// record per sport, on ``liveRecords`` (stored first with a store); a ``sync()`` asks for them itself.
+    ///
+    /// - Throws: ``BandError/transport(_:)``.
+    public func requestCurrentSportData() async throws(BandError) { try await write(.getCurrentSportData) }
+
+    /// Asks the band for its supported-sports list (the seed's `getSupportSportsList`): outside a sync its entries
+    /// come pushed on ``liveRecords``, and ``supportedSports`` is set once all of them arrived; a ``sync()`` asks
+    /// for it itself.
+    ///
+    /// - Throws: ``BandError/transport(_:)``.
+    public func requestSupportedSports() async throws(BandError) { try await write(.getSupportedSports) }
+
     /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected) and
     /// reads the schedules earlier sessions stored in it.
     ///
@@ -347,9 +362,10 @@ public actor BandSession {
             }
             report.count(outcome, record.content.kind)
             keep(record.content)
-            // A press comes outside the stop-and-wait order, with a sequence number beyond records not sent yet:
-            // resuming after it would skip them.
-            if !record.content.isButtonPress { lastStored = max(lastStored, record.sequence) }
+            // A press, and the answers to today's totals and the sports list, may come pushed outside the
+            // stop-and-wait order, with sequence numbers beyond records not sent yet: resuming after them would skip
+            // those.
+            if !record.content.mayComePushed { lastStored = max(lastStored, record.sequence) }
             storedContinuation.yield((record, outcome))
             if record.content.isButtonPress, outcome == .inserted { buttonContinuation.yield(record) }
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
@@ -393,7 +409,9 @@ public actor BandSession {
         }
         keep(record.content)
         storedContinuation.yield((record, outcome))
-        if outcome == .inserted { publish() }
+        // An answer to a request is the answer even when unchanged; anything else came again and was published.
+        let answer = record.content.mayComePushed && !record.content.isButtonPress
+        if outcome == .inserted || answer { publish() }
         try? await write(.acknowledge(sequence: record.sequence))
     }
 

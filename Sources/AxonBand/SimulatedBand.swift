@@ -96,6 +96,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private var inFlight: UInt32?
     /// A sync asked for and not done yet: records the band makes meanwhile join its stop-and-wait order.
     private var syncing = false
+    /// Records pushed in this connection and not acknowledged yet: a sync does not send them again meanwhile.
+    private var awaitingAck: Set<UInt32> = []
     private var recordsSent = 0
     /// Sequence numbers of the records sent at least once.
     private var sent: Set<UInt32> = []
@@ -224,6 +226,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             linkUp = false
             inFlight = nil
             syncing = false
+            awaitingAck = []
             heartRateTimer?.cancel()
             heartRateTimer = nil
             deliver(.closed)
@@ -247,6 +250,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             sendNext()
         case .acknowledge(let sequence):
             pending.removeAll { $0.sequence == sequence }
+            awaitingAck.remove(sequence)
             if inFlight == sequence {
                 inFlight = nil
                 sendNext()
@@ -257,8 +261,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
                     BandDeviceInfo(
                         model: configuration.model, firmware: configuration.firmware, name: configuration.name)))
         case .getBattery: notify(.battery(configuration.battery))
-        case .getSupportedSports: for entry in Self.supportedSports.records { append(.supportedSport(entry)) }
-        case .getCurrentSportData: for totals in Self.todayTotals { append(.today(totals)) }
+        case .getSupportedSports: answer(Self.supportedSports.records.map { .supportedSport($0) })
+        case .getCurrentSportData: answer(Self.todayTotals.map { .today($0) })
         case .readScheduleInfo(let date): notify(.scheduleInfo(book.info(on: date)))
         case .readSchedules: for entry in BandScheduleEntry.answer(book) { notify(.scheduleEntry(entry)) }
         default:
@@ -297,9 +301,18 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         }
     }
 
+    /// Records answering a request (today's totals, the supported sports): pushed at once while no sync runs, else
+    /// sent in the sync's order.
+    private func answer(_ contents: [BandRecordContent]) {
+        for content in contents {
+            append(content)
+            if linkUp, !syncing, let record = pending.last { push(record) }
+        }
+    }
+
     private func sendNext() {
         guard linkUp else { return }
-        guard let record = pending.first(where: offers) else {
+        guard let record = pending.first(where: { offers($0) && !awaitingAck.contains($0.sequence) }) else {
             inFlight = nil
             syncing = false
             notify(.syncDone(lastSequence: nextSequence - 1))
@@ -316,6 +329,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             linkUp = false
             inFlight = nil
             syncing = false
+            awaitingAck = []
             deliver(.linkLost(reason: "out of range"))
         } else if configuration.linkLossAfterRecords.contains(recordsSent) {
             loseLink()
@@ -325,6 +339,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private func loseLink() {
         linkUp = false
         inFlight = nil
+        awaitingAck = []
         deliver(.linkLost(reason: "simulated link loss"))
         queue.asyncAfter(deadline: .now() + configuration.outage) { [self] in
             guard !closed else { return }
@@ -336,6 +351,7 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     /// Sends `record` at once, outside any stop-and-wait order.
     private func push(_ record: BandRecord) {
         sent.insert(record.sequence)
+        awaitingAck.insert(record.sequence)
         receiver?.transport(
             didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
     }

@@ -74,6 +74,34 @@ struct BandLiveRecordsTests {
         await session.close()
     }
 
+    /// The seed's `getCurrentSportData` and `getSupportSportsList` answer outside a sync too.
+    @Test func todaysTotalsAndTheSportsListAnswerOutsideASync() async throws {
+        let fixture = try BandSyncTests.Fixture()
+        let band = BandSyncTests.band()
+        let session = fixture.session(band)
+        try await session.connect()
+        let (seen, reader) = Self.follow(session.liveRecords)
+        defer { reader.cancel() }
+        try await session.requestCurrentSportData()
+        try await session.requestSupportedSports()
+        let sports = SimulatedBand.supportedSports.entries.count
+        try await waitUntil(seconds: 5) { await seen.records.count == SimulatedBand.todayTotals.count + sports }
+        let today = await seen.contents.compactMap { content -> BandTodayTotals? in
+            if case .today(let totals) = content { return totals }
+            return nil
+        }
+        #expect(today == SimulatedBand.todayTotals)
+        #expect(await session.supportedSports == SimulatedBand.supportedSports)
+        #expect(try fixture.store.todayTotals(today: Self.today) == SimulatedBand.todayTotals)
+        #expect(try fixture.store.supportedSports() == SimulatedBand.supportedSports)
+        // The sync asks again: the same answers, already stored; nothing sent twice, the week complete.
+        let report = try await session.sync()
+        #expect(report.duplicates == BandSyncTests.askedEverySync)
+        #expect(report.totalInserted == BandSyncTests.expected.values.reduce(0, +) - SimulatedBand.todayTotals.count - sports)
+        #expect(band.pendingRecords.isEmpty)
+        await session.close()
+    }
+
     @Test func withoutAStoreALiveRecordIsPublishedAndStaysOnTheBand() async throws {
         let band = BandSyncTests.band()
         let session = BandSession(transport: band, store: nil, configuration: .init(idleTimeout: 10))
@@ -117,6 +145,13 @@ struct BandLiveRecordsTests {
         #expect(report.duplicates[.heartRate] == nil && report.duplicates[.sport] == nil)
         #expect(try store.counts()[.heartRate] == 7 * 24 + 1 && store.counts()[.sport] == 7 * 2 + 1)
         #expect(try await bed.stats(address)["pending"]?.integerValue == 0)
+
+        // Today's totals answer outside a sync too (the seed's getCurrentSportData), pushed at once.
+        try await session.requestCurrentSportData()
+        try await waitUntil(seconds: 5) { await seen.records.count == 2 + SimulatedBand.todayTotals.count }
+        let after = await seen.contents.map(\.kind)
+        #expect(after.dropFirst(2) == [.today, .today], "\(after)")
+        #expect(try await bed.stats(address)["pending"]?.integerValue == 0, "stored and acknowledged")
         await session.close()
     }
 }

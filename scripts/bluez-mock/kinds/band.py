@@ -105,6 +105,7 @@ class Band(mock.AirDevice):
         self.in_flight = None
         self.syncing = False
         self.sent = set()          # sequence numbers sent at least once
+        self.awaiting_ack = set()  # pushed in this connection, not acknowledged: a sync does not resend them
         self.hr_autosync = str(options.get("hr_autosync", "0")) == "1"
         self.sport_autosync = True
         self.live_hours = 0        # hours of today completed while running
@@ -183,6 +184,7 @@ class Band(mock.AirDevice):
             self.hr_pacer.stop()
         if self.records_char is None or not self.records_char.streaming:
             self.in_flight = None  # the link went: nothing is in flight until the central asks again
+            self.awaiting_ack = set()
         elif self.syncing and self.in_flight is None:
             # A sync asked for before the subscription was back (BlueZ re-subscribes a moment after the
             # services resolve): the band sends once it can.
@@ -214,6 +216,7 @@ class Band(mock.AirDevice):
             seq = struct.unpack("<I", p)[0]
             self.acks += 1
             self.pending = [rec for rec in self.pending if rec[0] != seq]
+            self.awaiting_ack.discard(seq)
             if self.in_flight == seq:
                 self.in_flight = None
                 self._send_next()
@@ -222,13 +225,13 @@ class Band(mock.AirDevice):
             self._notify(frame(0x10, struct.pack("<H", self.model) + bytes(self.firmware[:3]) + bytes([len(name)]) + name))
         elif kind == 0x04:
             self._notify(frame(0x11, [self.battery]))
-        elif kind == 0x05:
+        elif kind == 0x05:  # answers: pushed at once outside a sync, else in the sync's order
             for index, code in enumerate(SPORTS):  # one record per entry: maximum, index, total, code, name, unit
                 name, unit = SPORT_NAMES[code]
-                self._add(0x25, bytes([5, index, len(SPORTS), code]) + text_bytes(name) + text_bytes(unit))
+                self._make_live(0x25, bytes([5, index, len(SPORTS), code]) + text_bytes(name) + text_bytes(unit))
         elif kind == 0x06:
             for totals in TODAY:
-                self._add(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
+                self._make_live(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
         elif kind == 0x07 and len(p) == 4:
             year, month, day = struct.unpack("<HBB", p)
             used = len([s for s in self.schedules if s[:3] == (year, month, day)])
@@ -262,7 +265,7 @@ class Band(mock.AirDevice):
     def _send_next(self):
         if self.records_char is None or not self.records_char.streaming:
             return
-        offered = [rec for rec in self.pending if self._offers(rec[1])]
+        offered = [rec for rec in self.pending if self._offers(rec[1]) and rec[0] not in self.awaiting_ack]
         if not offered:
             self.in_flight = None
             self.syncing = False
@@ -306,6 +309,7 @@ class Band(mock.AirDevice):
             return False
         seq = self.next_sequence - 1
         self.sent.add(seq)
+        self.awaiting_ack.add(seq)
         self._notify(frame(kind, struct.pack("<I", seq) + payload))
         return True
 
