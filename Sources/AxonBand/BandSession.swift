@@ -82,6 +82,8 @@ public actor BandSession {
     private var pump: Task<Void, Never>?
     private var watchdog: Task<Void, Never>?
     var lastActivity = Date()
+    /// The current connection's receiver: when the band's last notification arrived, handled yet or not.
+    private var receiver: Receiver?
     private var linkDown = false
     private var syncing = false
     private var syncWaiter: CheckedContinuation<Void, any Error>?
@@ -139,6 +141,7 @@ public actor BandSession {
     public func connect() async throws(BandError) {
         if let store { try loadSchedules(from: store) }
         let receiver = Receiver(inboundContinuation)
+        self.receiver = receiver
         var notifications = [configuration.profile.records]
         if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
         connectionState = .connecting
@@ -371,6 +374,7 @@ public actor BandSession {
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
                 report.acknowledgementsLost += 1
             }
+            lastActivity = Date()  // the band answers an acknowledgement: it is not idle before it had the chance
         }
     }
 
@@ -455,7 +459,8 @@ public actor BandSession {
     private func checkIdle() {
         let answers = scheduleInfoWaiter != nil || scheduleListWaiter != nil || !responseWaiters.isEmpty
         guard syncWaiter != nil || answers else { return }
-        let idle = Date().timeIntervalSince(lastActivity)
+        // The band is idle only if nothing arrived either: on a busy host notifications can wait to be handled.
+        let idle = Date().timeIntervalSince(max(lastActivity, receiver?.lastArrival ?? .distantPast))
         if idle > configuration.idleTimeout {
             failWaiters(
                 .timedOut(
@@ -482,11 +487,17 @@ enum Inbound: Sendable {
     case link(LinkEvent)
 }
 
-/// Enqueues on the transport's delivery thread; never blocks.
-private final class Receiver: TransportReceiver, Sendable {
+/// Enqueues on the transport's delivery thread and notes when the last value arrived; never blocks beyond a lock.
+private final class Receiver: TransportReceiver, @unchecked Sendable {
+    // Sendable invariant: `arrival` is read and written under `lock` only.
     let continuation: AsyncStream<Inbound>.Continuation
+    private let lock = NSLock()
+    private var arrival = Date.distantPast
     init(_ continuation: AsyncStream<Inbound>.Continuation) { self.continuation = continuation }
+    /// When the band's last notification arrived (any thread).
+    var lastArrival: Date { lock.withLock { arrival } }
     func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        lock.withLock { arrival = Date() }
         continuation.yield(.value(value, characteristic))
     }
     func transport(didChange event: LinkEvent) { continuation.yield(.link(event)) }
