@@ -94,8 +94,10 @@ struct BandSyncTests {
         let report = try await fixture.sync(band)
         #expect(report.linkLosses == losses.count)
         // An acknowledgement written while the link is down is lost (the band then drops the record when the
-        // session asks again after it); one written after the quick reconnection arrives.
-        #expect(report.acknowledgementsLost <= losses.count)
+        // session asks again after it, or sends it again); one written after the quick reconnection arrives. One
+        // record of the sync's order is in flight at a time, but today's totals and the sports list come pushed at
+        // once, and their acknowledgements may meet the first outage too.
+        #expect(report.acknowledgementsLost <= losses.count + Self.askedEverySync.values.reduce(0, +))
         #expect(report.inserted == Self.expected)
         #expect(try fixture.store.counts() == Self.expected)
         #expect(band.pendingRecords.isEmpty)
