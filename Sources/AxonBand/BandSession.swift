@@ -416,7 +416,10 @@ public actor BandSession {
         // An answer to a request is the answer even when unchanged; anything else came again and was published.
         let answer = record.content.mayComePushed && !record.content.isButtonPress
         if outcome == .inserted || answer { publish() }
-        try? await write(.acknowledge(sequence: record.sequence))
+        // Stored: acknowledged without holding up the next push (pushes are not stop-and-wait; a lost
+        // acknowledgement only makes the band send the record again, which the store keeps once).
+        let sequence = record.sequence
+        Task { try? await self.write(.acknowledge(sequence: sequence)) }
     }
 
     private func malformed(_ error: BandDecodingError) async {
