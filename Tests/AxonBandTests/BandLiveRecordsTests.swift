@@ -154,4 +154,29 @@ struct BandLiveRecordsTests {
         try await waitUntil(seconds: 5) { try await bed.stats(address)["pending"]?.integerValue == 0 }  // acknowledged
         await session.close()
     }
+
+    /// `axon band hr` prints what the band pushes while it follows the heart rate: an hour completing on the mock
+    /// bluetoothd's band appears in its output.
+    @Test(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"))
+    func axonBandHrPrintsWhatTheBandPushes() async throws {
+        guard let axon = AxonExecutable.path else {
+            Issue.record("the axon executable is not built")
+            return
+        }
+        let address = BandOverBluetoothTests.address
+        let bed = try BlueZTestBed(devices: ["band,\(address),Smartee-0010,today=2026-11-22,hr_autosync=1,hr_rate=10"])
+        defer { bed.stop() }
+        let run = Task {
+            try await AxonExecutable.runOffPool(
+                axon, ["band", "hr", "ble:\(address)", "--bus", bed.address, "--count", "60"])
+        }
+        // Once the command is subscribed the band pushes the hour at once (Act answers whether it did).
+        try await waitUntil(seconds: 20) {
+            try await bed.control("Act", [.string(address), .string("hour"), .array(elementSignature: "s", [])])
+                == [.boolean(true)]
+        }
+        let result = try await run.value
+        #expect(result.status == 0, "\(result.output)")
+        #expect(result.output.contains("pushed: hr hr/2026-11-22 "), "\(result.output)")
+    }
 }
