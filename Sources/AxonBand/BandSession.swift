@@ -84,6 +84,8 @@ public actor BandSession {
     var lastActivity = Date()
     /// The current connection's receiver: when the band's last notification arrived, handled yet or not.
     private var receiver: Receiver?
+    /// Notifications handled on the current connection (the receiver counts those that arrived).
+    private var valuesHandled = 0
     private var linkDown = false
     private var syncing = false
     private var syncWaiter: CheckedContinuation<Void, any Error>?
@@ -142,6 +144,7 @@ public actor BandSession {
         if let store { try loadSchedules(from: store) }
         let receiver = Receiver(inboundContinuation)
         self.receiver = receiver
+        valuesHandled = 0
         var notifications = [configuration.profile.records]
         if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
         connectionState = .connecting
@@ -295,7 +298,10 @@ public actor BandSession {
     private func handle(_ item: Inbound) async {
         // Only the band's own notifications count as activity: a transport retrying a band that left range reports
         // link events for ever.
-        if case .value = item { lastActivity = Date() }
+        if case .value = item {
+            lastActivity = Date()
+            valuesHandled += 1
+        }
         switch item {
         case .link(let event):
             switch event {
@@ -462,7 +468,9 @@ public actor BandSession {
     private func checkIdle() {
         let answers = scheduleInfoWaiter != nil || scheduleListWaiter != nil || !responseWaiters.isEmpty
         guard syncWaiter != nil || answers else { return }
-        // The band is idle only if nothing arrived either: on a busy host notifications can wait to be handled.
+        // The band is idle only if nothing arrived either and the session is not behind: on a busy host
+        // notifications can wait to be handled, and the band waits for the acknowledgement of the one in hand.
+        if let receiver, receiver.arrivals != valuesHandled { return }
         let idle = Date().timeIntervalSince(max(lastActivity, receiver?.lastArrival ?? .distantPast))
         if idle > configuration.idleTimeout {
             failWaiters(
@@ -492,15 +500,21 @@ enum Inbound: Sendable {
 
 /// Enqueues on the transport's delivery thread and notes when the last value arrived; never blocks beyond a lock.
 private final class Receiver: TransportReceiver, @unchecked Sendable {
-    // Sendable invariant: `arrival` is read and written under `lock` only.
+    // Sendable invariant: `arrival` and `count` are read and written under `lock` only.
     let continuation: AsyncStream<Inbound>.Continuation
     private let lock = NSLock()
     private var arrival = Date.distantPast
+    private var count = 0
     init(_ continuation: AsyncStream<Inbound>.Continuation) { self.continuation = continuation }
     /// When the band's last notification arrived (any thread).
     var lastArrival: Date { lock.withLock { arrival } }
+    /// How many notifications arrived (any thread).
+    var arrivals: Int { lock.withLock { count } }
     func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
-        lock.withLock { arrival = Date() }
+        lock.withLock {
+            arrival = Date()
+            count += 1
+        }
         continuation.yield(.value(value, characteristic))
     }
     func transport(didChange event: LinkEvent) { continuation.yield(.link(event)) }

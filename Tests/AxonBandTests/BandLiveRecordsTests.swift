@@ -46,7 +46,9 @@ struct BandLiveRecordsTests {
         let counts = try fixture.store.counts()
         #expect(counts[.heartRate] == 1 && counts[.sport] == 1)
         let live = await seen.records.map(\.sequence)
-        waitUntil(seconds: 5) { !band.pendingRecords.contains { live.contains($0.sequence) } }
+        try await waitUntil(seconds: 20) { () async -> Bool in
+            !band.pendingRecords.contains { live.contains($0.sequence) }
+        }
 
         let report = try await session.sync()
         #expect(report.inserted[.heartRate] == 7 * 24, "the week's hours only")
@@ -85,7 +87,7 @@ struct BandLiveRecordsTests {
         try await session.requestCurrentSportData()
         try await session.requestSupportedSports()
         let sports = SimulatedBand.supportedSports.entries.count
-        try await waitUntil(seconds: 5) { await seen.records.count == SimulatedBand.todayTotals.count + sports }
+        try await waitUntil(seconds: 20) { await seen.records.count == SimulatedBand.todayTotals.count + sports }
         let today = await seen.contents.compactMap { content -> BandTodayTotals? in
             if case .today(let totals) = content { return totals }
             return nil
@@ -144,14 +146,14 @@ struct BandLiveRecordsTests {
         #expect(report.inserted[.heartRate] == 7 * 24 && report.inserted[.sport] == 7 * 2)
         #expect(report.duplicates[.heartRate] == nil && report.duplicates[.sport] == nil)
         #expect(try store.counts()[.heartRate] == 7 * 24 + 1 && store.counts()[.sport] == 7 * 2 + 1)
-        try await waitUntil(seconds: 5) { try await bed.stats(address)["pending"]?.integerValue == 0 }
+        try await waitUntil(seconds: 20) { try await bed.stats(address)["pending"]?.integerValue == 0 }
 
         // Today's totals answer outside a sync too (the seed's getCurrentSportData), pushed at once.
         try await session.requestCurrentSportData()
-        try await waitUntil(seconds: 5) { await seen.records.count == 2 + SimulatedBand.todayTotals.count }
+        try await waitUntil(seconds: 20) { await seen.records.count == 2 + SimulatedBand.todayTotals.count }
         let after = await seen.contents.map(\.kind)
         #expect(after.dropFirst(2) == [.today, .today], "\(after)")
-        try await waitUntil(seconds: 5) { try await bed.stats(address)["pending"]?.integerValue == 0 }  // acknowledged
+        try await waitUntil(seconds: 20) { try await bed.stats(address)["pending"]?.integerValue == 0 }  // acknowledged
         await session.close()
     }
 
