@@ -7,7 +7,13 @@ extension BandCommand {
         switch self {
         case .sync(let after): w.u32(Int(after))
         case .acknowledge(let sequence): w.u32(Int(sequence))
-        case .getDeviceInfo, .getBattery, .getSupportedSports, .getCurrentSportData, .clearSchedules, .reset: break
+        case .getDeviceInfo, .getBattery, .getSupportedSports, .getCurrentSportData, .readSchedules, .clearSchedules,
+            .reset:
+            break
+        case .readScheduleInfo(let date):
+            w.u16(date.year)
+            w.u8(date.month)
+            w.u8(date.day)
         case .sedentary(let s):
             w.bool(s.isOn)
             w.u8(s.startHour)
@@ -82,6 +88,8 @@ extension BandCommand {
         case 0x04: self = .getBattery
         case 0x05: self = .getSupportedSports
         case 0x06: self = .getCurrentSportData
+        case 0x07: self = .readScheduleInfo(try BandNotification.date(&r))
+        case 0x08: self = .readSchedules
         case 0x40:
             let on = try flag()
             self = .sedentary(

@@ -12,7 +12,8 @@ extension BandCommand {
         case .sedentary(let s):
             try Self.hour(s.startHour, "sedentary start")
             try Self.hour(s.endHour, "sedentary end")
-            guard s.startHour < s.endHour else {
+            // A window may cross midnight (22 → 6): the framing carries both hours as they are.
+            guard s.startHour != s.endHour else {
                 throw .sedentaryWindowEmpty(startHour: s.startHour, endHour: s.endHour)
             }
         case .personalInfo(let p):
@@ -24,9 +25,6 @@ extension BandCommand {
             guard (0...7).contains(a.id) else { throw .alarmIDOutOfRange(a.id) }
             try Self.hour(a.hour, "alarm")
             try Self.minute(a.minute, "alarm")
-            if a.weekRepeat.contains(.repeatWeekly), !a.weekRepeat.hasWeekday {
-                throw .alarmRepeatWithoutWeekday(id: a.id)
-            }
         case .writeSchedule(let s):
             try Self.scheduleFields(s)
             try schedules.checkAdding(s)
@@ -58,7 +56,7 @@ extension BandCommand {
             let bytes = text.utf8.count
             guard bytes <= Self.maximumPushTextBytes else { throw .pushTextTooLong(bytes: bytes) }
         case .sync, .acknowledge, .getDeviceInfo, .getBattery, .getSupportedSports, .getCurrentSportData,
-            .clearSchedules, .cameraMode, .heartRateAutoSync, .sportDataAutoSync, .reset:
+            .readScheduleInfo, .readSchedules, .clearSchedules, .cameraMode, .heartRateAutoSync, .sportDataAutoSync, .reset:
             break
         }
     }

@@ -15,6 +15,12 @@ public enum BandCommand: Sendable, Hashable {
     case getSupportedSports
     /// Today's totals, as a `today` record.
     case getCurrentSportData
+    /// How many schedules the band holds, and how many of `date`'s four are used and free (the seed's
+    /// `readScheduleInfo`): answered with ``BandNotification/scheduleInfo(_:)``.
+    case readScheduleInfo(BandDate)
+    /// Every schedule the band holds, whoever wrote it (the seed's `readSchedule`, for all of them at once): answered
+    /// with one ``BandNotification/scheduleEntry(_:)`` per schedule, or one saying there are none.
+    case readSchedules
     case sedentary(BandSedentaryReminder)
     case personalInfo(BandPersonalInfo)
     case alarm(BandAlarm)
@@ -42,6 +48,8 @@ public enum BandCommand: Sendable, Hashable {
         case .getBattery: 0x04
         case .getSupportedSports: 0x05
         case .getCurrentSportData: 0x06
+        case .readScheduleInfo: 0x07
+        case .readSchedules: 0x08
         case .sedentary: 0x40
         case .personalInfo: 0x41
         case .alarm: 0x42

@@ -6,14 +6,12 @@ public enum BandCommandError: Error, Sendable, Hashable, CustomStringConvertible
     case hourOutOfRange(field: String, value: Int)
     /// A minute outside 0–59.
     case minuteOutOfRange(field: String, value: Int)
-    /// The sedentary reminder's start hour is not before its end hour.
+    /// The sedentary reminder's start and end hour are the same: no window (one crossing midnight, 22 → 6, is fine).
     case sedentaryWindowEmpty(startHour: Int, endHour: Int)
     /// A personal-information value outside its sane range.
     case personalValueOutOfRange(field: String, value: Int, range: ClosedRange<Int>)
     /// Alarm ids are 0–7.
     case alarmIDOutOfRange(Int)
-    /// The weekly repeat flag with no weekday to repeat on.
-    case alarmRepeatWithoutWeekday(id: Int)
     /// A schedule date that is not a calendar day.
     case scheduleDateInvalid(year: Int, month: Int, day: Int)
     /// Title over 20 characters.
@@ -53,11 +51,10 @@ public enum BandCommandError: Error, Sendable, Hashable, CustomStringConvertible
         case .hourOutOfRange(let field, let value): "\(field) hour \(value) is not within 0–23"
         case .minuteOutOfRange(let field, let value): "\(field) minute \(value) is not within 0–59"
         case .sedentaryWindowEmpty(let start, let end):
-            "the sedentary reminder's start hour \(start) must be before its end hour \(end)"
+            "the sedentary reminder's start hour \(start) and end hour \(end) make no window"
         case .personalValueOutOfRange(let field, let value, let range):
             "\(field) \(value) is outside \(range.lowerBound)–\(range.upperBound)"
         case .alarmIDOutOfRange(let id): "alarm id \(id) is not within 0–7"
-        case .alarmRepeatWithoutWeekday(let id): "alarm \(id) repeats weekly but has no weekday set"
         case .scheduleDateInvalid(let y, let m, let d): "\(y)-\(m)-\(d) is not a calendar day"
         case .scheduleTitleTooLong(let n): "schedule title of \(n) characters (at most 20)"
         case .scheduleSubtitleTooLong(let n): "schedule subtitle of \(n) characters (at most 33)"

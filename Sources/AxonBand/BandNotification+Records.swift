@@ -117,7 +117,7 @@ extension BandNotification {
         }
     }
 
-    private static func date(_ r: inout ByteReader) throws(BandDecodingError) -> BandDate {
+    static func date(_ r: inout ByteReader) throws(BandDecodingError) -> BandDate {
         let year = Int(try r.u16()), month = Int(try r.u8()), day = Int(try r.u8())
         guard let date = BandDate(year: year, month: month, day: day) else {
             throw .invalidField(type: r.type, field: "date", value: year * 10_000 + month * 100 + day)

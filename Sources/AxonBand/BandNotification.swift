@@ -12,11 +12,17 @@ public enum BandNotification: Sendable, Hashable {
     case syncDone(lastSequence: UInt32)
     /// The answer to a command: its frame type and whether the band accepted it.
     case response(command: UInt8, accepted: Bool)
+    /// The answer to ``BandCommand/readScheduleInfo(_:)``.
+    case scheduleInfo(BandScheduleInfo)
+    /// One frame of the answer to ``BandCommand/readSchedules``.
+    case scheduleEntry(BandScheduleEntry)
 
     static let deviceInfoType: UInt8 = 0x10
     static let batteryType: UInt8 = 0x11
     static let syncDoneType: UInt8 = 0x2F
     static let responseType: UInt8 = 0x30
+    static let scheduleInfoType: UInt8 = 0x12
+    static let scheduleEntryType: UInt8 = 0x13
 
     /// Decodes one notification value.
     ///
@@ -45,6 +51,33 @@ public enum BandNotification: Sendable, Hashable {
             let status = try r.u8()
             guard status <= 1 else { throw .invalidField(type: frame.type, field: "status", value: Int(status)) }
             self = .response(command: command, accepted: status == 0)
+        case Self.scheduleInfoType:
+            let date = try Self.date(&r)
+            let used = Int(try r.u8()), free = Int(try r.u8()), held = Int(try r.u16())
+            guard used + free == BandSchedule.maximumPerDay else {
+                throw .invalidField(type: frame.type, field: "schedules used", value: used)
+            }
+            self = .scheduleInfo(BandScheduleInfo(date: date, used: used, free: free, held: held))
+        case Self.scheduleEntryType:
+            let count = Int(try r.u16()), index = Int(try r.u16())
+            guard count > 0 else {
+                guard index == 0 else { throw .invalidField(type: frame.type, field: "schedule index", value: index) }
+                self = .scheduleEntry(BandScheduleEntry(index: 0, count: 0, schedule: nil))
+                break
+            }
+            guard index < count else { throw .invalidField(type: frame.type, field: "schedule index", value: index) }
+            let date = try Self.date(&r)
+            let hour = Int(try r.u8()), minute = Int(try r.u8())
+            guard hour < 24, minute < 60 else {
+                throw .invalidField(type: frame.type, field: "schedule time", value: hour * 100 + minute)
+            }
+            let title = try Self.text(&r), subtitle = try Self.text(&r)
+            self = .scheduleEntry(
+                BandScheduleEntry(
+                    index: index, count: count,
+                    schedule: BandSchedule(
+                        year: date.year, month: date.month, day: date.day, hour: hour, minute: minute, title: title,
+                        subtitle: subtitle)))
         default:
             guard let kind = BandRecordKind(rawValue: frame.type) else { throw .unknownType(frame.type) }
             let sequence = try r.u32()
@@ -74,6 +107,27 @@ public enum BandNotification: Sendable, Hashable {
             type = Self.responseType
             w.u8(command)
             w.u8(accepted ? 0 : 1)
+        case .scheduleInfo(let info):
+            type = Self.scheduleInfoType
+            w.u16(info.date.year)
+            w.u8(info.date.month)
+            w.u8(info.date.day)
+            w.u8(info.used)
+            w.u8(info.free)
+            w.u16(info.held)
+        case .scheduleEntry(let entry):
+            type = Self.scheduleEntryType
+            w.u16(entry.count)
+            w.u16(entry.index)
+            if let s = entry.schedule {
+                w.u16(s.year)
+                w.u8(s.month)
+                w.u8(s.day)
+                w.u8(s.hour)
+                w.u8(s.minute)
+                w.text(s.title)
+                w.text(s.subtitle)
+            }
         case .record(let record):
             type = record.content.kind.rawValue
             w.u32(Int(record.sequence))

@@ -268,6 +268,15 @@ public enum BandRecordContent: Sendable, Hashable {
         }
     }
 
+    /// Whether the band may push it outside a sync's stop-and-wait order even during a sync: a button press, or an
+    /// answer to a request (today's totals, a supported-sports entry).
+    public var mayComePushed: Bool {
+        switch self {
+        case .takePicture, .searchPhone, .today, .supportedSport: true
+        default: false
+        }
+    }
+
     /// The stream it belongs to.
     public var kind: BandRecordKind {
         switch self {

@@ -31,14 +31,14 @@ public actor BandSession {
         public var idleTimeout: Double
         /// The host's "today" for today's totals.
         public var today: @Sendable () -> BandDate
-        /// Sync as part of ``BandSession/connect()`` when the session has a store (the seed's band syncs on every
-        /// connection); the report is ``BandSession/lastSyncReport``.
+        /// Sync as part of ``BandSession/connect()`` when the session has a store, as the seed's SDK does on every
+        /// connection (on by default); the report is ``BandSession/lastSyncReport``.
         public var syncOnConnect: Bool
         /// Creates a value from its fields.
         public init(
             profile: BandGATTProfile = .init(), liveHeartRate: Bool = false, idleTimeout: Double = 30,
             today: @escaping @Sendable () -> BandDate = { BandDate(Date(), timeZone: .current) },
-            syncOnConnect: Bool = false
+            syncOnConnect: Bool = true
         ) {
             self.profile = profile
             self.liveHeartRate = liveHeartRate
@@ -64,19 +64,37 @@ public actor BandSession {
     /// a press is stored and acknowledged first and one the store already held is not repeated here; without one
     /// it is not acknowledged, so the band sends it again in the next sync.
     public nonisolated let buttonPresses: AsyncStream<BandRecord>
+    /// The records the band pushes as they happen while it is connected and no ``sync()`` runs (the seed's
+    /// `HeartRateDataHoursNotification` at every complete hour, `SportDataDetailNotification` when a sport ends, …,
+    /// the button presses, and the answers to ``requestCurrentSportData()`` and ``requestSupportedSports()``); one
+    /// consumer. With a store each is stored and acknowledged, so the band forgets it and the next ``sync()`` neither
+    /// receives nor stores it again; it is published only if the store did not hold it already, except an answer to
+    /// a request, published even when unchanged. Without a store it is published and not acknowledged: the band
+    /// sends it again in the next sync.
+    public nonisolated let liveRecords: AsyncStream<BandRecord>
 
     private let heartRateContinuation: AsyncStream<HeartRateMeasurement>.Continuation
     private let storedContinuation: AsyncStream<(BandRecord, InsertOutcome)>.Continuation
     private let buttonContinuation: AsyncStream<BandRecord>.Continuation
+    private let liveContinuation: AsyncStream<BandRecord>.Continuation
     private let inbound: AsyncStream<Inbound>
     private let inboundContinuation: AsyncStream<Inbound>.Continuation
     private var pump: Task<Void, Never>?
     private var watchdog: Task<Void, Never>?
-    private var lastActivity = Date()
+    var lastActivity = Date()
+    /// The current connection's receiver: when the band's last notification arrived, handled yet or not.
+    private var receiver: Receiver?
+    /// Notifications handled on the current connection (the receiver counts those that arrived).
+    private var valuesHandled = 0
     private var linkDown = false
     private var syncing = false
     private var syncWaiter: CheckedContinuation<Void, any Error>?
     private var responseWaiters: [UInt8: CheckedContinuation<Bool, any Error>] = [:]
+    /// Waiting for the band's schedule info (``readScheduleInfo(on:)``).
+    var scheduleInfoWaiter: CheckedContinuation<BandScheduleInfo, any Error>?
+    /// Waiting for the band's schedules (``readSchedules()``), and the ones that came so far.
+    var scheduleListWaiter: CheckedContinuation<[BandSchedule], any Error>?
+    var scheduleEntries: [Int: BandSchedule] = [:]
     private var report = BandSyncReport()
     private var lastStored: UInt32 = 0
     private var consecutiveMalformed = 0
@@ -85,7 +103,7 @@ public actor BandSession {
     /// The band's schedules as far as Axon knows them: those stored by earlier sessions in the store
     /// (``BandRecordStore/schedules()``, read by ``connect()`` and ``attach(_:)``) and the changes this session sent
     /// and the band accepted, each stored again before ``send(_:)`` returns.
-    public private(set) var schedules = BandScheduleBook()
+    public internal(set) var schedules = BandScheduleBook()
     /// The band's info and battery, once it answered.
     public private(set) var deviceInfo: BandDeviceInfo?
     /// Battery level in percent, from the band's own answer (Axon's framing).
@@ -112,18 +130,21 @@ public actor BandSession {
         (heartRate, heartRateContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (storedRecords, storedContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(4096))
         (buttonPresses, buttonContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(256))
+        (liveRecords, liveContinuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1024))
         (inbound, inboundContinuation) = AsyncStream.makeStream()
     }
 
     /// Connects, subscribes and asks for device info and battery. With a store, the schedules written by earlier
-    /// sessions are read from it first, and with ``Configuration/syncOnConnect`` the band is synced before this
-    /// returns.
+    /// sessions are read from it first, and with ``Configuration/syncOnConnect`` (the default) the band is synced
+    /// before this returns.
     ///
     /// - Throws: ``BandError/transport(_:)`` when the band cannot be reached; ``BandError/store(_:)``; the errors
     ///   of ``sync()`` when it syncs.
     public func connect() async throws(BandError) {
         if let store { try loadSchedules(from: store) }
         let receiver = Receiver(inboundContinuation)
+        self.receiver = receiver
+        valuesHandled = 0
         var notifications = [configuration.profile.records]
         if configuration.liveHeartRate { notifications.append(configuration.profile.heartRate) }
         connectionState = .connecting
@@ -217,6 +238,19 @@ public actor BandSession {
         }
     }
 
+    /// Asks the band for today's totals (the seed's `getCurrentSportData`): outside a sync they come pushed, one
+    /// record per sport, on ``liveRecords`` (stored first with a store); a ``sync()`` asks for them itself.
+    ///
+    /// - Throws: ``BandError/transport(_:)``.
+    public func requestCurrentSportData() async throws(BandError) { try await write(.getCurrentSportData) }
+
+    /// Asks the band for its supported-sports list (the seed's `getSupportSportsList`): outside a sync its entries
+    /// come pushed on ``liveRecords``, and ``supportedSports`` is set once all of them arrived; a ``sync()`` asks
+    /// for it itself.
+    ///
+    /// - Throws: ``BandError/transport(_:)``.
+    public func requestSupportedSports() async throws(BandError) { try await write(.getSupportedSports) }
+
     /// Sets the store ``sync()`` writes to (for a store named after ``deviceInfo``, known only once connected) and
     /// reads the schedules earlier sessions stored in it.
     ///
@@ -256,6 +290,7 @@ public actor BandSession {
         heartRateContinuation.finish()
         storedContinuation.finish()
         buttonContinuation.finish()
+        liveContinuation.finish()
     }
 
     // MARK: - Inbound
@@ -263,7 +298,10 @@ public actor BandSession {
     private func handle(_ item: Inbound) async {
         // Only the band's own notifications count as activity: a transport retrying a band that left range reports
         // link events for ever.
-        if case .value = item { lastActivity = Date() }
+        if case .value = item {
+            lastActivity = Date()
+            valuesHandled += 1
+        }
         switch item {
         case .link(let event):
             switch event {
@@ -300,15 +338,25 @@ public actor BandSession {
         case .battery(let level): battery = level
         case .response(let command, let accepted):
             responseWaiters.removeValue(forKey: command)?.resume(returning: accepted)
+        case .scheduleInfo(let info):
+            scheduleInfoWaiter?.resume(returning: info)
+            scheduleInfoWaiter = nil
+        case .scheduleEntry(let entry):
+            if let schedule = entry.schedule { scheduleEntries[entry.index] = schedule }
+            guard entry.count == 0 || (0..<entry.count).allSatisfy({ scheduleEntries[$0] != nil }) else { return }
+            let list = (0..<entry.count).compactMap { scheduleEntries[$0] }
+            scheduleEntries = [:]
+            scheduleListWaiter?.resume(returning: list)
+            scheduleListWaiter = nil
         case .syncDone:
             guard syncing else { return }
             report.lastSequence = lastStored
             syncWaiter?.resume()
             syncWaiter = nil
         case .record(let record) where !syncing:
-            // Outside a sync the band sends only what happens now: a button pressed.
-            guard record.content.isButtonPress else { return }
-            await pressed(record)
+            // Outside a sync the band sends what happens now: an hour of heart rate complete, a sport ended, a
+            // button pressed.
+            await pushed(record)
         case .record(let record):
             // Never acknowledged unless stored: without a store (or outside a sync) the band keeps it.
             guard let store else {
@@ -323,12 +371,16 @@ public actor BandSession {
             }
             report.count(outcome, record.content.kind)
             keep(record.content)
-            lastStored = max(lastStored, record.sequence)
+            // A press, and the answers to today's totals and the sports list, may come pushed outside the
+            // stop-and-wait order, with sequence numbers beyond records not sent yet: resuming after them would skip
+            // those.
+            if !record.content.mayComePushed { lastStored = max(lastStored, record.sequence) }
             storedContinuation.yield((record, outcome))
             if record.content.isButtonPress, outcome == .inserted { buttonContinuation.yield(record) }
             do { try await write(.acknowledge(sequence: record.sequence)) } catch {
                 report.acknowledgementsLost += 1
             }
+            lastActivity = Date()  // the band answers an acknowledgement: it is not idle before it had the chance
         }
     }
 
@@ -348,22 +400,32 @@ public actor BandSession {
         }
     }
 
-    /// A button press outside a sync: stored and acknowledged when there is a store (a press stored before is not
-    /// published again), published either way.
-    private func pressed(_ record: BandRecord) async {
+    /// A record the band pushed outside a sync: stored and acknowledged when there is a store (a record stored
+    /// before is not published again), published either way; presses on ``buttonPresses`` too.
+    private func pushed(_ record: BandRecord) async {
+        func publish() {
+            liveContinuation.yield(record)
+            if record.content.isButtonPress { buttonContinuation.yield(record) }
+        }
         guard let store else {
-            buttonContinuation.yield(record)
+            publish()
             return
         }
         let outcome: InsertOutcome
         do { outcome = try store.insert(record, today: configuration.today()) } catch {
-            // Not stored, so not acknowledged: the band keeps it for the next sync. The press still happened.
-            buttonContinuation.yield(record)
+            // Not stored, so not acknowledged: the band keeps it for the next sync. It still happened.
+            publish()
             return
         }
+        keep(record.content)
         storedContinuation.yield((record, outcome))
-        if outcome == .inserted { buttonContinuation.yield(record) }
-        try? await write(.acknowledge(sequence: record.sequence))
+        // An answer to a request is the answer even when unchanged; anything else came again and was published.
+        let answer = record.content.mayComePushed && !record.content.isButtonPress
+        if outcome == .inserted || answer { publish() }
+        // Stored: acknowledged without holding up the next push (pushes are not stop-and-wait; a lost
+        // acknowledgement only makes the band send the record again, which the store keeps once).
+        let sequence = record.sequence
+        Task { try? await self.write(.acknowledge(sequence: sequence)) }
     }
 
     private func malformed(_ error: BandDecodingError) async {
@@ -397,15 +459,19 @@ public actor BandSession {
         }
     }
 
-    private func write(_ command: BandCommand) async throws(BandError) {
+    func write(_ command: BandCommand) async throws(BandError) {
         do { try await transport.write(command.bytes, to: configuration.profile.command, withResponse: true) } catch {
             throw .transport(error)
         }
     }
 
     private func checkIdle() {
-        guard syncWaiter != nil || !responseWaiters.isEmpty else { return }
-        let idle = Date().timeIntervalSince(lastActivity)
+        let answers = scheduleInfoWaiter != nil || scheduleListWaiter != nil || !responseWaiters.isEmpty
+        guard syncWaiter != nil || answers else { return }
+        // The band is idle only if nothing arrived either and the session is not behind: on a busy host
+        // notifications can wait to be handled, and the band waits for the acknowledgement of the one in hand.
+        if let receiver, receiver.arrivals != valuesHandled { return }
+        let idle = Date().timeIntervalSince(max(lastActivity, receiver?.lastArrival ?? .distantPast))
         if idle > configuration.idleTimeout {
             failWaiters(
                 .timedOut(
@@ -413,9 +479,14 @@ public actor BandSession {
         }
     }
 
-    private func failWaiters(_ error: BandError) {
+    func failWaiters(_ error: BandError) {
         syncWaiter?.resume(throwing: error)
         syncWaiter = nil
+        scheduleInfoWaiter?.resume(throwing: error)
+        scheduleInfoWaiter = nil
+        scheduleListWaiter?.resume(throwing: error)
+        scheduleListWaiter = nil
+        scheduleEntries = [:]
         for waiter in responseWaiters.values { waiter.resume(throwing: error) }
         responseWaiters = [:]
     }
@@ -427,11 +498,23 @@ enum Inbound: Sendable {
     case link(LinkEvent)
 }
 
-/// Enqueues on the transport's delivery thread; never blocks.
-private final class Receiver: TransportReceiver, Sendable {
+/// Enqueues on the transport's delivery thread and notes when the last value arrived; never blocks beyond a lock.
+private final class Receiver: TransportReceiver, @unchecked Sendable {
+    // Sendable invariant: `arrival` and `count` are read and written under `lock` only.
     let continuation: AsyncStream<Inbound>.Continuation
+    private let lock = NSLock()
+    private var arrival = Date.distantPast
+    private var count = 0
     init(_ continuation: AsyncStream<Inbound>.Continuation) { self.continuation = continuation }
+    /// When the band's last notification arrived (any thread).
+    var lastArrival: Date { lock.withLock { arrival } }
+    /// How many notifications arrived (any thread).
+    var arrivals: Int { lock.withLock { count } }
     func transport(didReceive value: [UInt8], from characteristic: GATTCharacteristicID, arrivalTime: Double) {
+        lock.withLock {
+            arrival = Date()
+            count += 1
+        }
         continuation.yield(.value(value, characteristic))
     }
     func transport(didChange event: LinkEvent) { continuation.yield(.link(event)) }

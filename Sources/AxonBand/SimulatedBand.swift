@@ -42,12 +42,20 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         public var corruptRecords: Set<Int>
         /// Seconds between live heart-rate notifications.
         public var heartRatePeriod: Double
+        /// The hourly heart-rate auto-sync as the band starts: off, as the seed's band until the app's
+        /// `getHRDataOfHours` (``BandCommand/heartRateAutoSync(_:)``) switches it on; `true` for a band an earlier
+        /// session switched on. A reset switches it off again.
+        public var heartRateAutoSync: Bool
+        /// Records the band makes right after sending these record notifications (1 = the first sent): something
+        /// completing during a sync, as ``SimulatedBand/complete(_:)`` does outside one.
+        public var madeAfterRecords: [Int: BandRecordContent]
         /// Creates a value from its fields.
         public init(
             model: BandModel = .smarteeTraining, name: String = "Smartee-0001", firmware: String = "3.1.4",
             battery: Int = 83, today: BandDate = BandDate(Date(), timeZone: .current), days: Int = 7, seed: UInt64 = 7,
             linkLossAfterRecords: Set<Int> = [], outage: Double = 0.05, vanishAfterRecords: Int? = nil,
-            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1
+            corruptRecords: Set<Int> = [], heartRatePeriod: Double = 1, heartRateAutoSync: Bool = false,
+            madeAfterRecords: [Int: BandRecordContent] = [:]
         ) {
             self.model = model
             self.name = name
@@ -61,6 +69,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             self.vanishAfterRecords = vanishAfterRecords
             self.corruptRecords = corruptRecords
             self.heartRatePeriod = heartRatePeriod
+            self.heartRateAutoSync = heartRateAutoSync
+            self.madeAfterRecords = madeAfterRecords
         }
     }
 
@@ -84,16 +94,24 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private var pending: [BandRecord] = []
     private var nextSequence: UInt32 = 1
     private var inFlight: UInt32?
+    /// A sync asked for and not done yet: records the band makes meanwhile join its stop-and-wait order.
+    private var syncing = false
+    /// Records pushed in this connection and not acknowledged yet: a sync does not send them again meanwhile.
+    private var awaitingAck: Set<UInt32> = []
     private var recordsSent = 0
     /// Sequence numbers of the records sent at least once.
     private var sent: Set<UInt32> = []
     private var book = BandScheduleBook()
     private var commandLog: [[UInt8]] = []
     private var settings: [UInt8: BandCommand] = [:]
+    /// The auto-sync switches (``BandCommand/heartRateAutoSync(_:)``, ``BandCommand/sportDataAutoSync(_:)``).
+    private var hourlyHeartRateOn: Bool
+    private var sportDataOn = true
 
     /// Creates a value from its fields.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
+        hourlyHeartRateOn = configuration.heartRateAutoSync
         (events, eventContinuation) = AsyncStream.makeStream()
         for content in Self.week(today: configuration.today, days: configuration.days, seed: configuration.seed) {
             append(content)
@@ -114,7 +132,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     public var schedules: BandScheduleBook { queue.sync { book } }
 
     /// Puts `book` in the band's memory, replacing what it held: a band kept across host restarts, for a command
-    /// line that makes its simulated band anew each time (the schedules come from the event store).
+    /// line that makes its simulated band anew each time (the schedules come from the event store), or schedules
+    /// another phone wrote, which a session knows only once it reads them (``BandSession/readSchedules()``).
     public func restoreSchedules(_ book: BandScheduleBook) { queue.sync { self.book = book } }
 
     /// Adds a record as if the band had just made it.
@@ -128,9 +147,23 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         queue.sync {
             append(content)
             guard linkUp, let record = pending.last else { return }
-            sent.insert(record.sequence)
-            receiver?.transport(
-                didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
+            push(record)
+        }
+    }
+
+    /// Something completes on the band as the wearer goes — an hour of heart rate (`.heartRate`, the seed's
+    /// `HeartRateDataHoursNotification` at the turn of the hour), a sport session (`.sport`), a day's totals or a
+    /// sleep segment: the band makes the record and, while connected with no sync running and the record's
+    /// auto-sync switch on, pushes it at once (a real band's push, in Axon's framing an ordinary record frame).
+    /// Otherwise it keeps it: a running sync sends it in its order, a later sync sends it. Like any record it is
+    /// forgotten only once acknowledged. Whether it was pushed at once.
+    @discardableResult
+    public func complete(_ content: BandRecordContent) -> Bool {
+        queue.sync {
+            append(content)
+            guard linkUp, !syncing, let record = pending.last, offers(record) else { return false }
+            push(record)
+            return true
         }
     }
 
@@ -192,6 +225,8 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             closed = true
             linkUp = false
             inFlight = nil
+            syncing = false
+            awaitingAck = []
             heartRateTimer?.cancel()
             heartRateTimer = nil
             deliver(.closed)
@@ -211,9 +246,11 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         case .sync(let after):
             // Forgets what it sent up to `after`; records held back by a switched-off auto-sync were never sent.
             pending.removeAll { $0.sequence <= after && sent.contains($0.sequence) }
+            syncing = true
             sendNext()
         case .acknowledge(let sequence):
             pending.removeAll { $0.sequence == sequence }
+            awaitingAck.remove(sequence)
             if inFlight == sequence {
                 inFlight = nil
                 sendNext()
@@ -224,8 +261,10 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
                     BandDeviceInfo(
                         model: configuration.model, firmware: configuration.firmware, name: configuration.name)))
         case .getBattery: notify(.battery(configuration.battery))
-        case .getSupportedSports: for entry in Self.supportedSports.records { append(.supportedSport(entry)) }
-        case .getCurrentSportData: for totals in Self.todayTotals { append(.today(totals)) }
+        case .getSupportedSports: answer(Self.supportedSports.records.map { .supportedSport($0) })
+        case .getCurrentSportData: answer(Self.todayTotals.map { .today($0) })
+        case .readScheduleInfo(let date): notify(.scheduleInfo(book.info(on: date)))
+        case .readSchedules: for entry in BandScheduleEntry.answer(book) { notify(.scheduleEntry(entry)) }
         default:
             let accepted: Bool
             do {
@@ -237,26 +276,45 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
             if accepted {
                 book.apply(command)
                 settings[command.type] = command
-                if case .reset = command { settings = [:] }
+                switch command {
+                case .heartRateAutoSync(let on): hourlyHeartRateOn = on
+                case .sportDataAutoSync(let on): sportDataOn = on
+                case .reset:
+                    settings = [:]
+                    (hourlyHeartRateOn, sportDataOn) = (false, true)
+                default: break
+                }
             }
             notify(.response(command: command.type, accepted: accepted))
         }
     }
 
-    /// Whether a sync sends `record`: hourly heart rate only while heart-rate auto-sync is on, sport sessions only
-    /// while sport-data auto-sync is on (both on until a command switches them off).
+    /// Whether the band sends `record` (in a sync, or pushed): hourly heart rate only while heart-rate auto-sync is
+    /// on (off until switched on, the seed's `getHRDataOfHours`); activity and sport data — sport sessions,
+    /// whole-day totals, sleep — only while sport-data auto-sync is on (on until switched off, the seed's
+    /// `sportDataSwichOn:`). Today's totals answer their own request and the rest is always sent.
     private func offers(_ record: BandRecord) -> Bool {
         switch record.content {
-        case .heartRate: settings[BandCommand.heartRateAutoSync(true).type] != .heartRateAutoSync(false)
-        case .sport: settings[BandCommand.sportDataAutoSync(true).type] != .sportDataAutoSync(false)
+        case .heartRate: hourlyHeartRateOn
+        case .sport, .day, .sleep: sportDataOn
         default: true
+        }
+    }
+
+    /// Records answering a request (today's totals, the supported sports): pushed at once while no sync runs, else
+    /// sent in the sync's order.
+    private func answer(_ contents: [BandRecordContent]) {
+        for content in contents {
+            append(content)
+            if linkUp, !syncing, let record = pending.last { push(record) }
         }
     }
 
     private func sendNext() {
         guard linkUp else { return }
-        guard let record = pending.first(where: offers) else {
+        guard let record = pending.first(where: { offers($0) && !awaitingAck.contains($0.sequence) }) else {
             inFlight = nil
+            syncing = false
             notify(.syncDone(lastSequence: nextSequence - 1))
             return
         }
@@ -266,9 +324,12 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
         var bytes = BandNotification.record(record).bytes
         if configuration.corruptRecords.contains(recordsSent) { bytes[bytes.count - 1] &+= 1 }
         receiver?.transport(didReceive: bytes, from: profile.records, arrivalTime: Self.now())
+        if let made = configuration.madeAfterRecords[recordsSent] { append(made) }
         if configuration.vanishAfterRecords == recordsSent {
             linkUp = false
             inFlight = nil
+            syncing = false
+            awaitingAck = []
             deliver(.linkLost(reason: "out of range"))
         } else if configuration.linkLossAfterRecords.contains(recordsSent) {
             loseLink()
@@ -278,12 +339,21 @@ public final class SimulatedBand: DeviceTransport, @unchecked Sendable {
     private func loseLink() {
         linkUp = false
         inFlight = nil
+        awaitingAck = []
         deliver(.linkLost(reason: "simulated link loss"))
         queue.asyncAfter(deadline: .now() + configuration.outage) { [self] in
             guard !closed else { return }
             linkUp = true
             for event in [LinkEvent.connecting(attempt: 1), .connected, .servicesResolved, .ready] { deliver(event) }
         }
+    }
+
+    /// Sends `record` at once, outside any stop-and-wait order.
+    private func push(_ record: BandRecord) {
+        sent.insert(record.sequence)
+        awaitingAck.insert(record.sequence)
+        receiver?.transport(
+            didReceive: BandNotification.record(record).bytes, from: profile.records, arrivalTime: Self.now())
     }
 
     private func notify(_ notification: BandNotification) {

@@ -11,14 +11,20 @@ extension Axon {
             abstract:
                 "Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): sync, settings, live heart rate.",
             discussion: "Try them on the simulated band: axon band sync sim:band; axon band hr sim:band.",
-            subcommands: [BandSync.self, BandRecords.self, BandSet.self, BandHeartRate.self, BandPairing.self])
+            subcommands: [
+                BandSync.self, BandRecords.self, BandSet.self, BandSchedules.self, BandHeartRate.self, BandPairing.self,
+            ])
     }
 
     /// `axon band sync DEVICE [--out DB]`.
     struct BandSync: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sync",
-            abstract: "Take every record the band holds into the event store, each stored before it is acknowledged.")
+            abstract: "Take every record the band holds into the event store, each stored before it is acknowledged.",
+            discussion: """
+                The hourly heart-rate auto-sync is switched on first, as the seed's app does with getHRDataOfHours \
+                after connecting: a band sends no hourly heart rate before.
+                """)
 
         @OptionGroup var target: BandDeviceOptions
 
@@ -34,7 +40,10 @@ extension Axon {
             let store = try BandRecordStore(store: events, device: name)
             try await connection.session.attach(store)
             let report: BandSyncReport
-            do { report = try await connection.session.sync() } catch {
+            do {
+                try await connection.session.send(.heartRateAutoSync(true))
+                report = try await connection.session.sync()
+            } catch {
                 await connection.close()
                 throw error
             }
@@ -53,7 +62,13 @@ extension Axon {
     /// `axon band hr DEVICE`.
     struct BandHeartRate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "hr", abstract: "Live heart rate from the standard Heart Rate Measurement (0x2A37).")
+            commandName: "hr",
+            abstract: "Live heart rate from the standard Heart Rate Measurement (0x2A37), and what the band pushes meanwhile.",
+            discussion: """
+                Records the band pushes while it runs (an hour of heart rate or a sport session as it completes, a \
+                button press) are printed as they come; they are not stored here, so the next axon band sync stores \
+                them.
+                """)
 
         @OptionGroup var target: BandDeviceOptions
 
@@ -72,12 +87,18 @@ extension Axon {
                 target.device, bus: target.bus, store: nil, liveHeartRate: true)
             try await connection.session.connect()
             print("axon band hr: \(connection.label)" + (outlet.map { " → LSL outlet \"\($0.descriptor.name)\"" } ?? ""))
-            let presses = Task {
-                for await record in connection.session.buttonPresses {
-                    print("button: \(record.content.kind.word) pressed (record \(record.sequence))")
+            // What the band pushes meanwhile: presses, an hour of heart rate or a sport session as it completes. Not
+            // stored here, so not acknowledged: the next axon band sync stores them.
+            let pushed = Task {
+                for await record in connection.session.liveRecords {
+                    if record.content.isButtonPress {
+                        print("button: \(record.content.kind.word) pressed (record \(record.sequence))")
+                    } else {
+                        print("pushed: \(record.content.kind.word) \(record.content.identity(today: BandDate(Date(), timeZone: .current))) (record \(record.sequence))")
+                    }
                 }
             }
-            defer { presses.cancel() }
+            defer { pushed.cancel() }
             var received = 0
             for await m in connection.session.heartRate {
                 var line = "\(m.beatsPerMinute) bpm"

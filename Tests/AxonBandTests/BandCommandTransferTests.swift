@@ -14,6 +14,11 @@ struct BandCommandTransferTests {
             .sedentary(.init(startHour: 9, endHour: 18, weekRepeat: WeekRepeat(rawValue: 0xFC), isOn: true)),
             [0x40, 0x04, 0x01, 0x09, 0x12, 0xFC, 0x5C]
         ),
+        // 0x40 sedentary across midnight, as the seed allows: on, 22 h to 6 h, repeat daily (0xFF).
+        (
+            .sedentary(.init(startHour: 22, endHour: 6, weekRepeat: WeekRepeat(rawValue: 0xFF), isOn: true)),
+            [0x40, 0x04, 0x01, 0x16, 0x06, 0xFF, 0x60]
+        ),
         // 0x41 personal: woman, 168 cm, 61 kg, 9000 steps (0x2328), 34 years.
         (
             .personalInfo(.init(gender: .woman, height: 168, weight: 61, target: 9000, age: 34)),
@@ -24,6 +29,12 @@ struct BandCommandTransferTests {
             .alarm(
                 .init(id: 3, hour: 6, minute: 45, weekRepeat: WeekRepeat(rawValue: 0x83), switchOn: true, viable: true)),
             [0x42, 0x06, 0x03, 0x01, 0x01, 0x06, 0x2D, 0x83, 0x03]
+        ),
+        // 0x42 alarm 2 with only the repeat bit (0x80): the seed allows it; it rings on no day.
+        (
+            .alarm(
+                .init(id: 2, hour: 6, minute: 45, weekRepeat: WeekRepeat(rawValue: 0x80), switchOn: true, viable: true)),
+            [0x42, 0x06, 0x02, 0x01, 0x01, 0x06, 0x2D, 0x80, 0xFF]
         ),
         // 0x43 schedule 2026-11-24 09:30 "Run" / "5k".
         (

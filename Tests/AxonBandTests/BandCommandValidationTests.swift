@@ -48,9 +48,9 @@ struct BandCommandValidationTests {
             "sedentary end hour 0–23", .sedentary(.init(startHour: 9, endHour: -1, weekRepeat: [.monday], isOn: true)),
             .hourOutOfRange(field: "sedentary end", value: -1)),
         Row(
-            "sedentary start before end",
-            .sedentary(.init(startHour: 18, endHour: 9, weekRepeat: [.monday], isOn: true)),
-            .sedentaryWindowEmpty(startHour: 18, endHour: 9)),
+            "sedentary start and end differ",
+            .sedentary(.init(startHour: 9, endHour: 9, weekRepeat: [.monday], isOn: true)),
+            .sedentaryWindowEmpty(startHour: 9, endHour: 9)),
         Row(
             "height 50–250 cm", .personalInfo(.init(gender: .man, height: 251, weight: 70, target: 8000, age: 30)),
             .personalValueOutOfRange(field: "height", value: 251, range: 50...250)),
@@ -67,7 +67,6 @@ struct BandCommandValidationTests {
         Row("alarm id not negative", alarm(id: -1), .alarmIDOutOfRange(-1)),
         Row("alarm hour 0–23", alarm(hour: 24), .hourOutOfRange(field: "alarm", value: 24)),
         Row("alarm minute 0–59", alarm(minute: 60), .minuteOutOfRange(field: "alarm", value: 60)),
-        Row("alarm repeat needs a weekday", alarm(week: [.repeatWeekly]), .alarmRepeatWithoutWeekday(id: 0)),
         Row(
             "schedule date is a calendar day", .writeSchedule(schedule(day: 31)),
             .scheduleDateInvalid(year: 2026, month: 11, day: 31)),
@@ -120,10 +119,14 @@ struct BandCommandValidationTests {
 
     static let valid: [BandCommand] = [
         .sedentary(.init(startHour: 9, endHour: 18, weekRepeat: [.repeatWeekly, .monday, .friday], isOn: true)),
+        // Overnight, as the seed allows: the framing carries 22 and 6 as they are.
+        .sedentary(.init(startHour: 22, endHour: 6, weekRepeat: [.repeatWeekly, .monday], isOn: true)),
         .personalInfo(person),
         alarm(id: 7, hour: 23, minute: 59),
         // Switched off by an empty week: allowed (that is how the SDK turns an alarm off).
         .alarm(BandAlarm(id: 0, hour: 6, minute: 0, weekRepeat: [], switchOn: true, viable: true)),
+        // Only the repeat bit: the seed allows it (an alarm that rings on no day).
+        alarm(week: [.repeatWeekly]),
         .writeSchedule(schedule(title: String(repeating: "t", count: 20), subtitle: String(repeating: "s", count: 33))),
         .hardwareOptions(.init(backlightStart: 0, backlightEnd: 23)),
         targets([0x01, 0x02, 0x83, 0x88, 0x90]),

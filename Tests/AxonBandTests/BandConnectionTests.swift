@@ -41,13 +41,23 @@ struct BandConnectionTests {
         #expect(band.pendingRecords.isEmpty)
         await session.close()
 
-        // Off (the default): connecting syncs nothing.
+        // The default, as the seed's SDK: a session with a store syncs whenever it connects.
         let other = BandSyncTests.band()
-        let quiet = BandSession(
+        let defaults = BandSession(
             transport: other, store: try BandSyncTests.Fixture().store, configuration: .init(idleTimeout: 10))
+        try await defaults.connect()
+        #expect(await defaults.lastSyncReport?.totalInserted == BandSyncTests.expected.values.reduce(0, +))
+        #expect(other.pendingRecords.isEmpty)
+        await defaults.close()
+
+        // Switched off: connecting syncs nothing.
+        let third = BandSyncTests.band()
+        let quiet = BandSession(
+            transport: third, store: try BandSyncTests.Fixture().store,
+            configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await quiet.connect()
         #expect(await quiet.lastSyncReport == nil)
-        #expect(!other.pendingRecords.isEmpty)
+        #expect(!third.pendingRecords.isEmpty)
         await quiet.close()
     }
 }

@@ -28,7 +28,7 @@ struct BandOverBluetoothTests {
 
     @Test func aWeekSyncsOnceThroughLinkLossesAndSettingsArriveByteExact() async throws {
         let bed = try BlueZTestBed(devices: [
-            "band,\(Self.address),Smartee-0010,today=2026-11-22,loss_after=40+150,loss_seconds=0.5"
+            "band,\(Self.address),Smartee-0010,today=2026-11-22,loss_after=40+150,loss_seconds=0.5,hr_autosync=1"
         ])
         defer { bed.stop() }
         let path = bed.directory.appendingPathComponent("band.sqlite").path
@@ -36,7 +36,8 @@ struct BandOverBluetoothTests {
         let (central, transport) = try await Self.open(bed)
         defer { central.close() }
         let session = BandSession(
-            transport: transport, store: store, configuration: .init(idleTimeout: 20, today: { Self.today }))
+            transport: transport, store: store,
+            configuration: .init(idleTimeout: 20, today: { Self.today }, syncOnConnect: false))
         try await session.connect()
         let report = try await session.sync()
         let expected = 7 * (2 + 2 + 5 + 24) + 2 + 2 + 24

@@ -13,21 +13,21 @@ struct BandScheduleStoreTests {
     @Test func aScheduleWrittenByOneSessionIsClosedByTheNext() async throws {
         let fixture = try BandSyncTests.Fixture()
         let band = BandSyncTests.band()
-        let first = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10))
+        let first = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await first.connect()
         try await first.send(.writeSchedule(Self.dentist))
         await first.close()
         #expect(try fixture.store.schedules().contains(slot: "2026-12-01 09:30"))
 
         // Without the store a new session knows nothing of it: the close is refused before it is sent.
-        let forgetful = BandSession(transport: band, store: nil, configuration: .init(idleTimeout: 10))
+        let forgetful = BandSession(transport: band, store: nil, configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await forgetful.connect()
         var refusal: BandError?
         do { try await forgetful.send(.closeSchedule(Self.dentist)) } catch { refusal = error }
         #expect(refusal == .invalidCommand(.scheduleNotFound(slot: "2026-12-01 09:30")))
         await forgetful.close()
 
-        let next = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10))
+        let next = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await next.connect()
         #expect(await next.schedules.contains(slot: "2026-12-01 09:30"))
         try await next.send(.closeSchedule(Self.dentist))
@@ -36,13 +36,13 @@ struct BandScheduleStoreTests {
         #expect(try fixture.store.schedules().schedules.isEmpty)
         // The fourth schedule of a day is the last: the limit counts the schedules of earlier sessions too.
         for hour in 8..<12 {
-            let session = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10))
+            let session = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10, syncOnConnect: false))
             try await session.connect()
             let schedule = BandSchedule(year: 2026, month: 12, day: 2, hour: hour, minute: 0, title: "Slot", subtitle: "")
             try await session.send(.writeSchedule(schedule))
             await session.close()
         }
-        let fifth = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10))
+        let fifth = BandSession(transport: band, store: fixture.store, configuration: .init(idleTimeout: 10, syncOnConnect: false))
         try await fifth.connect()
         var full: BandError?
         let late = BandSchedule(year: 2026, month: 12, day: 2, hour: 13, minute: 0, title: "Slot", subtitle: "")

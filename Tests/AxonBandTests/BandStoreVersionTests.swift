@@ -63,7 +63,7 @@ struct BandStoreVersionTests {
         // A sync under axon-band-2 adds the per-sport totals and the full list beside the old rows.
         let session = BandSession(
             transport: SimulatedBand(configuration: .init(today: Self.today)), store: store,
-            configuration: .init(idleTimeout: 10, today: { Self.today }))
+            configuration: .init(idleTimeout: 10, today: { Self.today }, syncOnConnect: false))
         try await session.connect()
         _ = try await session.sync()
         await session.close()

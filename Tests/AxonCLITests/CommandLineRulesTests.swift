@@ -62,6 +62,7 @@ struct CommandLineRulesTests {
         Row(path: ["band", "set", "camera"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "set", "autosync"], failing: ["ble:X", "hr", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "set", "reset"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
+        Row(path: ["band", "schedules"], failing: ["ble:X", "--bus", noBus, "--out", store], negative: nil),
         Row(path: ["band", "hr"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["band", "pairing"], failing: ["ble:X", "--bus", noBus], negative: nil),
         Row(path: ["researchbit", "scan"], failing: ["--bus", noBus, "--out", "\(missing)/e.sqlite"], negative: nil),

@@ -1331,6 +1331,15 @@ class Control(dbus.service.Object):
             raise invalid_args("only a brainiac sends status packets")
         return dbus.Boolean(air.send_status_code(int(code)))
 
+    @dbus.service.method(CONTROL_IFACE, in_signature="ssas", out_signature="b")
+    def Act(self, address, action, arguments):
+        """Something happens on a device (what, per kind: its act method); whether it reached the central at once."""
+        air = self.mock.air_device(address)
+        act = getattr(air, "act", None)
+        if act is None:
+            raise invalid_args("a %s has no actions" % air.KIND)
+        return dbus.Boolean(act(str(action), [str(a) for a in arguments]))
+
     @dbus.service.method(CONTROL_IFACE, in_signature="ssay", out_signature="b")
     def SendRaw(self, address, uuid, value):
         char = self.mock.air_device(address).characteristic(str(uuid))

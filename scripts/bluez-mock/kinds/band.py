@@ -4,7 +4,12 @@
   command characteristic (one record at a time, the next after the acknowledgement, a record forgotten only when
   acknowledged), checks settings by the vendor SDK's rules, and notifies live heart rate on 0x2A37.
   Options: model (9614/9615/9616), battery, today (YYYY-MM-DD), days, seed, loss_after (record numbers joined
-  by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate.
+  by '+': the link drops for loss_seconds right after those records are sent), loss_seconds, hr_rate,
+  hr_autosync (0: hourly heart rate held back until the central switches it on, as the seed's band; 1: on).
+  The sport-data auto-sync (on until switched off) holds back sport sessions, whole-day totals and sleep.
+  Actions (the control API's Act): `hour` (an hour of heart rate of today completes), `sport` (a walk of today
+  ends): the band makes the record and, connected with no sync running, pushes it at once; `schedule` with
+  "YYYY-MM-DD HH:MM", title, subtitle: a schedule written by another phone.
 - `researchbit`: a ResearchBIT sensor (family=nordic: a Nordic dongle) holding summary events of `sessions`
   uses; battery and data-available in Nordic's manufacturer data (company 0x0059). A Nordic dongle also has
   its battery (read, notify), LED (read, write 0/1), name (read) and button (read, notify; press it with the
@@ -81,7 +86,7 @@ class Band(mock.AirDevice):
 
     KIND = "band"
     OPTIONS = mock.AirDevice.OPTIONS | {"model", "battery", "today", "days", "seed", "loss_after", "loss_seconds",
-                                        "hr_rate", "firmware"}
+                                        "hr_rate", "firmware", "hr_autosync"}
 
     def __init__(self, mock_, address, name, options):
         super().__init__(mock_, address, name, options)
@@ -99,10 +104,16 @@ class Band(mock.AirDevice):
         self.next_sequence = 1
         self.in_flight = None
         self.syncing = False
+        self.sent = set()          # sequence numbers sent at least once
+        self.awaiting_ack = set()  # pushed in this connection, not acknowledged: a sync does not resend them
+        self.hr_autosync = str(options.get("hr_autosync", "0")) == "1"
+        self.sport_autosync = True
+        self.live_hours = 0        # hours of today completed while running
+        self.live_sports = 0
         self.records_sent = 0
         self.acks = 0
         self.rejected = 0
-        self.schedules = {}        # (y, m, d, h, mi) -> title
+        self.schedules = {}        # (y, m, d, h, mi) -> (title, subtitle)
         self.settings = {}
         self.hr_sent = 0
         self.command_char = None
@@ -173,6 +184,7 @@ class Band(mock.AirDevice):
             self.hr_pacer.stop()
         if self.records_char is None or not self.records_char.streaming:
             self.in_flight = None  # the link went: nothing is in flight until the central asks again
+            self.awaiting_ack = set()
         elif self.syncing and self.in_flight is None:
             # A sync asked for before the subscription was back (BlueZ re-subscribes a moment after the
             # services resolve): the band sends once it can.
@@ -196,13 +208,15 @@ class Band(mock.AirDevice):
         kind, p = parsed
         if kind == 0x01 and len(p) == 4:
             after = struct.unpack("<I", p)[0]
-            self.pending = [rec for rec in self.pending if rec[0] > after]
+            # Forgets what it sent up to `after`; a record made later and not sent yet stays.
+            self.pending = [rec for rec in self.pending if rec[0] > after or rec[0] not in self.sent]
             self.syncing = True
             self._send_next()
         elif kind == 0x02 and len(p) == 4:
             seq = struct.unpack("<I", p)[0]
             self.acks += 1
             self.pending = [rec for rec in self.pending if rec[0] != seq]
+            self.awaiting_ack.discard(seq)
             if self.in_flight == seq:
                 self.in_flight = None
                 self._send_next()
@@ -211,13 +225,25 @@ class Band(mock.AirDevice):
             self._notify(frame(0x10, struct.pack("<H", self.model) + bytes(self.firmware[:3]) + bytes([len(name)]) + name))
         elif kind == 0x04:
             self._notify(frame(0x11, [self.battery]))
-        elif kind == 0x05:
+        elif kind == 0x05:  # answers: pushed at once outside a sync, else in the sync's order
             for index, code in enumerate(SPORTS):  # one record per entry: maximum, index, total, code, name, unit
                 name, unit = SPORT_NAMES[code]
-                self._add(0x25, bytes([5, index, len(SPORTS), code]) + text_bytes(name) + text_bytes(unit))
+                self._make_live(0x25, bytes([5, index, len(SPORTS), code]) + text_bytes(name) + text_bytes(unit))
         elif kind == 0x06:
             for totals in TODAY:
-                self._add(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
+                self._make_live(0x20, struct.pack("<BIIIH", *totals) + bytes(5))
+        elif kind == 0x07 and len(p) == 4:
+            year, month, day = struct.unpack("<HBB", p)
+            used = len([s for s in self.schedules if s[:3] == (year, month, day)])
+            self._notify(frame(0x12, p + struct.pack("<BBH", used, 4 - used, len(self.schedules))))
+        elif kind == 0x08:
+            slots = sorted(self.schedules)
+            if not slots:
+                self._notify(frame(0x13, struct.pack("<HH", 0, 0)))
+            for index, slot in enumerate(slots):
+                title, subtitle = self.schedules[slot]
+                self._notify(frame(0x13, struct.pack("<HHHBBBB", len(slots), index, *slot)
+                                   + text_bytes(title) + text_bytes(subtitle)))
         elif 0x40 <= kind <= 0x4C:
             accepted = self._check(kind, p)
             if accepted:
@@ -228,33 +254,77 @@ class Band(mock.AirDevice):
         else:
             raise mock.BluezError("NotSupported", "Unknown command")
 
+    def _offers(self, kind):
+        """Hourly heart rate only with its auto-sync on; sport sessions, whole-day totals and sleep with sport's."""
+        if kind == 0x24:
+            return self.hr_autosync
+        if kind in (0x21, 0x22, 0x23):
+            return self.sport_autosync
+        return True
+
     def _send_next(self):
         if self.records_char is None or not self.records_char.streaming:
             return
-        if not self.pending:
+        offered = [rec for rec in self.pending if self._offers(rec[1]) and rec[0] not in self.awaiting_ack]
+        if not offered:
             self.in_flight = None
             self.syncing = False
             self._notify(frame(0x2F, struct.pack("<I", self.next_sequence - 1)))
             return
-        seq, kind, payload = self.pending[0]
+        seq, kind, payload = offered[0]
         self.in_flight = seq
+        self.sent.add(seq)
         self.records_sent += 1
         self._notify(frame(kind, struct.pack("<I", seq) + payload))
         if self.records_sent in self.loss_after:
             mock.GLib.idle_add(lambda: self.link_loss(self.loss_seconds) and False)
+
+    # -- things happening on the band (the control API's Act)
+
+    def act(self, action, arguments):
+        r = random.Random(self.next_sequence)
+        t = date_bytes(self.today)
+        if action == "hour":
+            hour = self.live_hours % 24
+            self.live_hours += 1
+            values = [r.randint(52, 128) for _ in range(60)]
+            return self._make_live(0x24, t + bytes([hour]) + bytes(values))
+        if action == "sport":
+            start = 600 + 60 * (self.live_sports % 20)
+            self.live_sports += 1
+            return self._make_live(0x22, t + struct.pack("<HHBIIIHH", start, start + 30, 0x01, r.randint(2000, 5000),
+                                                         r.randint(80, 200), r.randint(1500, 4000), 40, 0))
+        if action == "schedule" and len(arguments) == 3:
+            day, clock = arguments[0].split(" ")
+            y, m, d = (int(x) for x in day.split("-"))
+            h, mi = (int(x) for x in clock.split(":"))
+            self.schedules[(y, m, d, h, mi)] = (arguments[1], arguments[2])
+            return False
+        raise mock.invalid_args("a band does hour, sport or schedule (date time, title, subtitle)")
+
+    def _make_live(self, kind, payload):
+        """The band makes a record; connected and not syncing it pushes it at once, outside any stop-and-wait."""
+        self._add(kind, payload)
+        if self.syncing or not self._offers(kind) or self.records_char is None or not self.records_char.streaming:
+            return False
+        seq = self.next_sequence - 1
+        self.sent.add(seq)
+        self.awaiting_ack.add(seq)
+        self._notify(frame(kind, struct.pack("<I", seq) + payload))
+        return True
 
     def _check(self, kind, p):
         """The band's own check of the SDK's rules (it answers 'rejected', as responseOfScheduleSetting:NO)."""
         try:
             if kind == 0x40:
                 on, start, end, _ = struct.unpack("<BBBB", p)
-                return start <= 23 and end <= 23 and start < end
+                return start <= 23 and end <= 23 and start != end  # 22 -> 6 crosses midnight
             if kind == 0x41:
                 _, height, weight, target, age = struct.unpack("<BBBIB", p)
                 return 50 <= height <= 250 and 10 <= weight <= 250 and 100 <= target <= 100000 and 5 <= age <= 120
             if kind == 0x42:
                 ident, _, _, hour, minute, week = struct.unpack("<BBBBBB", p)
-                return ident <= 7 and hour <= 23 and minute <= 59 and not (week & 0x80 and not week & 0x7F)
+                return ident <= 7 and hour <= 23 and minute <= 59
             if kind in (0x43, 0x44):
                 year, month, day, hour, minute = struct.unpack("<HBBBB", p[:6])
                 slot = (year, month, day, hour, minute)
@@ -268,7 +338,7 @@ class Band(mock.AirDevice):
                 same_day = [s for s in self.schedules if s[:3] == slot[:3]]
                 if not (1 <= len(title) <= 20 and len(subtitle) <= 33) or slot in self.schedules or len(same_day) >= 4:
                     return False
-                self.schedules[slot] = title
+                self.schedules[slot] = (title, subtitle)
                 return True
             if kind == 0x45:
                 self.schedules.clear()
@@ -284,8 +354,14 @@ class Band(mock.AirDevice):
                         and all(t >= 1 for _, t in targets))
             if kind == 0x48:
                 return 1 <= p[0] <= 64
+            if kind in (0x4A, 0x4B) and p[0] <= 1:
+                if kind == 0x4A:
+                    self.hr_autosync = p[0] == 1
+                else:
+                    self.sport_autosync = p[0] == 1
             if kind == 0x4C:
                 self.schedules.clear()
+                self.hr_autosync, self.sport_autosync = False, True
             return True
         except (struct.error, IndexError, UnicodeDecodeError):
             return False
