@@ -2,7 +2,7 @@
 
 import AxonDSP
 
-/// Per channel and band (``PowerBands``, delta…gamma by default): the **absolute power**, the power spectral density
+/// Per channel and band (``AxonDSP/PowerBands``, delta…gamma by default): the **absolute power**, the power spectral density
 /// integrated over the band's bins (unit², µV² for EEG), and the **relative power**, the absolute power divided by
 /// the sum of the absolute powers of all listed bands, in percent (as BrainFlow's `get_avg_band_powers` does: the
 /// listed bands share 100 % between them, whatever lies outside them; overlapping bands make the sum exceed 100).
