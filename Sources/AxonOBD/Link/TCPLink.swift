@@ -7,7 +7,7 @@ import AxonStreams
     import Darwin
 #endif
 
-/// An ELM327 dongle behind a TCP socket: Wi-Fi dongles (usually 192.168.0.10:35000) and the emulator. The
+/// An ELM327 dongle behind a TCP socket: Wi-Fi dongles (on the dongle's own network, usually port 35000) and the emulator. The
 /// connection is made non-blocking with a deadline, and Nagle's algorithm is off (commands are a few bytes).
 ///
 /// Threading contract: see ``OBDByteLink`` — one owner at a time.

@@ -19,7 +19,7 @@ import AxonStreams
 ///     let gps = try GPSDClient(host: "localhost", port: 2947, log: log)
 ///     let gateway = OBDGateway(validator: validator, eventLog: log, positionSource: gps)
 ///     _ = gateway.authenticate(apiKey: key, issuedTo: "logger")
-///     let logger = try OBDLogger(gateway: gateway, endpoint: .tcp(host: "192.168.0.10", port: 35000))
+///     let logger = try OBDLogger(gateway: gateway, endpoint: .tcp(host: dongleHost, port: 35000))
 ///     let (device, kinds) = try logger.start()      // blocks until the dongle answers or stop()
 ///     …
 ///     logger.stop()
