@@ -6,7 +6,8 @@ import Foundation
 ///
 /// Order is kept: while anything is spooled, new batches go behind it; the spool is replayed oldest first (at most
 /// once per ``Options/retryInterval`` after a failure), each message with its original `Nats-Msg-Id`, so a batch
-/// the broker stored but did not acknowledge in time is not stored twice. Frames are dropped — and counted in
+/// the broker stored but did not acknowledge in time is not stored twice (and a "duplicate" answer that names no
+/// stored sequence is a failure, retried: ``NATSError/isUnconfirmedDuplicate``). Frames are dropped — and counted in
 /// ``Statistics/droppedFrames`` — only when the spool is full; the next batch's `Axon-First-Frame` then jumps, and
 /// the worker turns the jump into a gap.
 ///

@@ -15,7 +15,10 @@ import Foundation
 /// workers join.
 ///
 /// A held partition is read through one ordered consumer of `axon.raw.<n>.>`, so each device's batches reach
-/// exactly one worker, in order. Each device runs its own ``AxonEEG/EEGProcessor`` (``FleetEngineSettings``); every
+/// exactly one worker, in order. A device whose frames jump forward within a gateway session makes the worker read
+/// the partition again, once, from that device's last batch: a batch the stream holds but the consumer did not
+/// deliver is found and processed in its place; a jump that remains is the gateway's (frames it dropped from a full
+/// spool) and becomes a gap. Each device runs its own ``AxonEEG/EEGProcessor`` (``FleetEngineSettings``); every
 /// spectrum and indicator it makes is published on `axon.spectra.<device>` / `axon.zones.<device>` with
 /// `Nats-Msg-Id` `<device>.s.<sample>` / `<device>.z.<sample>`. Every ``Options/checkpointInterval`` the partition's
 /// dirty devices are checkpointed (``FleetDeviceCheckpoint``, compare-and-set on their revision, so a worker that
@@ -58,6 +61,9 @@ public final class FleetWorker: @unchecked Sendable {
         public var publishTimeout: Double
         /// Where rejections and ownership changes are logged.
         public var log: @Sendable (String) -> Void
+        /// Fault injection for tests: a delivered raw message for which this returns true is dropped before the
+        /// worker sees it, as a consumer that skipped it would.
+        var dropsDelivery: (@Sendable (NATSMessage) -> Bool)?
 
         /// Creates options.
         public init(
@@ -113,7 +119,8 @@ public final class FleetWorker: @unchecked Sendable {
         public var takeovers = 0
         /// Partitions lost to another worker (lease expired while this one was alive).
         public var lostPartitions = 0
-        /// Consumers made again after a partition stayed silent for ``Options/stallSeconds``.
+        /// Consumers made again: after a partition stayed silent for ``Options/stallSeconds``, or to read it again
+        /// after a device's frames jumped (a batch not delivered).
         public var resubscriptions = 0
         /// CPU seconds of the process.
         public var cpuSeconds = 0.0
@@ -129,6 +136,9 @@ public final class FleetWorker: @unchecked Sendable {
         var streamSequence: UInt64
         var revision: UInt64
         var dirty = false
+        /// The first frame of a batch whose jump already made the partition be read again: seen again, the jump is
+        /// the gateway's and becomes a gap.
+        var rereadBefore: UInt64?
 
         init(engine: FleetDeviceEngine, epoch: UInt64, nextFrame: UInt64, lastTime: Double, streamSequence: UInt64,
              revision: UInt64) {
@@ -156,6 +166,11 @@ public final class FleetWorker: @unchecked Sendable {
         /// When a message last arrived (or the consumer was last made): the watchdog's clock.
         var lastMessageTime = 0.0
         var subscription: NATSSubscription?
+        /// Counts the consumers made; a message from an earlier one is ignored (it may still be in its handler when
+        /// the next is made).
+        var generation: UInt64 = 0
+        /// A device's frames jumped: the watchdog makes the consumer again from ``lastSequence`` at once.
+        var rereadRequested = false
         /// Under the worker's lock.
         var active = true
 
@@ -398,30 +413,36 @@ public final class FleetWorker: @unchecked Sendable {
         _ = try? leases.update("part.\(partition.index)", value: [], last: revision)
     }
 
-    /// Makes a silent partition's consumer again from just after the last message it handled.
+    /// Makes a silent partition's consumer again from just after the last message it handled, and a partition
+    /// whose handler asked to read it again at once.
     /// Never waits for the partition: a handler holding its lock (waiting for a publish acknowledgement) is busy,
     /// not silent, and the lease thread must go on renewing.
     private func watch(_ partition: Partition) {
         guard partition.lock.try() else { return }
         defer { partition.lock.unlock() }
         let now = Date().timeIntervalSince1970
-        guard isActive(partition), now - partition.lastMessageTime > Options.stallSeconds else { return }
+        guard isActive(partition), partition.rereadRequested || now - partition.lastMessageTime > Options.stallSeconds
+        else { return }
         partition.subscription?.unsubscribe()
         partition.lastMessageTime = now
         do {
             partition.subscription = try subscribe(partition)
+            partition.rereadRequested = false
             lock.withLock { stats.resubscriptions += 1 }
         } catch {
             options.log("worker \(options.id): partition \(partition.index) not resubscribed: \(error)")
         }
     }
 
+    /// A new consumer of the partition from just after ``Partition/lastSequence``. Under the partition's lock.
     private func subscribe(_ partition: Partition) throws(NATSError) -> NATSSubscription {
-        try nats.subscribeOrdered(
+        partition.generation &+= 1
+        let generation = partition.generation
+        return try nats.subscribeOrdered(
             stream: FleetSubjects.rawStream, subject: FleetSubjects.rawPartition(partition.index),
             startSequence: partition.lastSequence + 1, headerKeys: FrameBatch.headerKeys
         ) { [weak self, partition] message in
-            self?.handle(message, in: partition)
+            self?.handle(message, in: partition, generation: generation)
         }
     }
 
@@ -445,9 +466,12 @@ public final class FleetWorker: @unchecked Sendable {
 
     // MARK: - Messages
 
-    private func handle(_ message: NATSMessage, in partition: Partition) {
+    private func handle(_ message: NATSMessage, in partition: Partition, generation: UInt64) {
+        if let drops = options.dropsDelivery, drops(message) { return }
         partition.lock.lock()
         defer { partition.lock.unlock() }
+        // A consumer made again since (a stall or a re-read) redelivers what this one still had.
+        guard generation == partition.generation else { return }
         let held = lock.withLock { () -> Bool in
             guard partition.active else { return false }
             if Date().timeIntervalSince1970 - partition.leaseRenewedAt > Options.safeHoldSeconds { partition.active = false }
@@ -458,7 +482,15 @@ public final class FleetWorker: @unchecked Sendable {
         partition.lastMessageTime = Date().timeIntervalSince1970
         // A consumer made again may repeat what the old one delivered just before it stopped.
         guard message.streamSequence > partition.lastSequence else { return }
-        process(message, in: partition)
+        if case .readAgain(let after) = process(message, in: partition) {
+            // Fence this consumer and have the watchdog make one from the device's last batch; the partition's
+            // other devices skip what they already had (their own stream sequence).
+            partition.lastSequence = min(partition.lastSequence, after)
+            partition.generation &+= 1
+            partition.rereadRequested = true
+            partition.subscription?.unsubscribe()
+            return
+        }
         partition.lastSequence = max(partition.lastSequence, message.streamSequence)
         // A partition stopped while its results were being published may have left some unpublished: its state must
         // not be checkpointed past them (the next owner re-makes them from the last checkpoint).
@@ -474,17 +506,26 @@ public final class FleetWorker: @unchecked Sendable {
         options.log(text)
     }
 
-    private func process(_ message: NATSMessage, in partition: Partition) {
+    /// What the partition does after a message.
+    private enum Outcome {
+        /// Go on with the next message.
+        case next
+        /// Read the partition again after this stream sequence: a batch before this one was not delivered.
+        case readAgain(after: UInt64)
+    }
+
+    @discardableResult
+    private func process(_ message: NATSMessage, in partition: Partition) -> Outcome {
         let batch: FrameBatch
         do { batch = try FrameBatch.decode(message) } catch {
             reject("undecodable", "\(error)", message: message)
-            return
+            return .next
         }
         let state: DeviceState
         if let known = partition.devices[batch.device] {
             if message.streamSequence <= known.streamSequence {
                 lock.withLock { stats.skippedBatches += 1 }
-                return
+                return .next
             }
             state = known
         } else {
@@ -495,22 +536,32 @@ public final class FleetWorker: @unchecked Sendable {
                     revision: 0)
             } catch {
                 reject("unusableDescriptor", "\(error)", message: message)
-                return
+                return .next
             }
             partition.devices[batch.device] = state
             lock.withLock { stats.devices += 1 }
         }
         guard batch.descriptor == state.engine.descriptor else {
             reject("descriptorChanged", "the stream's descriptor differs from its first one", message: message)
-            return
+            return .next
         }
         if batch.epoch < state.epoch || (batch.epoch == state.epoch && batch.firstFrame < state.nextFrame) {
             reject(
                 "sequenceBackwards",
                 "session \(batch.epoch) frame \(batch.firstFrame) after session \(state.epoch) frame \(state.nextFrame)",
                 message: message)
-            return
+            return .next
         }
+        // Frames jumped within a session: a batch the consumer did not deliver, or frames the gateway dropped. Read
+        // the partition again once from this device's last batch to tell them apart.
+        if batch.epoch == state.epoch, batch.firstFrame > state.nextFrame, state.rereadBefore != batch.firstFrame {
+            state.rereadBefore = batch.firstFrame
+            options.log(
+                "worker \(options.id): \(batch.device) jumped from frame \(state.nextFrame) to \(batch.firstFrame) "
+                    + "(#\(message.streamSequence)); reading partition \(partition.index) again after #\(state.streamSequence)")
+            return .readAgain(after: state.streamSequence)
+        }
+        state.rereadBefore = nil
         // Frames the gateway could not deliver (a full spool) or a new gateway session: a gap measured in time.
         var extraGap: GapRecord?
         if (batch.epoch > state.epoch || batch.firstFrame > state.nextFrame), state.lastTime.isFinite {
@@ -544,6 +595,7 @@ public final class FleetWorker: @unchecked Sendable {
             stats.lag = lag
             stats.maxLag = max(stats.maxLag, lag)
         }
+        return .next
     }
 
     /// Publishes one result row, retrying with the same id until it is stored or the partition is no longer ours.

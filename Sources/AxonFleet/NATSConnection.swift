@@ -99,7 +99,8 @@ public final class NATSConnection: @unchecked Sendable {
     ///     acknowledged as a duplicate and not stored twice.
     ///   - timeout: seconds to wait for the acknowledgement (default: the connection's timeout).
     /// - Throws: ``NATSError``: `isTimeout` when no acknowledgement came (the broker is down, paused or has lost
-    ///   quorum); the caller keeps the data and retries with the same id.
+    ///   quorum); `isUnconfirmedDuplicate` when the stream called it a duplicate of a copy it had not stored yet
+    ///   (which a leader change may still drop). Either way the caller keeps the data and retries with the same id.
     /// - Complexity: one round trip to the stream leader (which waits for a replica quorum).
     @discardableResult
     public func publish(
@@ -127,7 +128,14 @@ public final class NATSConnection: @unchecked Sendable {
         }
         try natsCheck(status, "publish \(subject)", code)
         defer { jsPubAck_Destroy(ack) }
-        return PublishAck(sequence: ack?.pointee.Sequence ?? 0, duplicate: ack?.pointee.Duplicate ?? false)
+        let answer = PublishAck(sequence: ack?.pointee.Sequence ?? 0, duplicate: ack?.pointee.Duplicate ?? false)
+        // A clustered stream on nats-server before 2.11 notes a message id when it proposes the message, not when it
+        // stores it, and answers a copy that comes meanwhile "duplicate" with sequence 0 and no error. If a leader
+        // change then drops the proposal, nothing was stored: only a duplicate naming the original's sequence proves it.
+        if answer.duplicate, answer.sequence == 0 {
+            throw NATSError("publish \(subject)", status: NATS_ERR, unconfirmedDuplicate: true)
+        }
+        return answer
     }
 
     // MARK: - Streams

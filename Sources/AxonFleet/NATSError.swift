@@ -15,14 +15,23 @@ public struct NATSError: Error, Sendable, Hashable, CustomStringConvertible {
     public let detail: String
     /// The JetStream API error code (`jsErrCode`), 0 when none.
     public let jetStreamCode: Int
+    /// A publish the stream acknowledged as a duplicate with sequence 0: the first copy was not stored yet.
+    public let isUnconfirmedDuplicate: Bool
 
-    /// Creates an error from a status; `fenced` marks a compare-and-set lost to another writer.
-    init(_ operation: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(rawValue: 0), fenced: Bool = false) {
+    /// Creates an error from a status; `fenced` marks a compare-and-set lost to another writer,
+    /// `unconfirmedDuplicate` a duplicate acknowledgement that names no stored message.
+    init(
+        _ operation: String, status: natsStatus, jetStreamCode: jsErrCode = jsErrCode(rawValue: 0), fenced: Bool = false,
+        unconfirmedDuplicate: Bool = false
+    ) {
         self.operation = operation
         self.status = Int(status.rawValue)
-        self.text = natsStatus_GetText(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
+        self.isUnconfirmedDuplicate = unconfirmedDuplicate
+        self.text = unconfirmedDuplicate
+            ? "acknowledged as a duplicate of a message the stream has not stored yet"
+            : natsStatus_GetText(status).map { String(cString: $0) } ?? "status \(status.rawValue)"
         var last = NATS_OK
-        let detail = nats_GetLastError(&last).map { String(cString: $0) } ?? ""
+        let detail = unconfirmedDuplicate ? "" : nats_GetLastError(&last).map { String(cString: $0) } ?? ""
         self.detail = detail == self.text ? "" : detail
         self.jetStreamCode = fenced ? 10071 : Int(jetStreamCode.rawValue)
     }

@@ -55,9 +55,16 @@ final class NATSCluster {
         try waitForJetStream()
     }
 
+    /// Set to keep the servers' and workers' logs (and stores) after the suite, to read a failure.
+    static let keepVariable = "AXON_KEEP_NATS_LOGS"
+
     deinit {
         for index in nodes.indices { stop(index) }
-        try? FileManager.default.removeItem(at: directory)
+        if ProcessInfo.processInfo.environment[Self.keepVariable] == nil {
+            try? FileManager.default.removeItem(at: directory)
+        } else {
+            print("nats logs kept in \(directory.path)")
+        }
     }
 
     /// Every client URL.
