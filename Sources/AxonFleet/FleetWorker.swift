@@ -280,8 +280,7 @@ public final class FleetWorker: @unchecked Sendable {
     private func balance() {
         for partition in lock.withLock({ Array(partitions.values) }) {
             do {
-                let revision = try leases.update(
-                    "part.\(partition.index)", value: Array(options.id.utf8), last: partition.leaseRevision)
+                let revision = try renewLease("part.\(partition.index)", last: partition.leaseRevision)
                 lock.withLock {
                     partition.leaseRevision = revision
                     partition.leaseRenewedAt = Date().timeIntervalSince1970
@@ -365,6 +364,21 @@ public final class FleetWorker: @unchecked Sendable {
                 options.log("worker \(options.id): cannot take partition \(index): \(error)")
                 _ = try? leases.update(key, value: [], last: revision)
             }
+        }
+    }
+
+    /// Writes this worker's id to lease `key` by compare-and-set on `last`; returns the new revision. A renewal that
+    /// timed out may have been stored all the same: when the key has moved on but still names this worker, the
+    /// renewal goes on from its revision instead of giving the partition up.
+    ///
+    /// - Throws: ``NATSError`` with `isWrongRevision` when another worker holds the key now.
+    private func renewLease(_ key: String, last: UInt64) throws(NATSError) -> UInt64 {
+        let mine = Array(options.id.utf8)
+        do {
+            return try leases.update(key, value: mine, last: last)
+        } catch where error.isWrongRevision {
+            guard let entry = try leases.get(key), entry.value == mine, entry.revision > last else { throw error }
+            return try leases.update(key, value: mine, last: entry.revision)
         }
     }
 
