@@ -70,7 +70,7 @@ let package = Package(
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices", "AxonMemory"]),
         // What adapters talk through: the transport protocol, link events, Bluetooth UUIDs, and the byte-stream
         // transport (serial line, pty, socket) over a file descriptor that the OBD and OpenBCI adapters share.
-        .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
+        .target(name: "AxonDevices", dependencies: ["AxonStreams", "AxonMemory"]),
         // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
         .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
         // `axon bench`: the core measurements on the user's machine. The C target interposes malloc & co. to count

@@ -45,7 +45,8 @@ import AxonMemory
 /// samples.
 ///
 /// Cost: ``init(_:)`` plans the FFT and allocates everything (``AxonMemory/OwnedBuffer``s, freed with the engine).
-/// ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` allocates nothing and takes no lock: O(channels) per sample, plus one analysis of O(channels · N log N) per hop.
+/// ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` allocates nothing and takes no lock: O(channels) per sample,
+/// plus one analysis of O(channels · N log N) per hop.
 ///
 /// Threading: a single-owner type; every method on one thread (the stream's processor thread). Not `Sendable`.
 ///

@@ -51,7 +51,9 @@ struct OwnedBufferTests {
 
     @Test func refusesANegativeCount() async {
         await #expect(processExitsWith: .failure) { _ = OwnedBuffer<Int>(repeating: 0, count: -1) }
-        await #expect(processExitsWith: .failure) { OwnedBuffer<Int>(repeating: 0, count: 2).update(fromContentsOf: [1]) }
+        await #expect(processExitsWith: .failure) {
+            OwnedBuffer<Int>(repeating: 0, count: 2).update(fromContentsOf: [1])
+        }
     }
 
     @Test func closuresPassTheirTypedErrorThrough() {
