@@ -11,6 +11,7 @@ let package = Package(
     name: "Axon",
     platforms: [.macOS(.v15)],
     products: [
+        .library(name: "AxonMemory", targets: ["AxonMemory"]),
         .library(name: "AxonStreams", targets: ["AxonStreams"]),
         .library(name: "AxonDSP", targets: ["AxonDSP"]),
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
@@ -57,16 +58,19 @@ let package = Package(
         // MARK: - Libraries
         // eventfd(2) for the ring's wake-ups and thread names: Linux calls Swift's Glibc module does not declare.
         .target(name: "CLinux"),
-        .target(name: "AxonStreams", dependencies: [swiftAtomics, "CLinux"]),
-        .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE"]),
-        .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP"]),
-        .target(name: "AxonRecording", dependencies: ["AxonStreams", "CEDFlib", grdb]),
+        // OwnedBuffer, the buffer that frees itself: a leaf that both the stream framework and the DSP core (which does
+        // not depend on the streams) keep their memory in.
+        .target(name: "AxonMemory"),
+        .target(name: "AxonStreams", dependencies: [swiftAtomics, "CLinux", "AxonMemory"]),
+        .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE", "AxonMemory"]),
+        .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP", "AxonMemory"]),
+        .target(name: "AxonRecording", dependencies: ["AxonStreams", "AxonMemory", "CEDFlib", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
-        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices"]),
+        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices", "AxonMemory"]),
         // What adapters talk through: the transport protocol, link events, Bluetooth UUIDs, and the byte-stream
         // transport (serial line, pty, socket) over a file descriptor that the OBD and OpenBCI adapters share.
-        .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
+        .target(name: "AxonDevices", dependencies: ["AxonStreams", "AxonMemory"]),
         // Bluetooth LE through BlueZ's D-Bus API on libdbus: one owner thread per bus connection.
         .target(name: "AxonBluetooth", dependencies: ["CDBus", "AxonStreams", "AxonDevices"]),
         // `axon bench`: the core measurements on the user's machine. The C target interposes malloc & co. to count
@@ -92,16 +96,16 @@ let package = Package(
         // OpenBCI boards: the Cyton (+ Daisy) over its dongle's serial port — the 33-byte packet decoder with
         // resynchronisation, the board's text exchange, gains tracked from channel settings — and a simulated Cyton on
         // a pseudo-terminal that speaks the same bytes.
-        .target(name: "AxonOpenBCI", dependencies: ["AxonDevices", "AxonStreams"]),
+        .target(name: "AxonOpenBCI", dependencies: ["AxonDevices", "AxonStreams", "AxonMemory"]),
         // Muse headbands over any DeviceTransport (BlueZ): the control commands, the EEG notification decoder with
         // packet-index gaps, keep-alives and restart after a reconnection, telemetry/motion/PPG as streams of their own.
         // Simulators: SimulatedMuse in-process, and the mock bluetoothd's `muse` kind (scripts/bluez-mock/kinds/muse.py);
         // both are fed by the shared muse-lsl recording.
-        .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams"]),
+        .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams", "AxonMemory"]),
         // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones), and LSLXDFRecorder, which
         // records any set of streams into one XDF file as LabRecorder does. liblsl is loaded at run time with dlopen
         // (see LSLLibrary): nothing links against it, and only LSL commands need it.
-        .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording"]),
+        .target(name: "AxonLSL", dependencies: ["AxonStreams", "AxonEEG", "AxonRecording", "AxonMemory"]),
         // The live view: a Hummingbird server that shows any EEG run to browsers (raw traces, spectra, zones, status)
         // over one WebSocket per viewer with a bounded queue; the page ships as resources (docs/live-view.md).
         .target(
@@ -117,7 +121,7 @@ let package = Package(
             resources: [.copy("Web")]),
         // A fleet of devices on a NATS JetStream cluster (docs/fleet.md): the JetStream sink with its on-disk spool,
         // the raw-stream source, the stateful engine workers with leases and checkpoints, and the results reader.
-        .target(name: "AxonFleet", dependencies: ["CNATS", "AxonStreams", "AxonEEG"]),
+        .target(name: "AxonFleet", dependencies: ["CNATS", "AxonStreams", "AxonEEG", "AxonMemory"]),
 
         // MARK: - Command line
         .executableTarget(
@@ -129,6 +133,7 @@ let package = Package(
             ]),
 
         // MARK: - Tests
+        .testTarget(name: "AxonMemoryTests", dependencies: ["AxonMemory"]),
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(

@@ -83,7 +83,7 @@ public final class HopMeasurement {
             for _ in 0..<10 { spectra &+= hop() }  // warm: caches, branch predictors, first-use paths
             let lastChannel = workload.channels - 1
             tenthHopDominantFrequencies = (0..<engine.configuration.bands.count).map {
-                engine.spectrum.dominantFrequency(channel: lastChannel, band: $0)
+                band in engine.withSpectrum { $0.dominantFrequency(channel: lastChannel, band: band) }
             }
         }
         return timing.measure { count in

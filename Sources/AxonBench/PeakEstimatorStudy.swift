@@ -284,7 +284,10 @@ public enum PeakEstimatorStudy {
                 let analyzer = analyzers[padding]!
                 try analyzer.analyze(window)
                 for estimator in Estimator.allCases where estimator.padding == padding {
-                    if let value = estimator.estimate(analyzer.spectrum, grid: analyzer.grid, band: band) {
+                    let estimate = analyzer.withSpectrum {
+                        estimator.estimate($0, grid: analyzer.grid, band: band)
+                    }
+                    if let value = estimate {
                         estimates[estimator, default: []].append(value)
                     }
                 }

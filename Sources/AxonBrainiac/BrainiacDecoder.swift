@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// Decodes Brainiac notifications (``BrainiacPacketLayout``) into the frames of the headset's EEG stream.
@@ -34,17 +35,10 @@ public final class BrainiacDecoder {
     public private(set) var lastError: BrainiacPacketError?
 
     private var lastOrderNumber: UInt16?
-    private let scratch: UnsafeMutableBufferPointer<Double>
+    private let scratch = OwnedBuffer<Double>(repeating: 0, count: BrainiacPacketLayout.channelCount)
 
     /// Creates a decoder; allocates its one-frame scratch buffer.
-    public init() {
-        scratch = .allocate(capacity: BrainiacPacketLayout.channelCount)
-        scratch.initialize(repeating: 0)
-    }
-
-    deinit {
-        scratch.deallocate()
-    }
+    public init() {}
 
     /// Decodes one notification; EEG samples go to `writer`.
     ///
@@ -78,14 +72,15 @@ public final class BrainiacDecoder {
         lastOrderNumber = orderNumber
         switch notification {
         case .eeg(let header, let sampleCount):
-            let sampleBuffer = UnsafeBufferPointer(scratch)
-            for sample in 0..<sampleCount {
-                Self.readSample(sample, of: bytes, into: scratch)
-                let milliseconds =
-                    header.timeMilliseconds &+ UInt64(sample) * BrainiacPacketLayout.samplePeriodMilliseconds
-                let counter = header.counter &+ UInt32(truncatingIfNeeded: sample)
-                writer.write(sampleBuffer, deviceTime: Double(milliseconds) / 1000, counter: UInt64(counter),
-                             arrivalTime: arrivalTime)
+            scratch.withUnsafeMutableBufferPointer { scratch in
+                for sample in 0..<sampleCount {
+                    Self.readSample(sample, of: bytes, into: scratch)
+                    let milliseconds =
+                        header.timeMilliseconds &+ UInt64(sample) * BrainiacPacketLayout.samplePeriodMilliseconds
+                    let counter = header.counter &+ UInt32(truncatingIfNeeded: sample)
+                    writer.write(UnsafeBufferPointer(scratch), deviceTime: Double(milliseconds) / 1000,
+                                 counter: UInt64(counter), arrivalTime: arrivalTime)
+                }
             }
             statistics.eegNotifications += 1
             statistics.samples += sampleCount

@@ -2,37 +2,36 @@
 
 extension ASRCalibrator {
     /// Weiszfeld's iteration for the geometric median of the first `blockCount` packed block covariances, into
-    /// ``median``: start from their mean, then repeatedly take the mean weighted by the inverse Frobenius distance to
+    /// `median`: start from their mean, then repeatedly take the mean weighted by the inverse Frobenius distance to
     /// the current estimate, until a step moves it by less than 10⁻⁷ of its norm (or after 500 steps).
     ///
     /// Distances count each off-diagonal entry twice, as the full symmetric matrix would. A block that coincides
     /// with the estimate gets a distance floor instead of an infinite weight.
     func geometricMedian(blockCount: Int) {
         let n = packedCount
-        let weight = packedWeights
-        median.update(repeating: 0, count: n)
+        median.update(repeating: 0)
         for block in 0..<blockCount {
-            let row = blocks + block * n
-            for p in 0..<n { median[p] += row[p] }
+            let row = block * n
+            for p in 0..<n { median[p] += blocks[row + p] }
         }
         for p in 0..<n { median[p] /= Double(max(blockCount, 1)) }
         var norm = 0.0
-        for p in 0..<n { norm += weight[p] * median[p] * median[p] }
+        for p in 0..<n { norm += packedWeights[p] * median[p] * median[p] }
         let floor = max(norm.squareRoot(), Double.leastNormalMagnitude) * 1e-12
         medianIterations = 0
         for _ in 0..<500 {
             medianIterations += 1
-            numerator.update(repeating: 0, count: n)
+            numerator.update(repeating: 0)
             var denominator = 0.0
             for block in 0..<blockCount {
-                let row = blocks + block * n
+                let row = block * n
                 var squared = 0.0
                 for p in 0..<n {
-                    let d = row[p] - median[p]
-                    squared += weight[p] * d * d
+                    let d = blocks[row + p] - median[p]
+                    squared += packedWeights[p] * d * d
                 }
                 let inverse = 1 / max(squared.squareRoot(), floor)
-                for p in 0..<n { numerator[p] += inverse * row[p] }
+                for p in 0..<n { numerator[p] += inverse * blocks[row + p] }
                 denominator += inverse
             }
             var step = 0.0
@@ -40,8 +39,8 @@ extension ASRCalibrator {
             for p in 0..<n {
                 let next = numerator[p] / denominator
                 let d = next - median[p]
-                step += weight[p] * d * d
-                size += weight[p] * next * next
+                step += packedWeights[p] * d * d
+                size += packedWeights[p] * next * next
                 median[p] = next
             }
             if step.squareRoot() <= 1e-7 * size.squareRoot() { break }

@@ -1,5 +1,7 @@
 // AxonDSP — ASR calibration on clean data: robust covariance, its square root, per-component thresholds.
 
+import AxonMemory
+
 /// Calibrates artifact subspace reconstruction on clean, zero-mean (high-passed) data, without allocating once
 /// built, so a real-time stage can calibrate on its consumer thread at the end of a calibration period.
 ///
@@ -18,8 +20,9 @@
 ///    robustly as the median and `1.4826 ·` the median absolute deviation. The threshold operator is
 ///    `T = diag(τ) · Vᵀ`: the RMS limit along any direction `v` is `‖T·v‖`.
 ///
-/// The results stay in the calibrator's own memory (``mixing``, ``thresholdMatrix`` …) until the next call;
-/// ``makeCalibration()`` copies them into a ``ASRCalibration`` value.
+/// The results stay in the calibrator's own memory until the next call: ``withResults(_:)`` lends them
+/// (``Results/mixing``, ``Results/thresholdMatrix`` …) and ``makeCalibration()`` copies them into a
+/// ``ASRCalibration`` value.
 ///
 /// Threading: a single-owner type (it owns mutable scratch memory); one thread at a time. Not `Sendable`.
 ///
@@ -42,27 +45,29 @@ public final class ASRCalibrator {
     let packedCount: Int
     private let eigensolver: SymmetricEigensolver
     /// Block covariances, packed upper triangles, `blockCapacity` rows.
-    let blocks: UnsafeMutablePointer<Double>
+    let blocks: OwnedBuffer<Double>
     let blockCapacity: Int
     /// Geometric-median iterate and the Weiszfeld numerator (packed).
-    let median: UnsafeMutablePointer<Double>
-    let numerator: UnsafeMutablePointer<Double>
+    let median: OwnedBuffer<Double>
+    let numerator: OwnedBuffer<Double>
     /// Per packed entry, how many entries of the full matrix it stands for (1 on the diagonal, 2 off it).
-    let packedWeights: UnsafeMutablePointer<Double>
+    let packedWeights: OwnedBuffer<Double>
     /// Squared component activations, frame-major (`capacity × channels`).
-    private let energies: UnsafeMutablePointer<Double>
+    private let energies: OwnedBuffer<Double>
     /// Window RMS values per component (`windowCapacity × channels`, component-major) and selection scratch.
-    private let rms: UnsafeMutablePointer<Double>
+    private let rms: OwnedBuffer<Double>
     private let windowCapacity: Int
-    let scratch: UnsafeMutablePointer<Double>
+    let scratch: OwnedBuffer<Double>
     /// The full covariance matrix before it is accepted (column-major, `channels²`).
-    private let matrix: UnsafeMutablePointer<Double>
+    private let matrix: OwnedBuffer<Double>
 
-    private let covarianceStorage: UnsafeMutablePointer<Double>
-    private let mixingStorage: UnsafeMutablePointer<Double>
-    private let directionStorage: UnsafeMutablePointer<Double>
-    private let thresholdStorage: UnsafeMutablePointer<Double>
-    private let thresholdMatrixStorage: UnsafeMutablePointer<Double>
+    /// The results, one after another: the covariance, the mixing matrix, the component directions and the
+    /// threshold operator (`channels²` each, column-major), then the component thresholds (`channels`).
+    private let results: OwnedBuffer<Double>
+    private var mixingOffset: Int { channels * channels }
+    private var directionOffset: Int { 2 * channels * channels }
+    private var thresholdMatrixOffset: Int { 3 * channels * channels }
+    private var thresholdOffset: Int { 4 * channels * channels }
 
     /// Frames used by the last successful ``calibrate(_:)`` (0 before).
     public private(set) var frameCount = 0
@@ -86,68 +91,56 @@ public final class ASRCalibrator {
         packedCount = c * (c + 1) / 2
         eigensolver = try SymmetricEigensolver(order: c)
         blockCapacity = capacity / configuration.covarianceBlockLength
-        blocks = .allocate(capacity: blockCapacity * packedCount)
-        blocks.initialize(repeating: 0, count: blockCapacity * packedCount)
-        median = .allocate(capacity: packedCount)
-        median.initialize(repeating: 0, count: packedCount)
-        numerator = .allocate(capacity: packedCount)
-        numerator.initialize(repeating: 0, count: packedCount)
-        packedWeights = .allocate(capacity: packedCount)
-        var p = 0
-        for j in 0..<c {
-            for i in 0...j {
-                (packedWeights + p).initialize(to: i == j ? 1 : 2)
-                p += 1
-            }
-        }
-        energies = .allocate(capacity: capacity * c)
-        energies.initialize(repeating: 0, count: capacity * c)
+        blocks = OwnedBuffer(repeating: 0, count: blockCapacity * packedCount)
+        median = OwnedBuffer(repeating: 0, count: packedCount)
+        numerator = OwnedBuffer(repeating: 0, count: packedCount)
+        packedWeights = OwnedBuffer(copying: (0..<c).lazy.flatMap { j in (0...j).lazy.map { i in i == j ? 1.0 : 2 } })
+        energies = OwnedBuffer(repeating: 0, count: capacity * c)
         windowCapacity = (capacity - configuration.windowLength) / configuration.calibrationWindowStep + 1
-        rms = .allocate(capacity: windowCapacity * c)
-        rms.initialize(repeating: 0, count: windowCapacity * c)
-        scratch = .allocate(capacity: max(windowCapacity, blockCapacity))
-        scratch.initialize(repeating: 0, count: max(windowCapacity, blockCapacity))
-        matrix = .allocate(capacity: c * c)
-        covarianceStorage = .allocate(capacity: c * c)
-        mixingStorage = .allocate(capacity: c * c)
-        directionStorage = .allocate(capacity: c * c)
-        thresholdMatrixStorage = .allocate(capacity: c * c)
-        thresholdStorage = .allocate(capacity: c)
-        for storage in [matrix, covarianceStorage, mixingStorage, directionStorage, thresholdMatrixStorage] {
-            storage.initialize(repeating: 0, count: c * c)
+        rms = OwnedBuffer(repeating: 0, count: windowCapacity * c)
+        scratch = OwnedBuffer(repeating: 0, count: max(windowCapacity, blockCapacity))
+        matrix = OwnedBuffer(repeating: 0, count: c * c)
+        results = OwnedBuffer(repeating: 0, count: 4 * c * c + c)
+    }
+
+    /// The last calibration's results, as ``withResults(_:)`` lends them: valid only inside its closure.
+    ///
+    /// Threading: a view of the calibrator's memory; on the calibrator's thread, inside the closure.
+    public struct Results {
+        /// The robust covariance `C` (column-major, `channels²`), in the data's unit squared.
+        public let covariance: UnsafeBufferPointer<Double>
+        /// The mixing matrix `M = C^½` (column-major, `channels²`).
+        public let mixing: UnsafeBufferPointer<Double>
+        /// The eigenvectors `V` of `C` (column-major: column `c` is component `c`, by ascending variance).
+        public let componentDirections: UnsafeBufferPointer<Double>
+        /// The RMS threshold `τ_c` of each component, in the data's unit.
+        public let componentThresholds: UnsafeBufferPointer<Double>
+        /// The threshold operator `T = diag(τ) · Vᵀ` (column-major, `channels²`).
+        public let thresholdMatrix: UnsafeBufferPointer<Double>
+    }
+
+    /// Calls `body` with the results of the last successful ``calibrate(_:)`` (zeros before the first), in the
+    /// calibrator's own memory: valid only inside `body`, and overwritten by the next calibration.
+    ///
+    ///     try calibrator.withResults { try asr.load(mixing: $0.mixing, thresholdMatrix: $0.thresholdMatrix) }
+    ///
+    /// - Complexity: O(1); no allocation.
+    public func withResults<Result, Failure: Error>(_ body: (Results) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
+        let square = channels * channels
+        let (channels, thresholds) = (channels, thresholdOffset)
+        return try results.withUnsafeBufferPointer { (all) throws(Failure) in
+            func matrix(at offset: Int) -> UnsafeBufferPointer<Double> {
+                UnsafeBufferPointer(start: all.baseAddress! + offset, count: square)
+            }
+            return try body(
+                Results(
+                    covariance: matrix(at: 0), mixing: matrix(at: mixingOffset),
+                    componentDirections: matrix(at: directionOffset),
+                    componentThresholds: UnsafeBufferPointer(start: all.baseAddress! + thresholds, count: channels),
+                    thresholdMatrix: matrix(at: thresholdMatrixOffset)))
         }
-        thresholdStorage.initialize(repeating: 0, count: c)
-    }
-
-    deinit {
-        blocks.deallocate()
-        median.deallocate()
-        numerator.deallocate()
-        packedWeights.deallocate()
-        energies.deallocate()
-        rms.deallocate()
-        scratch.deallocate()
-        matrix.deallocate()
-        covarianceStorage.deallocate()
-        mixingStorage.deallocate()
-        directionStorage.deallocate()
-        thresholdMatrixStorage.deallocate()
-        thresholdStorage.deallocate()
-    }
-
-    /// The robust covariance `C` (column-major, `channels²`), in the data's unit squared.
-    public var covariance: UnsafeBufferPointer<Double> { buffer(covarianceStorage, channels * channels) }
-    /// The mixing matrix `M = C^½` (column-major, `channels²`).
-    public var mixing: UnsafeBufferPointer<Double> { buffer(mixingStorage, channels * channels) }
-    /// The eigenvectors `V` of `C` (column-major: column `c` is component `c`, by ascending variance).
-    public var componentDirections: UnsafeBufferPointer<Double> { buffer(directionStorage, channels * channels) }
-    /// The RMS threshold `τ_c` of each component, in the data's unit.
-    public var componentThresholds: UnsafeBufferPointer<Double> { buffer(thresholdStorage, channels) }
-    /// The threshold operator `T = diag(τ) · Vᵀ` (column-major, `channels²`).
-    public var thresholdMatrix: UnsafeBufferPointer<Double> { buffer(thresholdMatrixStorage, channels * channels) }
-
-    private func buffer(_ pointer: UnsafeMutablePointer<Double>, _ count: Int) -> UnsafeBufferPointer<Double> {
-        UnsafeBufferPointer(start: pointer, count: count)
     }
 
     /// Calibrates on `data`: whole frames of ``ASRConfiguration/channelCount`` values, frame-major, zero-mean
@@ -176,24 +169,33 @@ public final class ASRCalibrator {
         unpack(median, into: matrix)
 
         // 2. M = C^½ and the eigenvectors V (ascending variance).
-        try eigensolver.squareRoot(of: matrix, into: mixingStorage)
-        covarianceStorage.update(from: matrix, count: channels * channels)
-        directionStorage.update(from: eigensolver.eigenvectors.baseAddress!, count: channels * channels)
+        let square = channels * channels
+        let (mixingOffset, directionOffset) = (mixingOffset, directionOffset)
+        try matrix.withUnsafeBufferPointer { (matrix) throws(DSPError) in
+            try results.withUnsafeMutableBufferPointer { (results) throws(DSPError) in
+                try eigensolver.squareRoot(of: matrix.baseAddress!, into: results.baseAddress! + mixingOffset)
+                (results.baseAddress!).update(from: matrix.baseAddress!, count: square)
+                eigensolver.withDecomposition { _, vectors in
+                    (results.baseAddress! + directionOffset).update(from: vectors.baseAddress!, count: square)
+                }
+            }
+        }
 
         // 3. Component RMS per window, then τ = median + cutoff · 1.4826 · MAD per component.
         let windows = fillWindowRMS(base, frames: frames)
         for component in 0..<channels {
-            let values = rms + component * windowCapacity
-            scratch.update(from: values, count: windows)
-            let centre = Self.median(scratch, count: windows)
-            for w in 0..<windows { scratch[w] = abs(values[w] - centre) }
-            let spread = 1.4826 * Self.median(scratch, count: windows)
-            thresholdStorage[component] = centre + configuration.cutoff * spread
+            let values = component * windowCapacity
+            for w in 0..<windows { scratch[w] = rms[values + w] }
+            let centre = scratch.withUnsafeMutableBufferPointer { Self.median($0.baseAddress!, count: windows) }
+            for w in 0..<windows { scratch[w] = abs(rms[values + w] - centre) }
+            let spread =
+                1.4826 * scratch.withUnsafeMutableBufferPointer { Self.median($0.baseAddress!, count: windows) }
+            results[thresholdOffset + component] = centre + configuration.cutoff * spread
         }
         for column in 0..<channels {
             for row in 0..<channels {
-                thresholdMatrixStorage[row + column * channels] =
-                    thresholdStorage[row] * directionStorage[column + row * channels]
+                results[thresholdMatrixOffset + row + column * channels] =
+                    results[thresholdOffset + row] * results[directionOffset + column + row * channels]
             }
         }
         frameCount = frames
@@ -204,10 +206,13 @@ public final class ASRCalibrator {
     /// - Precondition: a successful ``calibrate(_:)``.
     public func makeCalibration() -> ASRCalibration {
         precondition(frameCount > 0, "makeCalibration() needs a successful calibrate(_:) first")
-        return ASRCalibration(
-            channelCount: channels, frameCount: frameCount, covariance: Array(covariance), mixing: Array(mixing),
-            componentDirections: Array(componentDirections), componentThresholds: Array(componentThresholds),
-            thresholdMatrix: Array(thresholdMatrix))
+        return withResults { results in
+            ASRCalibration(
+                channelCount: channels, frameCount: frameCount, covariance: Array(results.covariance),
+                mixing: Array(results.mixing), componentDirections: Array(results.componentDirections),
+                componentThresholds: Array(results.componentThresholds),
+                thresholdMatrix: Array(results.thresholdMatrix))
+        }
     }
 
     /// The mean outer product of each whole block of frames, packed; returns the number of blocks.
@@ -215,21 +220,24 @@ public final class ASRCalibrator {
         let length = configuration.covarianceBlockLength
         let count = frames / length
         let scale = 1 / Double(length)
-        for block in 0..<count {
-            let row = blocks + block * packedCount
-            row.update(repeating: 0, count: packedCount)
-            for frame in (block * length)..<((block + 1) * length) {
-                let x = base + frame * channels
-                var p = 0
-                for j in 0..<channels {
-                    let xj = x[j]
-                    for i in 0...j {
-                        row[p] += x[i] * xj
-                        p += 1
+        let (channels, packedCount) = (channels, packedCount)
+        blocks.withUnsafeMutableBufferPointer { blocks in
+            for block in 0..<count {
+                let row = blocks.baseAddress! + block * packedCount
+                row.update(repeating: 0, count: packedCount)
+                for frame in (block * length)..<((block + 1) * length) {
+                    let x = base + frame * channels
+                    var p = 0
+                    for j in 0..<channels {
+                        let xj = x[j]
+                        for i in 0...j {
+                            row[p] += x[i] * xj
+                            p += 1
+                        }
                     }
                 }
+                for p in 0..<packedCount { row[p] *= scale }
             }
-            for p in 0..<packedCount { row[p] *= scale }
         }
         return count
     }
@@ -237,13 +245,16 @@ public final class ASRCalibrator {
     /// Per component, the RMS of its activations over each calibration window (component-major in ``rms``);
     /// returns the number of windows.
     private func fillWindowRMS(_ base: UnsafePointer<Double>, frames: Int) -> Int {
-        let v = directionStorage
-        for frame in 0..<frames {
-            let x = base + frame * channels
-            for component in 0..<channels {
-                var y = 0.0
-                for channel in 0..<channels { y += v[channel + component * channels] * x[channel] }
-                energies[frame * channels + component] = y * y
+        let (channels, directions) = (channels, directionOffset)
+        results.withUnsafeBufferPointer { results in
+            let v = results.baseAddress! + directions
+            for frame in 0..<frames {
+                let x = base + frame * channels
+                for component in 0..<channels {
+                    var y = 0.0
+                    for channel in 0..<channels { y += v[channel + component * channels] * x[channel] }
+                    energies[frame * channels + component] = y * y
+                }
             }
         }
         let length = configuration.windowLength
@@ -260,7 +271,7 @@ public final class ASRCalibrator {
     }
 
     /// Expands a packed upper triangle into a full symmetric column-major matrix.
-    private func unpack(_ packed: UnsafePointer<Double>, into full: UnsafeMutablePointer<Double>) {
+    private func unpack(_ packed: borrowing OwnedBuffer<Double>, into full: borrowing OwnedBuffer<Double>) {
         var p = 0
         for j in 0..<channels {
             for i in 0...j {

@@ -1,5 +1,7 @@
 // AxonDSP — ASR's sliding-window reconstruction: drop the components above threshold, rebuild the channels.
 
+import AxonMemory
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -36,7 +38,8 @@
 /// ``DSPError/nonFiniteData(count:)``); high-pass with ``HighPassFilter``, which holds such values, first.
 ///
 /// Memory: everything — the input and output rings (a power of two above `max(window, lookahead + step) + step`
-/// frames), the matrices, the LAPACK workspaces — is allocated at init. ``process(_:frameCount:stride:)`` does not
+/// frames), the matrices, the LAPACK workspaces — is allocated at init, in ``AxonMemory/OwnedBuffer``s freed with the
+/// reconstructor. ``process(_:frameCount:stride:)`` does not
 /// allocate or lock.
 ///
 /// Threading: a single-owner type (it owns mutable state); one thread at a time. Not `Sendable`.
@@ -75,19 +78,25 @@ public final class ASRReconstructor {
     private let lookahead: Int
     private let keptAlways: Int
     private let mask: Int
-    private let input: UnsafeMutablePointer<Double>
-    private let output: UnsafeMutablePointer<Double>
-    private let blend: UnsafeMutablePointer<Double>
-    private let mixing: UnsafeMutablePointer<Double>
-    private let thresholds: UnsafeMutablePointer<Double>
-    private let covariance: UnsafeMutablePointer<Double>
-    private let projected: UnsafeMutablePointer<Double>
-    private let reduced: UnsafeMutablePointer<Double>
-    private let inverse: UnsafeMutablePointer<Double>
-    private let product: UnsafeMutablePointer<Double>
-    private let keep: UnsafeMutablePointer<Bool>
-    private var previous: UnsafeMutablePointer<Double>
-    private var current: UnsafeMutablePointer<Double>
+    /// Every real the reconstructor keeps, one after another: the input and output rings (`ring × channels` each),
+    /// the blend weights (`step`) and the matrices (`channels²` each, `Matrix`); `withPointers(_:)` lends them.
+    private let reals: OwnedBuffer<Double>
+    private let keep: OwnedBuffer<Bool>
+    /// Which of the two reconstruction matrices is the previous one and which the current one: a step swaps them.
+    private var previousMatrix = Matrix.first
+    private var currentMatrix = Matrix.second
+
+    /// The matrices in `reals`, in order after the rings and the blend weights.
+    private enum Matrix: Int, CaseIterable {
+        case mixing, thresholds, covariance, projected, reduced, inverse, product, first, second
+    }
+
+    /// Pointers into `reals` for the length of one `withPointers(_:)` call.
+    private struct Pointers {
+        let input, output, blend: UnsafeMutablePointer<Double>
+        let mixing, thresholds, covariance, projected, reduced, inverse, product: UnsafeMutablePointer<Double>
+        let previous, current: UnsafeMutablePointer<Double>
+    }
     private var previousIsIdentity = true
     private var currentIsIdentity = true
     private let eigensolver: SymmetricEigensolver
@@ -115,41 +124,34 @@ public final class ASRReconstructor {
         mask = ring - 1
         eigensolver = try SymmetricEigensolver(order: c)
         pseudoInverse = try PseudoInverse(order: c)
-        input = .allocate(capacity: ring * c)
-        input.initialize(repeating: 0, count: ring * c)
-        output = .allocate(capacity: ring * c)
-        output.initialize(repeating: 0, count: ring * c)
-        blend = .allocate(capacity: step)
-        for k in 0..<step { (blend + k).initialize(to: (1 - cos(Double.pi * Double(k + 1) / Double(step))) / 2) }
-        func matrix() -> UnsafeMutablePointer<Double> {
-            let pointer = UnsafeMutablePointer<Double>.allocate(capacity: c * c)
-            pointer.initialize(repeating: 0, count: c * c)
-            return pointer
+        reals = OwnedBuffer(repeating: 0, count: 2 * ring * c + step + Matrix.allCases.count * c * c)
+        keep = OwnedBuffer(repeating: true, count: c)
+        withPointers { p in
+            for k in 0..<step { p.blend[k] = (1 - cos(Double.pi * Double(k + 1) / Double(step))) / 2 }
+            Self.setIdentity(p.previous, order: c)
+            Self.setIdentity(p.current, order: c)
         }
-        mixing = matrix()
-        thresholds = matrix()
-        covariance = matrix()
-        projected = matrix()
-        reduced = matrix()
-        inverse = matrix()
-        product = matrix()
-        previous = matrix()
-        current = matrix()
-        keep = .allocate(capacity: c)
-        keep.initialize(repeating: true, count: c)
-        Self.setIdentity(previous, order: c)
-        Self.setIdentity(current, order: c)
         if let calibration { try load(calibration) }
     }
 
-    deinit {
-        input.deallocate()
-        output.deallocate()
-        blend.deallocate()
-        for pointer in [mixing, thresholds, covariance, projected, reduced, inverse, product, previous, current] {
-            pointer.deallocate()
+    /// Calls `body` with pointers to the rings, the blend weights and the matrices, valid only inside `body`.
+    @inline(__always)
+    private func withPointers<Result, Failure: Error>(_ body: (Pointers) throws(Failure) -> Result) throws(Failure)
+        -> Result
+    {
+        let (c, ring, step) = (channels, mask + 1, step)
+        let (previous, current) = (previousMatrix, currentMatrix)
+        return try reals.withUnsafeMutableBufferPointer { (reals) throws(Failure) in
+            let base = reals.baseAddress!
+            let matrices = base + 2 * ring * c + step
+            func matrix(_ which: Matrix) -> UnsafeMutablePointer<Double> { matrices + which.rawValue * c * c }
+            return try body(
+                Pointers(
+                    input: base, output: base + ring * c, blend: base + 2 * ring * c, mixing: matrix(.mixing),
+                    thresholds: matrix(.thresholds), covariance: matrix(.covariance), projected: matrix(.projected),
+                    reduced: matrix(.reduced), inverse: matrix(.inverse), product: matrix(.product),
+                    previous: matrix(previous), current: matrix(current)))
         }
-        keep.deallocate()
     }
 
     /// Loads a calibration; updates from the next step on use it. Copies into memory allocated at init.
@@ -187,8 +189,10 @@ public final class ASRReconstructor {
         var nonFinite = 0
         for i in 0..<square where !m[i].isFinite || !t[i].isFinite { nonFinite += 1 }
         guard nonFinite == 0 else { throw .nonFiniteData(count: nonFinite) }
-        self.mixing.update(from: m, count: square)
-        self.thresholds.update(from: t, count: square)
+        withPointers { p in
+            p.mixing.update(from: m, count: square)
+            p.thresholds.update(from: t, count: square)
+        }
         isCalibrated = true
     }
 
@@ -198,24 +202,26 @@ public final class ASRReconstructor {
     /// - Precondition: `stride ≥ channels`.
     /// - Complexity: see the type; no allocation, no lock.
     public func process(_ values: UnsafeMutablePointer<Double>, frameCount count: Int, stride: Int) {
-        precondition(stride >= channels, "stride must cover the channels")
-        let delay = configuration.delay
-        for f in 0..<count {
-            let frame = values + f * stride
-            let n = frameCount
-            (input + (n & mask) * channels).update(from: frame, count: channels)
-            phase += 1
-            if phase == step {
-                phase = 0
-                finishStep(at: n)
+        withPointers { p in
+            precondition(stride >= channels, "stride must cover the channels")
+            let delay = configuration.delay
+            for f in 0..<count {
+                let frame = values + f * stride
+                let n = frameCount
+                (p.input + (n & mask) * channels).update(from: frame, count: channels)
+                phase += 1
+                if phase == step {
+                    phase = 0
+                    finishStep(at: n)
+                }
+                let m = n - delay
+                if m >= 0 {
+                    frame.update(from: p.output + (m & mask) * channels, count: channels)
+                } else {
+                    frame.update(repeating: 0, count: channels)
+                }
+                frameCount = n + 1
             }
-            let m = n - delay
-            if m >= 0 {
-                frame.update(from: output + (m & mask) * channels, count: channels)
-            } else {
-                frame.update(repeating: 0, count: channels)
-            }
-            frameCount = n + 1
         }
     }
 
@@ -229,103 +235,119 @@ public final class ASRReconstructor {
         if last > lastReconstructed {
             update(windowEnd: last)
             reconstruct(through: last)
-            swap(&previous, &current)
+            swap(&previousMatrix, &currentMatrix)
             previousIsIdentity = currentIsIdentity
         }
         segmentStart = frameCount
         phase = 0
-        Self.setIdentity(previous, order: channels)
+        withPointers { p in Self.setIdentity(p.previous, order: channels) }
         previousIsIdentity = true
     }
 
     /// Forgets the stream: empty delay line (the next ``delay`` frames out are zero), identity matrices, counters
     /// of frames and updates at zero. The calibration stays loaded.
     public func reset() {
-        let ring = mask + 1
-        input.update(repeating: 0, count: ring * channels)
-        output.update(repeating: 0, count: ring * channels)
-        Self.setIdentity(previous, order: channels)
-        Self.setIdentity(current, order: channels)
-        previousIsIdentity = true
-        currentIsIdentity = true
-        frameCount = 0
-        segmentStart = 0
-        lastReconstructed = -1
-        phase = 0
-        updateCount = 0
-        repairCount = 0
-        lastRemovedCount = 0
-        removedComponentTotal = 0
-        failureCount = 0
-        lastFailure = nil
+        withPointers { p in
+            let ring = mask + 1
+            p.input.update(repeating: 0, count: ring * channels)
+            p.output.update(repeating: 0, count: ring * channels)
+            Self.setIdentity(p.previous, order: channels)
+            Self.setIdentity(p.current, order: channels)
+            previousIsIdentity = true
+            currentIsIdentity = true
+            frameCount = 0
+            segmentStart = 0
+            lastReconstructed = -1
+            phase = 0
+            updateCount = 0
+            repairCount = 0
+            lastRemovedCount = 0
+            removedComponentTotal = 0
+            failureCount = 0
+            lastFailure = nil
+        }
     }
 
     /// The end of a step at input frame `end`: a new matrix, then the frames up to `end − lookahead` rebuilt.
     private func finishStep(at end: Int) {
         update(windowEnd: end)
         reconstruct(through: end - lookahead)
-        swap(&previous, &current)
+        swap(&previousMatrix, &currentMatrix)
         previousIsIdentity = currentIsIdentity
     }
 
-    /// Sets ``current`` from the window ending at input frame `end` (identity without a calibration or with less
+    /// Sets `current` from the window ending at input frame `end` (identity without a calibration or with less
     /// than half a window in the segment; the previous matrix if the update fails).
     private func update(windowEnd end: Int) {
-        guard isCalibrated, end - segmentStart + 1 >= max(1, window / 2) else {
-            Self.setIdentity(current, order: channels)
-            currentIsIdentity = true
-            return
-        }
-        do throws(DSPError) {
-            try computeReconstruction(windowEnd: end)
-        } catch {
-            failureCount += 1
-            lastFailure = error
-            current.update(from: previous, count: channels * channels)
-            currentIsIdentity = previousIsIdentity
+        withPointers { p in
+            guard isCalibrated, end - segmentStart + 1 >= max(1, window / 2) else {
+                Self.setIdentity(p.current, order: channels)
+                currentIsIdentity = true
+                return
+            }
+            do throws(DSPError) {
+                try computeReconstruction(windowEnd: end)
+            } catch {
+                failureCount += 1
+                lastFailure = error
+                p.current.update(from: p.previous, count: channels * channels)
+                currentIsIdentity = previousIsIdentity
+            }
         }
     }
 
     /// `R = M · (K·Vᵀ·M)⁺ · Vᵀ` for the window ending at input frame `end` (or starting at the segment's start,
-    /// if that is later), into ``current``.
+    /// if that is later), into `current`.
     private func computeReconstruction(windowEnd end: Int) throws(DSPError) {
-        let c = channels
-        let first = max(end - window + 1, segmentStart)
-        // Upper triangle of the window's mean outer product (the data is zero-mean).
-        covariance.update(repeating: 0, count: c * c)
-        for m in first...end {
-            let x = input + (m & mask) * c
+        try withPointers { (p) throws(DSPError) in
+            let c = channels
+            let first = max(end - window + 1, segmentStart)
+            // Upper triangle of the window's mean outer product (the data is zero-mean).
+            p.covariance.update(repeating: 0, count: c * c)
+            for m in first...end {
+                let x = p.input + (m & mask) * c
+                for j in 0..<c {
+                    let xj = x[j]
+                    let column = p.covariance + j * c
+                    for i in 0...j { column[i] += x[i] * xj }
+                }
+            }
+            let scale = 1 / Double(end - first + 1)
+            var finite = true
             for j in 0..<c {
-                let xj = x[j]
-                let column = covariance + j * c
-                for i in 0...j { column[i] += x[i] * xj }
+                for i in 0...j {
+                    p.covariance[i + j * c] *= scale
+                    finite = finite && p.covariance[i + j * c].isFinite
+                }
+            }
+            guard finite else { throw .nonFiniteData(count: nonFiniteCount(from: first, through: end)) }
+            try eigensolver.decompose(p.covariance)
+            try eigensolver.withDecomposition { (values, vectors) throws(DSPError) in
+                try finishReconstruction(p, eigenvalues: values, eigenvectors: vectors)
             }
         }
-        let scale = 1 / Double(end - first + 1)
-        var finite = true
-        for j in 0..<c {
-            for i in 0...j {
-                covariance[i + j * c] *= scale
-                finite = finite && covariance[i + j * c].isFinite
-            }
-        }
-        guard finite else { throw .nonFiniteData(count: nonFiniteCount(from: first, through: end)) }
-        try eigensolver.decompose(covariance)
-        let values = eigensolver.eigenvalues.baseAddress!
-        let vectors = eigensolver.eigenvectors.baseAddress!
+    }
+
+    /// The second half of ``computeReconstruction(windowEnd:)``: from the window's eigen-decomposition to the new
+    /// reconstruction matrix in `current`.
+    private func finishReconstruction(
+        _ p: Pointers, eigenvalues values: UnsafeBufferPointer<Double>, eigenvectors: UnsafeBufferPointer<Double>
+    ) throws(DSPError) {
+        let c = channels
+        let vectors = eigenvectors.baseAddress!
         // T·V: column i holds T·vᵢ, whose squared norm is the variance limit along vᵢ.
-        Self.multiply(thresholds, vectors, into: projected, order: c)
+        Self.multiply(p.thresholds, vectors, into: p.projected, order: c)
         var removed = 0
         for i in 0..<c {
             var limit = 0.0
-            for r in 0..<c { limit += projected[r + i * c] * projected[r + i * c] }
+            for r in 0..<c { limit += p.projected[r + i * c] * p.projected[r + i * c] }
             keep[i] = i < keptAlways || values[i] < limit
             if !keep[i] { removed += 1 }
         }
         updateCount += 1
         lastRemovedCount = removed
         guard removed > 0 else {
-            Self.setIdentity(current, order: c)
+            Self.setIdentity(p.current, order: c)
             currentIsIdentity = true
             return
         }
@@ -335,59 +357,63 @@ public final class ASRReconstructor {
         for j in 0..<c {
             for i in 0..<c {
                 var sum = 0.0
-                if keep[i] { for k in 0..<c { sum += vectors[k + i * c] * mixing[k + j * c] } }
-                reduced[i + j * c] = sum
+                if keep[i] { for k in 0..<c { sum += vectors[k + i * c] * p.mixing[k + j * c] } }
+                p.reduced[i + j * c] = sum
             }
         }
-        try pseudoInverse.compute(reduced, into: inverse)
-        Self.multiply(mixing, inverse, into: product, order: c)
+        try pseudoInverse.compute(p.reduced, into: p.inverse)
+        Self.multiply(p.mixing, p.inverse, into: p.product, order: c)
         // R = (M·(K·Vᵀ·M)⁺)·Vᵀ.
         for j in 0..<c {
             for i in 0..<c {
                 var sum = 0.0
-                for k in 0..<c { sum += product[i + k * c] * vectors[j + k * c] }
-                current[i + j * c] = sum
+                for k in 0..<c { sum += p.product[i + k * c] * vectors[j + k * c] }
+                p.current[i + j * c] = sum
             }
         }
         currentIsIdentity = false
     }
 
-    /// Writes the output for input frames `lastReconstructed + 1 ... last`, blending ``previous`` into ``current``.
+    /// Writes the output for input frames `lastReconstructed + 1 ... last`, blending `previous` into `current`.
     private func reconstruct(through last: Int) {
-        guard last > lastReconstructed else { return }
-        let c = channels
-        let count = last - lastReconstructed
-        let trivial = previousIsIdentity && currentIsIdentity
-        for k in 1...count {
-            let m = lastReconstructed + k
-            let x = input + (m & mask) * c
-            let y = output + (m & mask) * c
-            if trivial {
-                y.update(from: x, count: c)
-                continue
-            }
-            let w = count == step ? blend[k - 1] : (1 - cos(Double.pi * Double(k) / Double(count))) / 2
-            for i in 0..<c {
-                var new = 0.0
-                var old = 0.0
-                for j in 0..<c {
-                    new += current[i + j * c] * x[j]
-                    old += previous[i + j * c] * x[j]
+        withPointers { p in
+            guard last > lastReconstructed else { return }
+            let c = channels
+            let count = last - lastReconstructed
+            let trivial = previousIsIdentity && currentIsIdentity
+            for k in 1...count {
+                let m = lastReconstructed + k
+                let x = p.input + (m & mask) * c
+                let y = p.output + (m & mask) * c
+                if trivial {
+                    y.update(from: x, count: c)
+                    continue
                 }
-                y[i] = w * new + (1 - w) * old
+                let w = count == step ? p.blend[k - 1] : (1 - cos(Double.pi * Double(k) / Double(count))) / 2
+                for i in 0..<c {
+                    var new = 0.0
+                    var old = 0.0
+                    for j in 0..<c {
+                        new += p.current[i + j * c] * x[j]
+                        old += p.previous[i + j * c] * x[j]
+                    }
+                    y[i] = w * new + (1 - w) * old
+                }
             }
+            lastReconstructed = last
         }
-        lastReconstructed = last
     }
 
     /// NaN or infinite input values in frames `first...last` (only counted on the failure path).
     private func nonFiniteCount(from first: Int, through last: Int) -> Int {
-        var count = 0
-        for m in first...last {
-            let x = input + (m & mask) * channels
-            for i in 0..<channels where !x[i].isFinite { count += 1 }
+        withPointers { p -> Int in
+            var count = 0
+            for m in first...last {
+                let x = p.input + (m & mask) * channels
+                for i in 0..<channels where !x[i].isFinite { count += 1 }
+            }
+            return count
         }
-        return count
     }
 
     /// `result = a · b` for column-major `order × order` matrices.

@@ -1,5 +1,7 @@
 // AxonDSP — a second-order Butterworth high-pass per channel, for removing DC offsets and drift in real time.
 
+import AxonMemory
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -38,7 +40,7 @@ public final class HighPassFilter {
     private let a1: Double
     private let a2: Double
     /// Per channel: the two state variables and the last finite input.
-    private let state: UnsafeMutablePointer<Double>
+    private let state: OwnedBuffer<Double>
     private var primed = false
 
     /// Creates the filter.
@@ -64,11 +66,8 @@ public final class HighPassFilter {
         self.channelCount = channelCount
         self.cutoff = cutoff
         self.sampleRate = sampleRate
-        state = .allocate(capacity: 3 * channelCount)
-        state.initialize(repeating: 0, count: 3 * channelCount)
+        state = OwnedBuffer(repeating: 0, count: 3 * channelCount)
     }
-
-    deinit { state.deallocate() }
 
     /// Forgets the past: the next frame primes every channel again (use after a gap in the data).
     public func reset() { primed = false }

@@ -1,5 +1,6 @@
 // AxonDSP — the Moore–Penrose pseudo-inverse of small square matrices via LAPACK's SVD, allocation-free per call.
 
+import AxonMemory
 import CLAPACKE
 
 /// The Moore–Penrose pseudo-inverse `A⁺` of real `order × order` matrices, from the singular value decomposition
@@ -9,7 +10,8 @@ import CLAPACKE
 /// for an invertible one.
 ///
 /// Matrices are column-major (`a[row + column · order]`). The working copy `dgesvd` destroys, `U`, `Wᵀ`, the
-/// singular values and the workspace (sized by a workspace query) are allocated at init; each call goes through
+/// singular values and the workspace (sized by a workspace query) are allocated at init, in one
+/// ``AxonMemory/OwnedBuffer`` freed with the object; each call goes through
 /// `LAPACKE_dgesvd_work` in column-major layout, which passes the caller's memory straight to LAPACK.
 ///
 /// Threading: a single-owner type (it owns mutable scratch memory); one thread at a time. Not `Sendable`.
@@ -22,11 +24,9 @@ public final class PseudoInverse {
     /// The matrix order `n` this object accepts.
     public let order: Int
 
-    private let working: UnsafeMutablePointer<Double>
-    private let singular: UnsafeMutablePointer<Double>
-    private let left: UnsafeMutablePointer<Double>
-    private let rightTransposed: UnsafeMutablePointer<Double>
-    private let work: UnsafeMutablePointer<Double>
+    /// The reals, one after another: the working copy (`n²`), the singular values (`n`), `U` (`n²`), `Wᵀ` (`n²`)
+    /// and the workspace (`workCount`).
+    @usableFromInline let reals: OwnedBuffer<Double>
     private let workCount: Int
 
     /// Prepares for `order × order` matrices.
@@ -50,29 +50,23 @@ public final class PseudoInverse {
         // dgesvd's documented minimum for a square matrix is 5n.
         workCount = max(Int(optimal), 5 * n)
         self.order = n
-        working = .allocate(capacity: n * n)
-        working.initialize(repeating: 0, count: n * n)
-        singular = .allocate(capacity: n)
-        singular.initialize(repeating: 0, count: n)
-        left = .allocate(capacity: n * n)
-        left.initialize(repeating: 0, count: n * n)
-        rightTransposed = .allocate(capacity: n * n)
-        rightTransposed.initialize(repeating: 0, count: n * n)
-        work = .allocate(capacity: workCount)
-        work.initialize(repeating: 0, count: workCount)
+        reals = OwnedBuffer(repeating: 0, count: 3 * n * n + n + workCount)
     }
 
-    deinit {
-        working.deallocate()
-        singular.deallocate()
-        left.deallocate()
-        rightTransposed.deallocate()
-        work.deallocate()
+    /// Calls `body` with the singular values of the last matrix passed to
+    /// ``compute(_:into:tolerance:)-(UnsafePointer<Double>,_,_)``, descending. The pointer is valid only inside
+    /// `body`.
+    ///
+    /// - Complexity: O(1); no allocation.
+    @inlinable
+    public func withSingularValues<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<Double>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let (start, n) = (order * order, order)
+        return try reals.withUnsafeBufferPointer { (reals) throws(Failure) in
+            try body(UnsafeBufferPointer(start: reals.baseAddress! + start, count: n))
+        }
     }
-
-    /// The singular values of the last matrix passed to ``compute(_:into:tolerance:)-(UnsafePointer<Double>,_,_)``,
-    /// descending.
-    public var singularValues: UnsafeBufferPointer<Double> { UnsafeBufferPointer(start: singular, count: order) }
 
     /// Writes the pseudo-inverse of `matrix` (column-major, `order²` values; not modified) into `inverse` and
     /// returns the numerical rank: the number of singular values above the tolerance.
@@ -86,25 +80,32 @@ public final class PseudoInverse {
     public func compute(
         _ matrix: UnsafePointer<Double>, into inverse: UnsafeMutablePointer<Double>, tolerance: Double? = nil
     ) throws(DSPError) -> Int {
-        let n = order
-        working.update(from: matrix, count: n * n)
-        let info = LAPACKE_dgesvd_work(
-            LAPACK_COL_MAJOR, CChar(UInt8(ascii: "A")), CChar(UInt8(ascii: "A")), clapack_int(n), clapack_int(n),
-            working, clapack_int(n), singular, left, clapack_int(n), rightTransposed, clapack_int(n),
-            work, clapack_int(workCount))
-        guard info == 0 else { throw .lapackFailed(routine: "dgesvd", info: Int32(info)) }
-        let cut = tolerance ?? Double(n) * Double.ulpOfOne * singular[0]
-        var rank = 0
-        while rank < n, singular[rank] > cut { rank += 1 }
-        // A⁺[i, j] = Σ_k Wᵀ[k, i] · U[j, k] / σ_k over the kept singular values.
-        for j in 0..<n {
-            for i in 0..<n {
-                var sum = 0.0
-                for k in 0..<rank { sum += rightTransposed[k + i * n] * left[j + k * n] / singular[k] }
-                inverse[i + j * n] = sum
+        let (n, workCount) = (order, workCount)
+        return try reals.withUnsafeMutableBufferPointer { (reals) throws(DSPError) -> Int in
+            let working = reals.baseAddress!
+            let singular = working + n * n
+            let left = singular + n
+            let rightTransposed = left + n * n
+            let work = rightTransposed + n * n
+            working.update(from: matrix, count: n * n)
+            let info = LAPACKE_dgesvd_work(
+                LAPACK_COL_MAJOR, CChar(UInt8(ascii: "A")), CChar(UInt8(ascii: "A")), clapack_int(n), clapack_int(n),
+                working, clapack_int(n), singular, left, clapack_int(n), rightTransposed, clapack_int(n),
+                work, clapack_int(workCount))
+            guard info == 0 else { throw .lapackFailed(routine: "dgesvd", info: Int32(info)) }
+            let cut = tolerance ?? Double(n) * Double.ulpOfOne * singular[0]
+            var rank = 0
+            while rank < n, singular[rank] > cut { rank += 1 }
+            // A⁺[i, j] = Σ_k Wᵀ[k, i] · U[j, k] / σ_k over the kept singular values.
+            for j in 0..<n {
+                for i in 0..<n {
+                    var sum = 0.0
+                    for k in 0..<rank { sum += rightTransposed[k + i * n] * left[j + k * n] / singular[k] }
+                    inverse[i + j * n] = sum
+                }
             }
+            return rank
         }
-        return rank
     }
 
     /// Array convenience for ``compute(_:into:tolerance:)``.

@@ -7,8 +7,8 @@ extension SpectrumAnalyzer {
     /// Windows start at samples `0, hop, 2·hop, …` and only whole windows are used (trailing samples that do not
     /// fill a window are ignored, as in scipy's `welch`). Each window goes through the full chain of
     /// ``analyze(_:)-(UnsafeBufferPointer<Double>)``; `hop = fftSize / 2` is the usual 50 % overlap.
-    /// ``spectrum`` is left holding the last window's spectrum and `destination` the mean, in the same unit;
-    /// `destination` must therefore be caller memory, not ``spectrum`` itself.
+    /// The analyzer's spectrum (``withSpectrum(_:)``) is left holding the last window's spectrum and `destination` the
+    /// mean, in the same unit.
     ///
     /// - Throws: ``DSPError/invalidSize(size:minimum:)`` if `hop < 1` or `signal` is shorter than one window;
     ///   ``DSPError/lengthMismatch(expected:actual:)`` unless `destination.count == grid.binCount`.
@@ -24,13 +24,14 @@ extension SpectrumAnalyzer {
             throw .invalidSize(size: signal.count, minimum: size)
         }
         guard destination.count == bins else { throw .lengthMismatch(expected: bins, actual: destination.count) }
-        let last = spectrum
         var windows = 0
         var start = 0
         for k in 0..<bins { destination[k] = 0 }
         while start + size <= signal.count {
             try analyze(UnsafeBufferPointer(start: base + start, count: size))
-            for k in 0..<bins { destination[k] += last[k] }
+            withSpectrum { last in
+                for k in 0..<bins { destination[k] += last[k] }
+            }
             windows += 1
             start += hop
         }

@@ -1,12 +1,14 @@
 // AxonDSP — one channel window in, one scaled one-sided spectrum out: detrend → window → FFT → power.
 
+import AxonMemory
+
 /// Turns windows of one channel into one-sided power spectra, with every buffer allocated up front.
 ///
 /// Each call to ``analyze(_:)-(UnsafeBufferPointer<Double>)`` copies `fftSize` samples into the FFT's aligned
 /// input, removes the configured trend (``DetrendMode``), multiplies by the window (``WindowKind``), runs the
-/// FFT and writes `fftSize / 2 + 1` scaled bins (``SpectrumScaling``) into ``spectrum``. The caller's samples are
-/// never modified. ``peak(in:)`` and ``bandPower(in:)`` then read the band-limited results from ``spectrum``;
-/// ``grid`` maps bins to frequencies.
+/// FFT and writes `fftSize / 2 + 1` scaled bins (``SpectrumScaling``) into its spectrum. The caller's samples are
+/// never modified. ``peak(in:)`` and ``bandPower(in:)`` then read the band-limited results from that spectrum, and
+/// ``withSpectrum(_:)`` lends it whole; ``grid`` maps bins to frequencies.
 ///
 /// Cost model: ``init(_:)`` plans the FFT (≈60 ms with ``RealFFT/PlannerRigor/measure`` for 256 points — do it at
 /// start-up, not on the real-time thread) and allocates everything. ``analyze(_:)-(UnsafeBufferPointer<Double>)``
@@ -32,7 +34,7 @@ public final class SpectrumAnalyzer {
         public var window: WindowKind
         /// The trend removed before windowing.
         public var detrend: DetrendMode
-        /// The unit of ``SpectrumAnalyzer/spectrum``.
+        /// The unit of the analyzer's spectrum (``SpectrumAnalyzer/withSpectrum(_:)``).
         public var scaling: SpectrumScaling
         /// How hard FFTW plans at init (use ``RealFFT/PlannerRigor/estimate`` in tests).
         public var rigor: RealFFT.PlannerRigor
@@ -57,14 +59,14 @@ public final class SpectrumAnalyzer {
 
     /// The configuration this analyzer was built with.
     public let configuration: Configuration
-    /// The frequency of each bin of ``spectrum``.
+    /// The frequency of each bin of the spectrum (``withSpectrum(_:)``).
     public let grid: FrequencyGrid
     /// The window's coefficients and gains.
     public let window: Window
 
     private let fft: RealFFT
     private let detrender: Detrender
-    private let spectrumPointer: UnsafeMutablePointer<Double>
+    @usableFromInline let spectrumBins: OwnedBuffer<Double>
     /// Factor for the bins that stand for a positive and a negative frequency; DC and Nyquist get half of it.
     private let doubledScale: Double
     /// The trend removed from the last analysed window.
@@ -73,7 +75,7 @@ public final class SpectrumAnalyzer {
     /// equals subtracting `m · W[k]` from the transform of the tapered `x`, and for the periodic cosine windows
     /// `W` is non-zero in only a few bins (Hann: 0 and 1), so the mean costs a few bins after the FFT instead of
     /// a second pass over the window before it.
-    private let meanCorrection: UnsafeMutableBufferPointer<(bin: Int, re: Double, im: Double)>
+    private let meanCorrection: OwnedBuffer<(bin: Int, re: Double, im: Double)>
 
     /// Builds the analyzer: validates the configuration, plans the FFT, precomputes the window and the detrend
     /// constants, and allocates the spectrum.
@@ -90,11 +92,8 @@ public final class SpectrumAnalyzer {
         case .power: self.doubledScale = 2 / (window.sum * window.sum)
         case .density: self.doubledScale = 2 / (configuration.sampleRate * window.sumOfSquares)
         }
-        self.spectrumPointer = UnsafeMutablePointer<Double>.allocate(capacity: grid.binCount)
-        self.spectrumPointer.initialize(repeating: 0, count: grid.binCount)
-        let correction = Self.windowSpectrum(window, fft: fft)
-        self.meanCorrection = .allocate(capacity: correction.count)
-        _ = self.meanCorrection.initialize(from: correction)
+        self.spectrumBins = OwnedBuffer(repeating: 0, count: grid.binCount)
+        self.meanCorrection = OwnedBuffer(copying: Self.windowSpectrum(window, fft: fft))
         self.configuration = configuration
         self.grid = grid
         self.window = window
@@ -118,35 +117,39 @@ public final class SpectrumAnalyzer {
         }
     }
 
-    deinit {
-        spectrumPointer.deallocate()
-        meanCorrection.deallocate()
-    }
-
-    /// The spectrum of the last analysed window: ``FrequencyGrid/binCount`` values, bin `k` at
-    /// `grid.frequency(ofBin: k)`, in the unit of the configured ``SpectrumScaling``. All zeros before the first
-    /// analysis. Valid until the next call to `analyze`; copy it out if you keep it, and keep it on this thread.
-    public var spectrum: UnsafeBufferPointer<Double> {
-        UnsafeBufferPointer(start: spectrumPointer, count: grid.binCount)
-    }
-
-    /// Analyses one window of `fftSize` samples into ``spectrum``.
+    /// Calls `body` with the spectrum of the last analysed window: ``FrequencyGrid/binCount`` values, bin `k` at
+    /// `grid.frequency(ofBin: k)`, in the unit of the configured ``SpectrumScaling``; all zeros before the first
+    /// analysis. The pointer is valid only inside `body`; copy the values out to keep them.
     ///
-    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless `samples.count == fftSize` (``spectrum`` is
+    ///     let strongest = analyzer.withSpectrum { $0.indices.max { a, b in $0[a] < $0[b] } }
+    ///
+    /// - Complexity: O(1); no allocation.
+    @inlinable
+    public func withSpectrum<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<Double>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try spectrumBins.withUnsafeBufferPointer(body)
+    }
+
+    /// Analyses one window of `fftSize` samples into the analyzer's spectrum (``withSpectrum(_:)``).
+    ///
+    /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` unless `samples.count == fftSize` (the spectrum is
     ///   then unchanged).
     /// - Complexity: O(N log N); no allocation, no lock.
     public func analyze(_ samples: UnsafeBufferPointer<Double>) throws(DSPError) {
-        try analyze(samples, into: UnsafeMutableBufferPointer(start: spectrumPointer, count: grid.binCount))
+        try spectrumBins.withUnsafeMutableBufferPointer { (spectrum) throws(DSPError) in
+            try analyze(samples, into: spectrum)
+        }
     }
 
-    /// Analyses one window of `fftSize` samples into ``spectrum``; a non-allocating convenience over
+    /// Analyses one window of `fftSize` samples into the analyzer's spectrum; a non-allocating convenience over
     /// ``analyze(_:)-(UnsafeBufferPointer<Double>)``.
     public func analyze(_ samples: [Double]) throws(DSPError) {
         try samples.withUnsafeBufferPointer { (buffer) throws(DSPError) in try analyze(buffer) }
     }
 
     /// Analyses one window of `fftSize` samples into the caller's `destination` of
-    /// ``FrequencyGrid/binCount`` values instead of ``spectrum`` (which is left as it was).
+    /// ``FrequencyGrid/binCount`` values instead of the analyzer's spectrum (which is left as it was).
     ///
     /// - Throws: ``DSPError/lengthMismatch(expected:actual:)`` if `samples` or `destination` has the wrong length
     ///   (`destination` is then unchanged).
@@ -242,7 +245,8 @@ public final class SpectrumAnalyzer {
             destination[k] = (re * re + im * im) * scale
         }
         if mean != 0 {
-            for correction in meanCorrection {
+            for index in meanCorrection.indices {
+                let correction = meanCorrection[index]
                 let k = correction.bin
                 let re = bins[k].0 - mean * correction.re
                 let im = bins[k].1 - mean * correction.im
@@ -260,20 +264,24 @@ public final class SpectrumAnalyzer {
     /// - Throws: ``DSPError/bandOutOfRange(lower:upper:nyquist:)``, ``DSPError/emptyBand(lower:upper:binWidth:)``.
     /// - Complexity: O(bins in the band); no allocation.
     public func peak(in band: FrequencyBand) throws(DSPError) -> SpectralPeak {
-        try grid.peak(of: spectrum, in: band)
+        try spectrumBins.withUnsafeBufferPointer { (spectrum) throws(DSPError) in
+            try grid.peak(of: spectrum, in: band)
+        }
     }
 
     /// The mean-square power of the last analysed window inside `band`, in the input's unit squared (µV²).
     ///
     /// Computed as `Σ PSD[k] · Δf` over the bins whose centres lie in the band (edges inclusive): the bin sum of
-    /// ``spectrum`` divided by the window's ``Window/equivalentNoiseBandwidth`` for ``SpectrumScaling/power``, or
+    /// the spectrum divided by the window's ``Window/equivalentNoiseBandwidth`` for ``SpectrumScaling/power``, or
     /// multiplied by the bin width for ``SpectrumScaling/density``. For a sine of amplitude `A` whose whole main
     /// lobe is inside the band this reads `A²/2` for any window; with the rectangular window the band power of
     /// the full range `[0, fs/2]` is the mean square of the detrended input (Parseval).
     /// - Throws: ``DSPError/bandOutOfRange(lower:upper:nyquist:)``, ``DSPError/emptyBand(lower:upper:binWidth:)``.
     /// - Complexity: O(bins in the band); no allocation.
     public func bandPower(in band: FrequencyBand) throws(DSPError) -> Double {
-        let total = try grid.bandSum(of: spectrum, in: band)
+        let total = try spectrumBins.withUnsafeBufferPointer { (spectrum) throws(DSPError) in
+            try grid.bandSum(of: spectrum, in: band)
+        }
         switch configuration.scaling {
         case .power: return total / window.equivalentNoiseBandwidth
         case .density: return total * grid.binWidth

@@ -1,16 +1,18 @@
 // AxonDSP — eigen-decomposition of small real symmetric matrices with LAPACK's dsyevr, allocation-free per call.
 
+import AxonMemory
 import CLAPACKE
 
 /// Eigenvalues and eigenvectors of real symmetric `order × order` matrices, with LAPACK's `dsyevr` (the
 /// relatively robust representations algorithm), and the functions of a matrix they give (its square root).
 ///
 /// Matrices are column-major (`a[row + column · order]`); only the upper triangle of the input is read. After
-/// ``decompose(_:)-(UnsafePointer<Double>)`` the eigenvalues are in ascending order in ``eigenvalues`` and column `j`
-/// of ``eigenvectors`` is the unit eigenvector of eigenvalue `j`, so `A = V · diag(λ) · Vᵀ`.
+/// ``decompose(_:)-(UnsafePointer<Double>)`` the eigenvalues are in ascending order and column `j` of the eigenvectors
+/// is the unit eigenvector of eigenvalue `j`, so `A = V · diag(λ) · Vᵀ`; ``withDecomposition(_:)`` lends both.
 ///
 /// Everything `dsyevr` needs — the working copy it destroys, the outputs, the support array and its real and
-/// integer workspaces, sized by a workspace query — is allocated at init. Each call goes through
+/// integer workspaces, sized by a workspace query — is allocated at init, in two ``AxonMemory/OwnedBuffer``s (the
+/// reals and the integers) freed with the solver. Each call goes through
 /// `LAPACKE_dsyevr_work` in column-major layout, which hands the caller's memory straight to LAPACK (the
 /// row-major path and plain `LAPACKE_dsyevr` allocate on every call).
 ///
@@ -18,20 +20,22 @@ import CLAPACKE
 ///
 ///     let solver = try SymmetricEigensolver(order: 2)
 ///     try solver.decompose([2, 1, 1, 2])          // eigenvalues 1 and 3
-///     solver.eigenvalues[1]                       // 3
+///     solver.withDecomposition { values, _ in values[1] }   // 3
 /// - Complexity: ``decompose(_:)-(UnsafePointer<Double>)`` is O(n³); no allocation.
 public final class SymmetricEigensolver {
     /// The matrix order `n` this solver accepts.
     public let order: Int
 
-    private let working: UnsafeMutablePointer<Double>
-    private let values: UnsafeMutablePointer<Double>
-    private let vectors: UnsafeMutablePointer<Double>
-    private let support: UnsafeMutablePointer<clapack_int>
-    private let work: UnsafeMutablePointer<Double>
+    /// The reals, one after another: the working copy (`n²`), the eigenvalues (`n`), the eigenvectors (`n²`) and
+    /// the real workspace (`workCount`).
+    @usableFromInline let reals: OwnedBuffer<Double>
+    /// The integers: the support array (`2n`) and the integer workspace (`integerWorkCount`).
+    private let integers: OwnedBuffer<clapack_int>
     private let workCount: Int
-    private let integerWork: UnsafeMutablePointer<clapack_int>
     private let integerWorkCount: Int
+    @usableFromInline var valuesOffset: Int { order * order }
+    @usableFromInline var vectorsOffset: Int { order * order + order }
+    private var workOffset: Int { 2 * order * order + order }
 
     /// Prepares a solver for `order × order` matrices.
     ///
@@ -60,51 +64,52 @@ public final class SymmetricEigensolver {
         workCount = max(Int(optimalWork), 26 * n)
         integerWorkCount = max(Int(optimalIntegerWork), 10 * n)
         self.order = n
-        working = .allocate(capacity: n * n)
-        working.initialize(repeating: 0, count: n * n)
-        values = .allocate(capacity: n)
-        values.initialize(repeating: 0, count: n)
-        vectors = .allocate(capacity: n * n)
-        vectors.initialize(repeating: 0, count: n * n)
-        support = .allocate(capacity: 2 * n)
-        support.initialize(repeating: 0, count: 2 * n)
-        work = .allocate(capacity: workCount)
-        work.initialize(repeating: 0, count: workCount)
-        integerWork = .allocate(capacity: integerWorkCount)
-        integerWork.initialize(repeating: 0, count: integerWorkCount)
+        reals = OwnedBuffer(repeating: 0, count: 2 * n * n + n + workCount)
+        integers = OwnedBuffer(repeating: 0, count: 2 * n + integerWorkCount)
     }
 
-    deinit {
-        working.deallocate()
-        values.deallocate()
-        vectors.deallocate()
-        support.deallocate()
-        work.deallocate()
-        integerWork.deallocate()
-    }
-
-    /// The eigenvalues of the last decomposed matrix, ascending.
-    public var eigenvalues: UnsafeBufferPointer<Double> { UnsafeBufferPointer(start: values, count: order) }
-
-    /// The eigenvectors of the last decomposed matrix, column-major: column `j` belongs to `eigenvalues[j]`.
-    public var eigenvectors: UnsafeBufferPointer<Double> {
-        UnsafeBufferPointer(start: vectors, count: order * order)
+    /// Calls `body` with the decomposition of the last decomposed matrix: its `order` eigenvalues, ascending, and its
+    /// eigenvectors, column-major (`order²` values; column `j` belongs to eigenvalue `j`). The pointers are valid
+    /// only inside `body`.
+    ///
+    /// - Complexity: O(1); no allocation.
+    @inlinable
+    public func withDecomposition<Result, Failure: Error>(
+        _ body: (_ eigenvalues: UnsafeBufferPointer<Double>, _ eigenvectors: UnsafeBufferPointer<Double>)
+            throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let (n, values, vectors) = (order, valuesOffset, vectorsOffset)
+        return try reals.withUnsafeBufferPointer { (reals) throws(Failure) in
+            // Pointer arithmetic rather than slices: an unoptimised build would instantiate the slice type's metadata
+            // (allocating) on first use.
+            try body(
+                UnsafeBufferPointer(start: reals.baseAddress! + values, count: n),
+                UnsafeBufferPointer(start: reals.baseAddress! + vectors, count: n * n))
+        }
     }
 
     /// Decomposes the symmetric matrix `matrix` (column-major, `order²` values; only its upper triangle is read)
-    /// into ``eigenvalues`` and ``eigenvectors``. The input is not modified.
+    /// into its eigenvalues and eigenvectors (``withDecomposition(_:)``). The input is not modified.
     ///
     /// - Throws: ``DSPError/lapackFailed(routine:info:)`` if `dsyevr` reports a non-zero `info` or returns fewer
     ///   eigenvalues than the order (the outputs are then unspecified).
     /// - Complexity: O(n³); no allocation.
     public func decompose(_ matrix: UnsafePointer<Double>) throws(DSPError) {
         let n = clapack_int(order)
-        working.update(from: matrix, count: order * order)
         var found: clapack_int = 0
-        let info = LAPACKE_dsyevr_work(
-            LAPACK_COL_MAJOR, CChar(UInt8(ascii: "V")), CChar(UInt8(ascii: "A")), CChar(UInt8(ascii: "U")),
-            n, working, n, 0, 0, 0, 0, 0, &found, values, vectors, n, support,
-            work, clapack_int(workCount), integerWork, clapack_int(integerWorkCount))
+        let (valuesOffset, vectorsOffset, workOffset) = (valuesOffset, vectorsOffset, workOffset)
+        let (workCount, integerWorkCount, order) = (workCount, integerWorkCount, order)
+        let info = reals.withUnsafeMutableBufferPointer { reals in
+            integers.withUnsafeMutableBufferPointer { integers in
+                let working = reals.baseAddress!
+                working.update(from: matrix, count: order * order)
+                return LAPACKE_dsyevr_work(
+                    LAPACK_COL_MAJOR, CChar(UInt8(ascii: "V")), CChar(UInt8(ascii: "A")), CChar(UInt8(ascii: "U")),
+                    n, working, n, 0, 0, 0, 0, 0, &found, working + valuesOffset, working + vectorsOffset, n,
+                    integers.baseAddress!, working + workOffset, clapack_int(workCount),
+                    integers.baseAddress! + 2 * order, clapack_int(integerWorkCount))
+            }
+        }
         guard info == 0 else { throw .lapackFailed(routine: "dsyevr", info: Int32(info)) }
         guard found == n else { throw .lapackFailed(routine: "dsyevr", info: Int32(found) + 1) }
     }
@@ -122,7 +127,7 @@ public final class SymmetricEigensolver {
 
     /// Writes the symmetric square root `V · diag(√λ) · Vᵀ` of `matrix` into `root` (column-major, `order²`
     /// values), so that `root · root = matrix` for a positive semi-definite matrix. Eigenvalues below zero (round-off
-    /// in a singular matrix) count as zero. Leaves the decomposition in ``eigenvalues`` and ``eigenvectors``.
+    /// in a singular matrix) count as zero. Leaves the decomposition in place (``withDecomposition(_:)``).
     ///
     /// - Throws: the errors of ``decompose(_:)-(UnsafePointer<Double>)`` (`root` is then unchanged).
     /// - Complexity: O(n³); no allocation.
@@ -131,14 +136,16 @@ public final class SymmetricEigensolver {
     {
         try decompose(matrix)
         let n = order
-        for j in 0..<n {
-            for i in 0...j {
-                var sum = 0.0
-                for k in 0..<n {
-                    sum += vectors[i + k * n] * vectors[j + k * n] * max(values[k], 0).squareRoot()
+        withDecomposition { values, vectors in
+            for j in 0..<n {
+                for i in 0...j {
+                    var sum = 0.0
+                    for k in 0..<n {
+                        sum += vectors[i + k * n] * vectors[j + k * n] * max(values[k], 0).squareRoot()
+                    }
+                    root[i + j * n] = sum
+                    root[j + i * n] = sum
                 }
-                root[i + j * n] = sum
-                root[j + i * n] = sum
             }
         }
     }

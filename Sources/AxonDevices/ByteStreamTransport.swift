@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 import Dispatch
 import Foundation
@@ -242,28 +243,30 @@ public final class ByteStreamTransport: DeviceTransport, Sendable {
             return pipeEnds == nil
         }
         completion(.success(()))
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 4096, alignment: 1)
-        defer { buffer.deallocate() }
-        while true {
-            switch readOnce(fd, wake: wake, into: buffer) {
-            case .bytes(let count):
-                receiver.transport(
-                    didReceive: Array(buffer[0..<count]), from: Self.stream, arrivalTime: HostClock.now())
-                continue
-            case .woken:
-                closeDescriptor()
-                receiver.transport(didChange: .closed)
-                return true
-            case .lost(let reason):
-                closeDescriptor()
-                report(.linkLost(reason: reason), to: receiver)
+        let readBuffer = OwnedBuffer<UInt8>(repeating: 0, count: 4096)
+        return readBuffer.withUnsafeMutableBufferPointer { bytes in
+            let buffer = UnsafeMutableRawBufferPointer(bytes)
+            while true {
+                switch readOnce(fd, wake: wake, into: buffer) {
+                case .bytes(let count):
+                    receiver.transport(
+                        didReceive: Array(buffer[0..<count]), from: Self.stream, arrivalTime: HostClock.now())
+                    continue
+                case .woken:
+                    closeDescriptor()
+                    receiver.transport(didChange: .closed)
+                    return true
+                case .lost(let reason):
+                    closeDescriptor()
+                    report(.linkLost(reason: reason), to: receiver)
+                }
+                guard reconnects, let next = reconnect(receiver: receiver, wake: wake) else {
+                    waitForWake(wake, seconds: .infinity)
+                    receiver.transport(didChange: .closed)
+                    return true
+                }
+                fd = next
             }
-            guard reconnects, let next = reconnect(receiver: receiver, wake: wake) else {
-                waitForWake(wake, seconds: .infinity)
-                receiver.transport(didChange: .closed)
-                return true
-            }
-            fd = next
         }
     }
 

@@ -1,6 +1,7 @@
 // AxonEEG — artifact subspace reconstruction as a real-time pipeline stage, ahead of the EEG engine.
 
 import AxonDSP
+import AxonMemory
 import AxonStreams
 
 /// Cleans EEG blocks in place with artifact subspace reconstruction (ASR, `docs/asr.md`) on a
@@ -91,12 +92,13 @@ public final class ASRStage: WarmingUpStage {
     private var warmUpFrames = 0
 
     private var calibrator: ASRCalibrator?
-    private var collected: UnsafeMutableBufferPointer<Double>?
+    /// The calibration frames collected so far (empty when not calibrating on the stream).
+    private var collected = OwnedBuffer<Double>(repeating: 0, count: 0)
     private var collectedFrames = 0
     private var calibrating = false
     private var channels = 0
     /// The delay line of the header lanes: ``delay`` headers, ``FrameLayout/headerLanes`` doubles each.
-    private var headers: UnsafeMutableBufferPointer<Double>?
+    private var headers = OwnedBuffer<Double>(repeating: 0, count: 0)
     private var headerCursor = 0
     private var headersPrimed = false
     private var samplePeriod = 0.0
@@ -119,11 +121,6 @@ public final class ASRStage: WarmingUpStage {
         self.cutoff = cutoff
         self.windowDuration = windowDuration
         self.maxRemovedFraction = maxRemovedFraction
-    }
-
-    deinit {
-        collected?.deallocate()
-        headers?.deallocate()
     }
 
     /// The ASR parameters for a stream of `channelCount` channels at `sampleRate`.
@@ -162,9 +159,7 @@ public final class ASRStage: WarmingUpStage {
                 }
                 let frames = max(Int((seconds * rate).rounded()), 4 * configuration.windowLength)
                 calibrator = try ASRCalibrator(configuration: configuration, capacity: frames)
-                let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: frames * channelCount)
-                buffer.initialize(repeating: 0)
-                collected = buffer
+                collected = OwnedBuffer(repeating: 0, count: frames * channelCount)
             }
         } catch {
             close()
@@ -173,9 +168,7 @@ public final class ASRStage: WarmingUpStage {
         channels = channelCount
         let delayFrames = reconstructor?.delay ?? 0
         if delayFrames > 0 {
-            let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: delayFrames * FrameLayout.headerLanes)
-            buffer.initialize(repeating: .nan)
-            headers = buffer
+            headers = OwnedBuffer(repeating: .nan, count: delayFrames * FrameLayout.headerLanes)
         }
         headerCursor = 0
         headersPrimed = false
@@ -225,10 +218,8 @@ public final class ASRStage: WarmingUpStage {
     /// their statistics.
     public func close() {
         if let calibrator, !calibrating, calibrator.frameCount > 0 { learnedCalibration = calibrator.makeCalibration() }
-        collected?.deallocate()
-        collected = nil
-        headers?.deallocate()
-        headers = nil
+        collected = OwnedBuffer(repeating: 0, count: 0)
+        headers = OwnedBuffer(repeating: 0, count: 0)
         calibrator = nil
         calibrating = false
     }
@@ -241,14 +232,14 @@ public final class ASRStage: WarmingUpStage {
             warmUpFramesInLastBlock += 1
             if !calibrating { warmUpFrames -= 1 }
         }
-        guard let headers else { return }
+        guard !headers.isEmpty else { return }
         let lanes = FrameLayout.headerLanes
         let delayFrames = headers.count / lanes
         if !headersPrimed { primeHeaders(before: header, frames: delayFrames) }
-        let slot = headers.baseAddress! + headerCursor * lanes
+        let slot = headerCursor * lanes
         for lane in 0..<lanes {
-            let value = slot[lane]
-            slot[lane] = header[lane]
+            let value = headers[slot + lane]
+            headers[slot + lane] = header[lane]
             header[lane] = value
         }
         headerCursor = headerCursor + 1 == delayFrames ? 0 : headerCursor + 1
@@ -257,16 +248,16 @@ public final class ASRStage: WarmingUpStage {
     /// Fills the header delay line with the headers of the `frames` frames before the stream's first: its times
     /// and sequence numbers counted back one sample period each, no device counter.
     private func primeHeaders(before first: UnsafeMutablePointer<Double>, frames: Int) {
-        guard let headers else { return }
+        guard !headers.isEmpty else { return }
         let lanes = FrameLayout.headerLanes
         for slot in 0..<frames {
             let back = Double(frames - slot)
-            let row = headers.baseAddress! + slot * lanes
-            row[FrameLayout.sequenceLane] = first[FrameLayout.sequenceLane] - back
-            row[FrameLayout.arrivalLane] = first[FrameLayout.arrivalLane] - back * samplePeriod
-            row[FrameLayout.deviceTimeLane] = first[FrameLayout.deviceTimeLane] - back * samplePeriod
-            row[FrameLayout.counterLane] = .nan
-            row[FrameLayout.timestampLane] = first[FrameLayout.timestampLane] - back * samplePeriod
+            let row = slot * lanes
+            headers[row + FrameLayout.sequenceLane] = first[FrameLayout.sequenceLane] - back
+            headers[row + FrameLayout.arrivalLane] = first[FrameLayout.arrivalLane] - back * samplePeriod
+            headers[row + FrameLayout.deviceTimeLane] = first[FrameLayout.deviceTimeLane] - back * samplePeriod
+            headers[row + FrameLayout.counterLane] = .nan
+            headers[row + FrameLayout.timestampLane] = first[FrameLayout.timestampLane] - back * samplePeriod
         }
         headerCursor = 0
         headersPrimed = true
@@ -275,15 +266,17 @@ public final class ASRStage: WarmingUpStage {
     /// Keeps one high-passed frame for calibration and calibrates when the period is complete.
     @inline(__always)
     private func collect(_ row: UnsafeMutablePointer<Double>) {
-        guard calibrating, let collected, let calibrator, let reconstructor else { return }
-        let base = collected.baseAddress! + collectedFrames * channels
-        base.update(from: row, count: channels)
+        guard calibrating, let calibrator, let reconstructor else { return }
+        let (start, channels) = (collectedFrames * channels, channels)
+        collected.withUnsafeMutableBufferPointer { ($0.baseAddress! + start).update(from: row, count: channels) }
         collectedFrames += 1
         guard collectedFrames == calibrator.capacity else { return }
         collectedFrames = 0
         do throws(DSPError) {
-            try calibrator.calibrate(UnsafeBufferPointer(collected))
-            try reconstructor.load(mixing: calibrator.mixing, thresholdMatrix: calibrator.thresholdMatrix)
+            try collected.withUnsafeBufferPointer { (frames) throws(DSPError) in try calibrator.calibrate(frames) }
+            try calibrator.withResults { (results) throws(DSPError) in
+                try reconstructor.load(mixing: results.mixing, thresholdMatrix: results.thresholdMatrix)
+            }
             calibrationFailure = nil
             calibrating = false
             warmUpFrames = reconstructor.delay

@@ -21,7 +21,7 @@ import AxonDSP
 /// Threading: a plain value, `Sendable`; mutate it from one thread at a time.
 ///
 ///     var powers = try BandPowers(bands: .standard, configuration: engine.configuration)
-///     powers.compute(from: engine.spectrum)                  // after each .spectrum event, no allocation
+///     engine.withSpectrum { powers.compute(from: $0) }       // after each .spectrum event, no allocation
 ///     print(powers.absolute(channel: 0, band: 2), powers.relative(channel: 0, band: 2))  // alpha µV², %
 public struct BandPowers: Sendable, Hashable {
     /// The bands.

@@ -1,6 +1,7 @@
 // AxonEEG — the Brainiac chain: sliding windows → FFTW spectra → dominant frequencies → baseline → zones.
 
 import AxonDSP
+import AxonMemory
 
 #if canImport(Glibc)
     import Glibc
@@ -20,12 +21,12 @@ import AxonDSP
 /// each band's share of the reference band's power over the spectra ending in its period (the last
 /// `indicatorSamples` samples) and compares them with the baseline (``ZoneClassifier``, `docs/activity-zones.md`).
 ///
-/// Each spectrum frame (``SpectrumFrameLayout``, read through ``spectrum``) holds per channel the sub-bin dominant
-/// frequency of every band — its strongest local maximum inside the band standing ``Configuration/peakProminence``
-/// times above the window's 1/f background, or no peak (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:above:)``,
-/// ``AxonDSP/PowerLawBackground``) — the power of its bin, the band power, the band's
-/// share of the reference band's power, and the whole one-sided power spectrum (a sine of amplitude A reads A²/2
-/// at its bin; ``AxonDSP/SpectrumScaling/power``).
+/// Each spectrum frame (``SpectrumFrameLayout``, read through ``withSpectrum(_:)``) holds per channel the sub-bin
+/// dominant frequency of every band — its strongest local maximum inside the band standing
+/// ``Configuration/peakProminence`` times above the window's 1/f background, or no peak
+/// (``AxonDSP/FrequencyGrid/localPeak(of:bins:in:above:)``, ``AxonDSP/PowerLawBackground``) — the power of its bin, the
+/// band power, the band's share of the reference band's power, and the whole one-sided power spectrum (a sine of
+/// amplitude A reads A²/2 at its bin; ``AxonDSP/SpectrumScaling/power``).
 ///
 /// Each spectrum frame also carries each channel's signal quality (railed, flat, mains, muscle, the eyes' slow
 /// swings; ``SignalQualityThresholds``) and the window's artifacts. What enters the baseline and the indicators
@@ -43,15 +44,16 @@ import AxonDSP
 /// by the loss in O(1), the window history starts over, and the next spectrum waits for a full window of real
 /// samples.
 ///
-/// Cost: ``init(_:)`` plans the FFT and allocates everything. ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` allocates nothing and takes no
-/// lock: O(channels) per sample, plus one analysis of O(channels · N log N) per hop.
+/// Cost: ``init(_:)`` plans the FFT and allocates everything (``AxonMemory/OwnedBuffer``s, freed with the engine).
+/// ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` allocates nothing and takes no lock: O(channels) per sample,
+/// plus one analysis of O(channels · N log N) per hop.
 ///
 /// Threading: a single-owner type; every method on one thread (the stream's processor thread). Not `Sendable`.
 ///
 ///     let engine = try EEGEngine(.init())             // Brainiac defaults
 ///     engine.startBaseline()
 ///     let events = engine.ingest(frame, time: unixSeconds)
-///     if events.contains(.spectrum) { print(engine.spectrum.dominantFrequency(channel: 1, band: 1)) }
+///     if events.contains(.spectrum) { print(engine.withSpectrum { $0.dominantFrequency(channel: 1, band: 1) }) }
 ///     if events.contains(.indicators) { print(engine.indicators.zone) }
 public final class EEGEngine {
     /// What an ``EEGEngine/ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` call produced.
@@ -62,7 +64,7 @@ public final class EEGEngine {
         public let rawValue: UInt8
         /// Creates events from raw bits.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
-        /// A new spectrum frame is in ``EEGEngine/spectrum``.
+        /// A new spectrum frame is in ``EEGEngine/withSpectrum(_:)``.
         public static let spectrum = Events(rawValue: 1)
         /// The baseline just completed (``EEGEngine/hasStartedIndicators`` became true).
         public static let baselineCompleted = Events(rawValue: 2)
@@ -72,9 +74,9 @@ public final class EEGEngine {
 
     /// The configuration.
     public let configuration: Configuration
-    /// The layout of ``spectrum``'s row.
+    /// The layout of the spectrum frame's row (``withSpectrum(_:)``).
     public let spectrumLayout: SpectrumFrameLayout
-    /// The layout of ``indicators``'s row.
+    /// The layout of the indicator's row (``withIndicatorRow(_:)``).
     public let indicatorLayout: IndicatorLayout
     /// The frequency of each spectrum bin.
     public let grid: FrequencyGrid
@@ -93,20 +95,20 @@ public final class EEGEngine {
     private let equivalentNoiseBandwidth: Double
 
     /// Channel-major circular history: `channel * windowSize + position`.
-    private let history: UnsafeMutableBufferPointer<Double>
+    private let history: OwnedBuffer<Double>
     /// 1 where the history slot holds a filled-in sample.
-    private let filledFlags: UnsafeMutableBufferPointer<UInt8>
+    private let filledFlags: OwnedBuffer<UInt8>
     private var filledInWindow = 0
     /// The next history position to write, which is also the oldest sample once the window is full.
     private var writePosition = 0
-    private let lastValues: UnsafeMutableBufferPointer<Double>
-    private let frameRow: UnsafeMutableBufferPointer<Double>
-    private let indicatorRow: UnsafeMutableBufferPointer<Double>
+    @usableFromInline let lastValues: OwnedBuffer<Double>
+    @usableFromInline let frameRow: OwnedBuffer<Double>
+    @usableFromInline let indicatorRow: OwnedBuffer<Double>
     private let meter: SignalQualityMeter
     private let measuresQuality: Bool
     /// Per channel: baseline frames and period frames it contributed.
-    private let baselineCounts: UnsafeMutableBufferPointer<Int>
-    private let periodCounts: UnsafeMutableBufferPointer<Int>
+    private let baselineCounts: OwnedBuffer<Int>
+    private let periodCounts: OwnedBuffer<Int>
     private var periodExcluded = 0
 
     /// Samples ingested so far; the next sample's index.
@@ -137,10 +139,10 @@ public final class EEGEngine {
     private var baselineStart = 0
     private var baselineLast = 0
     /// Welford accumulators of the log-odds of each band's share, per channel and band (`channel * bandCount + band`).
-    private let baselineMean: UnsafeMutableBufferPointer<Double>
-    private let baselineM2: UnsafeMutableBufferPointer<Double>
+    private let baselineMean: OwnedBuffer<Double>
+    private let baselineM2: OwnedBuffer<Double>
     /// Sums of the log-odds of each band's share over the current indicator period.
-    private let periodSum: UnsafeMutableBufferPointer<Double>
+    private let periodSum: OwnedBuffer<Double>
     private var periodFrames = 0
     private var periodStart = Int.max
     private var nextIndicatorAt = Int.max
@@ -179,51 +181,51 @@ public final class EEGEngine {
         self.equivalentNoiseBandwidth = analyzer.window.equivalentNoiseBandwidth
         self.spectrumLayout = SpectrumFrameLayout(channelCount: channels, bandCount: bands, binCount: grid.binCount)
         self.indicatorLayout = IndicatorLayout(channelCount: channels, bandCount: bands)
-        self.history = Self.zeroed(channels * configuration.windowSize)
-        self.filledFlags = .allocate(capacity: configuration.windowSize)
-        filledFlags.initialize(repeating: 0)
-        self.lastValues = Self.zeroed(channels)
-        self.frameRow = Self.zeroed(spectrumLayout.width)
-        self.indicatorRow = Self.zeroed(indicatorLayout.width)
-        self.baselineMean = Self.zeroed(channels * bands)
-        self.baselineM2 = Self.zeroed(channels * bands)
-        self.periodSum = Self.zeroed(channels * bands)
+        self.history = OwnedBuffer(repeating: 0, count: channels * configuration.windowSize)
+        self.filledFlags = OwnedBuffer(repeating: 0, count: configuration.windowSize)
+        self.lastValues = OwnedBuffer(repeating: 0, count: channels)
+        self.frameRow = OwnedBuffer(repeating: 0, count: spectrumLayout.width)
+        self.indicatorRow = OwnedBuffer(repeating: 0, count: indicatorLayout.width)
+        self.baselineMean = OwnedBuffer(repeating: 0, count: channels * bands)
+        self.baselineM2 = OwnedBuffer(repeating: 0, count: channels * bands)
+        self.periodSum = OwnedBuffer(repeating: 0, count: channels * bands)
         self.meter = SignalQualityMeter(
             thresholds: configuration.quality, labels: configuration.channelLabels, grid: analyzer.grid,
             windowSize: configuration.windowSize, hop: configuration.hop, equivalentNoiseBandwidth: analyzer.window.equivalentNoiseBandwidth)
         self.measuresQuality = configuration.measuresSignalQuality
-        self.baselineCounts = .allocate(capacity: channels)
-        baselineCounts.initialize(repeating: 0)
-        self.periodCounts = .allocate(capacity: channels)
-        periodCounts.initialize(repeating: 0)
+        self.baselineCounts = OwnedBuffer(repeating: 0, count: channels)
+        self.periodCounts = OwnedBuffer(repeating: 0, count: channels)
         self.nextSpectrumAt = configuration.windowSize - 1
-    }
-
-    deinit {
-        for buffer in [history, lastValues, frameRow, indicatorRow, baselineMean, baselineM2, periodSum] {
-            buffer.deallocate()
-        }
-        filledFlags.deallocate()
-        baselineCounts.deallocate()
-        periodCounts.deallocate()
-    }
-
-    private static func zeroed(_ count: Int) -> UnsafeMutableBufferPointer<Double> {
-        let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: count)
-        buffer.initialize(repeating: 0)
-        return buffer
     }
 
     // MARK: - State
 
-    /// The latest spectrum frame (all zeros before the first). Valid until the next spectrum; copy it
-    /// (``SpectrumFrame/init(_:labels:bands:binWidth:)``) to keep it.
-    public var spectrum: SpectrumFrameView {
-        SpectrumFrameView(row: UnsafeBufferPointer(frameRow), layout: spectrumLayout)
+    /// Calls `body` with the latest spectrum frame (all zeros before the first). The view is valid only inside
+    /// `body`; copy it (``SpectrumFrame/init(_:labels:bands:binWidth:)``) to keep it.
+    ///
+    ///     let alpha = engine.withSpectrum { $0.dominantFrequency(channel: 1, band: 1) }
+    ///
+    /// - Complexity: O(1); no allocation (inlinable: the closure's context stays on the caller's stack).
+    @inlinable
+    public func withSpectrum<Result, Failure: Error>(
+        _ body: (SpectrumFrameView) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        let layout = spectrumLayout
+        return try frameRow.withUnsafeBufferPointer { (row) throws(Failure) in
+            try body(SpectrumFrameView(unchecked: row, layout: layout))
+        }
     }
 
-    /// The latest indicator's row (``IndicatorLayout``); all zeros before the first. Valid until the next one.
-    public var indicatorRowView: UnsafeBufferPointer<Double> { UnsafeBufferPointer(indicatorRow) }
+    /// Calls `body` with the latest indicator's row (``IndicatorLayout``; all zeros before the first). The pointer is
+    /// valid only inside `body`.
+    ///
+    /// - Complexity: O(1); no allocation.
+    @inlinable
+    public func withIndicatorRow<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<Double>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try indicatorRow.withUnsafeBufferPointer(body)
+    }
 
     /// The latest indicator's overall zone and percent.
     public var indicators: ZoneClassifier.Level {
@@ -274,8 +276,16 @@ public final class EEGEngine {
         return append(filled: true, time: time)
     }
 
-    /// The values of the last ingested sample, one per channel (zeros before the first).
-    public var lastSample: UnsafeBufferPointer<Double> { UnsafeBufferPointer(lastValues) }
+    /// Calls `body` with the values of the last ingested sample, one per channel (zeros before the first). The pointer
+    /// is valid only inside `body`.
+    ///
+    /// - Complexity: O(1); no allocation.
+    @inlinable
+    public func withLastSample<Result, Failure: Error>(
+        _ body: (UnsafeBufferPointer<Double>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try lastValues.withUnsafeBufferPointer(body)
+    }
 
     /// Calls `body` with the samples of `channel`'s current window in time order, as two consecutive pieces (the
     /// older and the newer part of the circular history): right after ``ingest(_:time:)-(UnsafeBufferPointer<Double>,_)`` reports
@@ -287,11 +297,14 @@ public final class EEGEngine {
         channel: Int, _ body: (UnsafeBufferPointer<Double>, UnsafeBufferPointer<Double>) throws -> Result
     ) rethrows -> Result {
         precondition((0..<channelCount).contains(channel))
-        let base = UnsafePointer(history.baseAddress! + channel * windowSize)
         let oldest = writePosition
-        return try body(
-            UnsafeBufferPointer(start: base + oldest, count: windowSize - oldest),
-            UnsafeBufferPointer(start: base, count: oldest))
+        let windowSize = windowSize
+        return try history.withUnsafeBufferPointer { history in
+            let base = history.baseAddress! + channel * windowSize
+            return try body(
+                UnsafeBufferPointer(start: base + oldest, count: windowSize - oldest),
+                UnsafeBufferPointer(start: base, count: oldest))
+        }
     }
 
     /// Accounts for `missing` lost samples without synthesising them: sample time moves on by `missing`, the window
@@ -351,15 +364,17 @@ public final class EEGEngine {
     private func copyQuiet(_ source: UnsafePointer<Double>, stride: Int, frames: Int) {
         var copied = 0
         var position = writePosition
-        let target = history.baseAddress!
+        let (windowSize, channelCount) = (windowSize, channelCount)
         while copied < frames {
             let run = min(frames - copied, windowSize - position)
-            for channel in 0..<channelCount {
-                let destination = target + channel * windowSize + position
-                var from = source + copied * stride + channel
-                for i in 0..<run {
-                    destination[i] = from.pointee
-                    from += stride
+            history.withUnsafeMutableBufferPointer { history in
+                for channel in 0..<channelCount {
+                    let destination = history.baseAddress! + channel * windowSize + position
+                    var from = source + copied * stride + channel
+                    for i in 0..<run {
+                        destination[i] = from.pointee
+                        from += stride
+                    }
                 }
             }
             if filledInWindow > 0 {
@@ -416,47 +431,56 @@ public final class EEGEngine {
         let oldest = writePosition
         let newer = windowSize - oldest
         var artifacts = ArtifactKinds()
-        for channel in 0..<channelCount {
-            let base = UnsafePointer(history.baseAddress! + channel * windowSize)
-            let spectrumStart = layout.spectrumLane(channel: channel)
-            let destination = UnsafeMutableBufferPointer(rebasing: frameRow[spectrumStart..<(spectrumStart + grid.binCount)])
-            // The circular history in time order: from the oldest sample to the end, then the wrapped start.
-            let tail = UnsafeBufferPointer(start: base + oldest, count: newer)
-            let head = UnsafeBufferPointer(start: base, count: oldest)
-            do {
-                try analyzer.analyze(tail, head, into: destination)
-            } catch {
-                analysisFailures += 1
-                destination.update(repeating: .nan)
+        history.withUnsafeBufferPointer { history in
+            frameRow.withUnsafeMutableBufferPointer { row in
+                for channel in 0..<channelCount {
+                    let base = history.baseAddress! + channel * windowSize
+                    let spectrumStart = layout.spectrumLane(channel: channel)
+                    let destination = UnsafeMutableBufferPointer(
+                        rebasing: row[spectrumStart..<(spectrumStart + grid.binCount)])
+                    // The circular history in time order: from the oldest sample to the end, then the wrapped
+                    // start.
+                    let tail = UnsafeBufferPointer(start: base + oldest, count: newer)
+                    let head = UnsafeBufferPointer(start: base, count: oldest)
+                    do {
+                        try analyzer.analyze(tail, head, into: destination)
+                    } catch {
+                        analysisFailures += 1
+                        destination.update(repeating: .nan)
+                    }
+                    let spectrum = UnsafeBufferPointer(destination)
+                    measureBands(channel: channel, spectrum: spectrum)
+                    guard measuresQuality else {
+                        let reference = frameRow[layout.referencePowerLane(channel: channel)]
+                        frameRow[layout.qualityLane(channel: channel, .railedFraction)] = .nan
+                        frameRow[layout.qualityLane(channel: channel, .power)] = .nan
+                        frameRow[layout.qualityLane(channel: channel, .lineShare)] = .nan
+                        frameRow[layout.qualityLane(channel: channel, .muscleShare)] = .nan
+                        frameRow[layout.qualityLane(channel: channel, .slowSwing)] = .nan
+                        frameRow[layout.qualityLane(channel: channel, .usable)] =
+                            SignalQualityMeter.hasPower(reference) ? 1 : 0
+                        continue
+                    }
+                    let quality = meter.measure(tail, head, spectrum: spectrum)
+                    let usable = meter.isUsable(
+                        quality, referencePower: frameRow[layout.referencePowerLane(channel: channel)])
+                    frameRow[layout.qualityLane(channel: channel, .railedFraction)] = quality.railedFraction
+                    frameRow[layout.qualityLane(channel: channel, .power)] = quality.power
+                    frameRow[layout.qualityLane(channel: channel, .lineShare)] = quality.lineShare
+                    frameRow[layout.qualityLane(channel: channel, .muscleShare)] = quality.muscleShare
+                    frameRow[layout.qualityLane(channel: channel, .slowSwing)] = quality.slowSwing
+                    frameRow[layout.qualityLane(channel: channel, .usable)] = usable ? 1 : 0
+                    // Artifacts are judged on usable channels only: a railed channel's swing says nothing about the
+                    // eyes.
+                    guard usable else { continue }
+                    if meter.isEyeChannel[channel] {
+                        // Judged against the channel's history before this window joins it.
+                        if quality.slowSwing > meter.blinkLimit(channel: channel) { artifacts.insert(.eyes) }
+                        meter.remember(swing: quality.slowSwing, channel: channel)
+                    }
+                    if quality.muscleShare > meter.muscleShareLimit { artifacts.insert(.muscle) }
+                }
             }
-            let spectrum = UnsafeBufferPointer(destination)
-            measureBands(channel: channel, spectrum: spectrum)
-            guard measuresQuality else {
-                let reference = frameRow[layout.referencePowerLane(channel: channel)]
-                frameRow[layout.qualityLane(channel: channel, .railedFraction)] = .nan
-                frameRow[layout.qualityLane(channel: channel, .power)] = .nan
-                frameRow[layout.qualityLane(channel: channel, .lineShare)] = .nan
-                frameRow[layout.qualityLane(channel: channel, .muscleShare)] = .nan
-                frameRow[layout.qualityLane(channel: channel, .slowSwing)] = .nan
-                frameRow[layout.qualityLane(channel: channel, .usable)] = SignalQualityMeter.hasPower(reference) ? 1 : 0
-                continue
-            }
-            let quality = meter.measure(tail, head, spectrum: spectrum)
-            let usable = meter.isUsable(quality, referencePower: frameRow[layout.referencePowerLane(channel: channel)])
-            frameRow[layout.qualityLane(channel: channel, .railedFraction)] = quality.railedFraction
-            frameRow[layout.qualityLane(channel: channel, .power)] = quality.power
-            frameRow[layout.qualityLane(channel: channel, .lineShare)] = quality.lineShare
-            frameRow[layout.qualityLane(channel: channel, .muscleShare)] = quality.muscleShare
-            frameRow[layout.qualityLane(channel: channel, .slowSwing)] = quality.slowSwing
-            frameRow[layout.qualityLane(channel: channel, .usable)] = usable ? 1 : 0
-            // Artifacts are judged on usable channels only: a railed channel's swing says nothing about the eyes.
-            guard usable else { continue }
-            if meter.isEyeChannel[channel] {
-                // Judged against the channel's history before this window joins it.
-                if quality.slowSwing > meter.blinkLimit(channel: channel) { artifacts.insert(.eyes) }
-                meter.remember(swing: quality.slowSwing, channel: channel)
-            }
-            if quality.muscleShare > meter.muscleShareLimit { artifacts.insert(.muscle) }
         }
         if !artifacts.isEmpty { contaminatedFrames += 1 }
         let excluded = filledInWindow > 0 || (meter.excludesArtifacts && !artifacts.isEmpty)
@@ -635,16 +659,16 @@ extension EEGEngine {
     /// engine's thread (a fleet worker's checkpoint), never from a real-time loop.
     public func snapshot() -> Snapshot {
         Snapshot(
-            channelCount: channelCount, windowSize: windowSize, bandCount: bandCount, history: Array(history),
-            filledFlags: Array(filledFlags), lastValues: Array(lastValues), writePosition: writePosition,
+            channelCount: channelCount, windowSize: windowSize, bandCount: bandCount, history: history.array,
+            filledFlags: filledFlags.array, lastValues: lastValues.array, writePosition: writePosition,
             filledInWindow: filledInWindow, sampleCount: sampleCount, spectrumCount: spectrumCount,
             indicatorCount: indicatorCount, analysisFailures: analysisFailures, excludedFrames: excludedFrames,
             contaminatedFrames: contaminatedFrames, unusableChannelWindows: unusableChannelWindows,
             windowRestarts: windowRestarts, withheldIndicators: withheldIndicators, nextSpectrumAt: nextSpectrumAt,
             baselineState: baselineState, baselineFrames: baselineFrames, baselineRequested: baselineRequested,
-            baselineStart: baselineStart, baselineLast: baselineLast, baselineMean: Array(baselineMean),
-            baselineM2: Array(baselineM2), baselineCounts: Array(baselineCounts), periodCounts: Array(periodCounts),
-            periodSum: Array(periodSum), periodFrames: periodFrames, periodExcluded: periodExcluded,
+            baselineStart: baselineStart, baselineLast: baselineLast, baselineMean: baselineMean.array,
+            baselineM2: baselineM2.array, baselineCounts: baselineCounts.array, periodCounts: periodCounts.array,
+            periodSum: periodSum.array, periodFrames: periodFrames, periodExcluded: periodExcluded,
             periodStart: periodStart, nextIndicatorAt: nextIndicatorAt)
     }
 
@@ -667,14 +691,14 @@ extension EEGEngine {
             snapshot.baselineCounts.count == channelCount, snapshot.periodCounts.count == channelCount,
             (0..<windowSize).contains(snapshot.writePosition), snapshot.sampleCount >= 0
         else { throw .snapshotMismatch("array sizes or positions out of range") }
-        _ = history.update(fromContentsOf: snapshot.history)
-        _ = filledFlags.update(fromContentsOf: snapshot.filledFlags)
-        _ = lastValues.update(fromContentsOf: snapshot.lastValues)
-        _ = baselineMean.update(fromContentsOf: snapshot.baselineMean)
-        _ = baselineM2.update(fromContentsOf: snapshot.baselineM2)
-        _ = baselineCounts.update(fromContentsOf: snapshot.baselineCounts)
-        _ = periodCounts.update(fromContentsOf: snapshot.periodCounts)
-        _ = periodSum.update(fromContentsOf: snapshot.periodSum)
+        history.update(fromContentsOf: snapshot.history)
+        filledFlags.update(fromContentsOf: snapshot.filledFlags)
+        lastValues.update(fromContentsOf: snapshot.lastValues)
+        baselineMean.update(fromContentsOf: snapshot.baselineMean)
+        baselineM2.update(fromContentsOf: snapshot.baselineM2)
+        baselineCounts.update(fromContentsOf: snapshot.baselineCounts)
+        periodCounts.update(fromContentsOf: snapshot.periodCounts)
+        periodSum.update(fromContentsOf: snapshot.periodSum)
         writePosition = snapshot.writePosition
         filledInWindow = snapshot.filledInWindow
         sampleCount = snapshot.sampleCount

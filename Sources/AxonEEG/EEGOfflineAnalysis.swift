@@ -70,19 +70,25 @@ public enum EEGOfflineAnalysis {
         if baselineSeconds != nil { engine.startBaseline() }
         func collect(_ events: EEGEngine.Events) {
             if events.contains(.spectrum) {
-                let spectrum = SpectrumFrame(
-                    engine.spectrum, labels: configuration.channelLabels, bands: configuration.bands,
-                    binWidth: engine.grid.binWidth)
+                let spectrum = engine.withSpectrum { view in
+                    SpectrumFrame(
+                        view, labels: configuration.channelLabels, bands: configuration.bands,
+                        binWidth: engine.grid.binWidth)
+                }
                 onFrame(spectrum)
                 builder.add(spectrum)
-                let view = engine.spectrum
-                if alpha.add(view: view, from: engine) { windowStarts.append(view.sampleIndex + 1 - configuration.windowSize) }
-                if inside(spectrum, openSpans) { openWindows.add(view: view, from: engine) }
-                if inside(spectrum, closedSpans) { closedWindows.add(view: view, from: engine) }
+                engine.withSpectrum { view in
+                    if alpha.add(view: view, from: engine) {
+                        windowStarts.append(view.sampleIndex + 1 - configuration.windowSize)
+                    }
+                    if inside(spectrum, openSpans) { openWindows.add(view: view, from: engine) }
+                    if inside(spectrum, closedSpans) { closedWindows.add(view: view, from: engine) }
+                }
             }
             if events.contains(.indicators) {
-                let indicator = ActivityIndicators(
-                    row: engine.indicatorRowView, layout: engine.indicatorLayout, labels: configuration.channelLabels)
+                let indicator = engine.withIndicatorRow { row in
+                    ActivityIndicators(row: row, layout: engine.indicatorLayout, labels: configuration.channelLabels)
+                }
                 onIndicator(indicator)
                 builder.add(indicator)
             }
@@ -100,7 +106,7 @@ public enum EEGOfflineAnalysis {
                     engine.restartWindow(afterLosing: missing)
                     continue
                 }
-                let last = Array(engine.lastSample)
+                let last = engine.withLastSample { Array($0) }
                 let before = time(frame - 1)
                 let step = (time(frame) - before) / Double(missing + 1)
                 for index in 1...missing {

@@ -1,5 +1,6 @@
 // AxonEEG — the engine as a pipeline stage: blocks in, spectra / indicators / raw samples out through rings.
 
+import AxonMemory
 import AxonStreams
 
 /// Runs an ``EEGEngine`` on a ``AxonStreams/StreamPipeline``'s consumer thread and publishes what it makes into lock-free
@@ -74,9 +75,9 @@ public final class EEGProcessor: SampleProcessor {
     private var wallClockOffset = 0.0
     private var lastTime = 0.0
     private let samplePeriod: Double
-    private let command: UnsafeMutableBufferPointer<Double>
-    private let fillStart: UnsafeMutableBufferPointer<Double>
-    private let fillValues: UnsafeMutableBufferPointer<Double>
+    private let command = OwnedBuffer<Double>(repeating: 0, count: 1)
+    private let fillStart: OwnedBuffer<Double>
+    private let fillValues: OwnedBuffer<Double>
 
     private static let startBaselineCommand = 1.0
 
@@ -111,18 +112,8 @@ public final class EEGProcessor: SampleProcessor {
         self.alpha = try AlphaFrequencyTracker(configuration: configuration)
         self.alphaSpectra = SPSCRing(capacity: 4, width: 3 + alpha.spectraWidth, overflow: .dropOldest)
         self.commands = SPSCRing(capacity: 16, width: 1, overflow: .rejectNewest)
-        self.command = .allocate(capacity: 1)
-        command.initialize(repeating: 0)
-        self.fillStart = .allocate(capacity: configuration.channelCount)
-        fillStart.initialize(repeating: 0)
-        self.fillValues = .allocate(capacity: configuration.channelCount)
-        fillValues.initialize(repeating: 0)
-    }
-
-    deinit {
-        command.deallocate()
-        fillStart.deallocate()
-        fillValues.deallocate()
+        self.fillStart = OwnedBuffer(repeating: 0, count: configuration.channelCount)
+        self.fillValues = OwnedBuffer(repeating: 0, count: configuration.channelCount)
     }
 
     /// Asks the engine to start (or restart) its baseline with the next sample — after the warm-up of the
@@ -145,7 +136,7 @@ public final class EEGProcessor: SampleProcessor {
 
     /// Feeds the block's frames and gaps to the engine and publishes the results.
     public func process(_ block: SampleBlock) {
-        while commands.pop(into: command) == 1 {
+        while command.withUnsafeMutableBufferPointer({ commands.pop(into: $0) }) == 1 {
             if command[0] == Self.startBaselineCommand { baselinePending = true }
         }
         if baselinePending, warmUpStages.isEmpty {
@@ -273,8 +264,9 @@ public final class EEGProcessor: SampleProcessor {
             return
         }
         bridgedSamples += missing
-        let last = engine.lastSample
-        for channel in 0..<fillStart.count { fillStart[channel] = last[channel] }
+        engine.withLastSample { last in
+            for channel in 0..<fillStart.count { fillStart[channel] = last[channel] }
+        }
         for step in 1...missing {
             let fraction = Double(step) / Double(missing + 1)
             for channel in 0..<fillValues.count {
@@ -282,28 +274,34 @@ public final class EEGProcessor: SampleProcessor {
                 fillValues[channel] = fillStart[channel] + (target - fillStart[channel]) * fraction
             }
             lastTime += samplePeriod
-            publish(engine.ingestFilled(UnsafeBufferPointer(fillValues), time: lastTime))
+            let time = lastTime
+            publish(fillValues.withUnsafeBufferPointer { engine.ingestFilled($0, time: time) })
         }
     }
 
     private func publish(_ events: EEGEngine.Events) {
         if events.contains(.spectrum) {
-            let view = engine.spectrum
-            let row = view.row
-            spectra.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
-            if alpha.add(view: view, from: engine), alpha.cleanWindows % alphaUpdateWindows == 0 {
-                let windows = Double(alpha.cleanWindows)
-                alphaSpectra.pushSlot { slot in
-                    slot[0] = Double(view.sampleIndex)
-                    slot[1] = view.timeframe
-                    slot[2] = windows
-                    alpha.writeSpectra(into: UnsafeMutableBufferPointer(rebasing: slot[3...]))
-                }
-            }
+            engine.withSpectrum { view in publish(spectrum: view) }
         }
         if events.contains(.indicators) {
-            let row = engine.indicatorRowView
-            indicators.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
+            engine.withIndicatorRow { row in
+                _ = indicators.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
+            }
+        }
+    }
+
+    /// Publishes the spectrum frame `view` shows and, every few clean windows, the individual alpha frequency.
+    private func publish(spectrum view: SpectrumFrameView) {
+        let row = view.row
+        spectra.pushSlot { slot in slot.baseAddress!.update(from: row.baseAddress!, count: row.count) }
+        if alpha.add(view: view, from: engine), alpha.cleanWindows % alphaUpdateWindows == 0 {
+            let windows = Double(alpha.cleanWindows)
+            alphaSpectra.pushSlot { slot in
+                slot[0] = Double(view.sampleIndex)
+                slot[1] = view.timeframe
+                slot[2] = windows
+                alpha.writeSpectra(into: UnsafeMutableBufferPointer(rebasing: slot[3...]))
+            }
         }
     }
 }

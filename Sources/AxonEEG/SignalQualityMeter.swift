@@ -1,6 +1,7 @@
 // AxonEEG — per-window signal quality of one channel: railed, flat, mains, muscle and the eyes' slow swings.
 
 import AxonDSP
+import AxonMemory
 
 /// One channel's quality in one window, as measured by ``SignalQualityMeter``.
 ///
@@ -32,8 +33,8 @@ final class SignalQualityMeter {
     private let railLevel: Double
     private let smoothLength: Int
     private let smoothStride: Int
-    private let smoothed: UnsafeMutableBufferPointer<Double>
-    private let blockSums: UnsafeMutableBufferPointer<Double>
+    private let smoothed: OwnedBuffer<Double>
+    private let blockSums: OwnedBuffer<Double>
     private let lineBins: [ClosedRange<Int>]
     private let fullBins: ClosedRange<Int>
     private let muscleBins: ClosedRange<Int>?
@@ -68,10 +69,8 @@ final class SignalQualityMeter {
         // and the 50/60 Hz mains cancel and the eyes' slow swings remain; taken every step, it loses none of them.
         smoothStride = max(1, min(windowSize / 10, Int((0.02 * grid.sampleRate).rounded())))
         smoothLength = 5 * smoothStride
-        smoothed = .allocate(capacity: windowSize)
-        smoothed.initialize(repeating: 0)
-        blockSums = .allocate(capacity: windowSize / smoothStride + 1)
-        blockSums.initialize(repeating: 0)
+        smoothed = OwnedBuffer(repeating: 0, count: windowSize)
+        blockSums = OwnedBuffer(repeating: 0, count: windowSize / smoothStride + 1)
         let nyquist = grid.sampleRate / 2
         lineBins = thresholds.lineFrequencies.compactMap { frequency in
             guard frequency + 1 <= nyquist, let band = try? FrequencyBand(frequency - 1, frequency + 1) else {
@@ -90,11 +89,6 @@ final class SignalQualityMeter {
         }
     }
 
-    deinit {
-        smoothed.deallocate()
-        blockSums.deallocate()
-    }
-
     /// Measures one channel's window, given in time order as two pieces (the circular history's tail and head),
     /// and its one-sided power spectrum.
     ///
@@ -111,29 +105,36 @@ final class SignalQualityMeter {
         let pivot = older.first ?? newer[0]
         let railed = railLevel.isFinite
             ? Self.countRailed(older, level: railLevel) + Self.countRailed(newer, level: railLevel) : 0
-        var runs = BlockSums(into: blockSums.baseAddress!, length: smoothStride, pivot: pivot)
-        runs.add(older)
-        runs.add(newer)
-        let blockCount = runs.count
-        let blocks = blockSums.baseAddress!
         quality.railedFraction = Double(railed) / Double(count)
-        // The 100 ms moving average every `smoothStride` samples (it changes little between): its least-squares
-        // line against the sample index, then the residual's peak to peak.
-        let scale = 1 / Double(smoothLength)
-        let s = smoothed.baseAddress!
-        var points = 0
-        var sum = 0.0
-        var indexSum = 0.0
-        while points + 5 <= blockCount {
-            let mean = (blocks[points] + blocks[points + 1] + blocks[points + 2] + blocks[points + 3] + blocks[points + 4])
-                * scale
-            s[points] = mean
-            sum += mean
-            indexSum += Double(points * smoothStride) * mean
-            points += 1
+        let (smoothStride, smoothLength) = (smoothStride, smoothLength)
+        quality.slowSwing = blockSums.withUnsafeMutableBufferPointer { blockSums in
+            smoothed.withUnsafeMutableBufferPointer { smoothed in
+                var runs = BlockSums(into: blockSums.baseAddress!, length: smoothStride, pivot: pivot)
+                runs.add(older)
+                runs.add(newer)
+                let blockCount = runs.count
+                let blocks = blockSums.baseAddress!
+                // The 100 ms moving average every `smoothStride` samples (it changes little between): its
+                // least-squares line against the sample index, then the residual's peak to peak.
+                let scale = 1 / Double(smoothLength)
+                let s = smoothed.baseAddress!
+                var points = 0
+                var sum = 0.0
+                var indexSum = 0.0
+                while points + 5 <= blockCount {
+                    let mean =
+                        (blocks[points] + blocks[points + 1] + blocks[points + 2] + blocks[points + 3]
+                            + blocks[points + 4]) * scale
+                    s[points] = mean
+                    sum += mean
+                    indexSum += Double(points * smoothStride) * mean
+                    points += 1
+                }
+                return Self.detrendedSwing(
+                    UnsafeBufferPointer(start: s, count: points), stride: Double(smoothStride), sum: sum,
+                    indexSum: indexSum)
+            }
         }
-        quality.slowSwing = Self.detrendedSwing(
-            UnsafeBufferPointer(start: s, count: points), stride: Double(smoothStride), sum: sum, indexSum: indexSum)
         let total = Self.sum(spectrum, fullBins)
         quality.power = total / equivalentNoiseBandwidth
         if total > 0 {
@@ -285,9 +286,9 @@ private final class SwingHistory {
     let scale: Double
     let warmUp: Int
     /// Per channel, `binCount` counts.
-    private let counts: UnsafeMutableBufferPointer<Int32>
+    private let counts: OwnedBuffer<Int32>
     /// Per channel, `capacity` bins in arrival order (a ring).
-    private let ring: UnsafeMutableBufferPointer<UInt16>
+    private let ring: OwnedBuffer<UInt16>
     /// Per channel: values held, the ring's next slot, the quartile's bin and how many values lie below it.
     private struct Position {
         var held = 0
@@ -295,24 +296,15 @@ private final class SwingHistory {
         var quartileBin = 0
         var below = 0
     }
-    private let positions: UnsafeMutableBufferPointer<Position>
+    private let positions: OwnedBuffer<Position>
 
     init(channels: Int, capacity: Int, scale: Double, warmUp: Int) {
         self.capacity = capacity
         self.scale = scale
         self.warmUp = warmUp
-        counts = .allocate(capacity: channels * Self.binCount)
-        counts.initialize(repeating: 0)
-        ring = .allocate(capacity: channels * capacity)
-        ring.initialize(repeating: 0)
-        positions = .allocate(capacity: channels)
-        positions.initialize(repeating: Position())
-    }
-
-    deinit {
-        counts.deallocate()
-        ring.deallocate()
-        positions.deallocate()
+        counts = OwnedBuffer(repeating: 0, count: channels * Self.binCount)
+        ring = OwnedBuffer(repeating: 0, count: channels * capacity)
+        positions = OwnedBuffer(repeating: Position(), count: channels)
     }
 
     /// `scale` times the channel's lower quartile (its bin's middle), or 0 before the warm-up is done.
@@ -326,26 +318,26 @@ private final class SwingHistory {
         let bin = Self.bin(of: swing)
         var p = positions[channel]
         let slot = channel * capacity + p.next
-        let counts = self.counts.baseAddress! + channel * Self.binCount
+        let base = channel * Self.binCount
         if p.held == capacity {
             let leaving = Int(ring[slot])
-            counts[leaving] -= 1
+            counts[base + leaving] -= 1
             if leaving < p.quartileBin { p.below -= 1 }
         } else {
             p.held += 1
         }
         ring[slot] = UInt16(bin)
         p.next = p.next + 1 == capacity ? 0 : p.next + 1
-        counts[bin] += 1
+        counts[base + bin] += 1
         if bin < p.quartileBin { p.below += 1 }
         // Move the quartile's bin until the rank-th smallest value lies in it: below < rank ≤ below + count.
         let rank = max(1, (p.held + 3) / 4)
         while p.below >= rank {
             p.quartileBin -= 1
-            p.below -= Int(counts[p.quartileBin])
+            p.below -= Int(counts[base + p.quartileBin])
         }
-        while p.below + Int(counts[p.quartileBin]) < rank {
-            p.below += Int(counts[p.quartileBin])
+        while p.below + Int(counts[base + p.quartileBin]) < rank {
+            p.below += Int(counts[base + p.quartileBin])
             p.quartileBin += 1
         }
         positions[channel] = p

@@ -19,6 +19,14 @@ public struct SpectrumFrameView {
         self.layout = layout
     }
 
+    /// Wraps a row known to hold `layout.width` doubles (the engine's own frame), without checking: the check's lane
+    /// arithmetic allocates in unoptimised builds, and the engine lends its frame on the real-time path.
+    @usableFromInline
+    init(unchecked row: UnsafeBufferPointer<Double>, layout: SpectrumFrameLayout) {
+        self.row = row
+        self.layout = layout
+    }
+
     /// Serial number of the frame, from 0 (the seed's `counter`).
     @inlinable public var counter: Int { Int(row[layout.lane(.counter)]) }
     /// Index of the window's last sample in the stream.

@@ -1,4 +1,5 @@
 import AxonEEG
+import AxonMemory
 import AxonStreams
 
 /// The engine parameters every worker of a fleet uses (they must agree, or a device would change results when it
@@ -43,8 +44,8 @@ final class FleetDeviceEngine {
     let processor: EEGProcessor
     let descriptor: StreamDescriptor
     private let block: SampleBlock
-    private let spectrumRow: UnsafeMutableBufferPointer<Double>
-    private let indicatorRow: UnsafeMutableBufferPointer<Double>
+    private let spectrumRow: OwnedBuffer<Double>
+    private let indicatorRow: OwnedBuffer<Double>
 
     /// A new device's engine (its baseline starts with its first sample), or one resuming from `snapshot`.
     init(descriptor: StreamDescriptor, settings: FleetEngineSettings, snapshot: EEGProcessor.Snapshot? = nil) throws {
@@ -57,15 +58,8 @@ final class FleetDeviceEngine {
         if let snapshot { try processor.restore(snapshot) } else { processor.requestBaseline() }
         self.descriptor = descriptor
         block = SampleBlock(layout: FrameLayout(channelCount: descriptor.channelCount), capacity: FrameBatch.maxFrames)
-        spectrumRow = .allocate(capacity: processor.engine.spectrumLayout.width)
-        spectrumRow.initialize(repeating: 0)
-        indicatorRow = .allocate(capacity: processor.engine.indicatorLayout.width)
-        indicatorRow.initialize(repeating: 0)
-    }
-
-    deinit {
-        spectrumRow.deallocate()
-        indicatorRow.deallocate()
+        spectrumRow = OwnedBuffer(repeating: 0, count: processor.engine.spectrumLayout.width)
+        indicatorRow = OwnedBuffer(repeating: 0, count: processor.engine.indicatorLayout.width)
     }
 
     /// Feeds frames (rows of `time, counter, values…`) with the gaps before them, calling `output` with every row
@@ -98,7 +92,11 @@ final class FleetDeviceEngine {
         }
         block.setFrameCount(frames)
         processor.process(block)
-        while processor.spectra.pop(into: spectrumRow) == 1 { output(.spectrum, UnsafeBufferPointer(spectrumRow)) }
-        while processor.indicators.pop(into: indicatorRow) == 1 { output(.zones, UnsafeBufferPointer(indicatorRow)) }
+        spectrumRow.withUnsafeMutableBufferPointer { row in
+            while processor.spectra.pop(into: row) == 1 { output(.spectrum, UnsafeBufferPointer(row)) }
+        }
+        indicatorRow.withUnsafeMutableBufferPointer { row in
+            while processor.indicators.pop(into: row) == 1 { output(.zones, UnsafeBufferPointer(row)) }
+        }
     }
 }

@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 import Foundation
 
@@ -117,17 +118,17 @@ public struct FleetSimulatedDevice: Sendable, Hashable {
             gaps.removeAll()
         }
         var cursor = Cursor(device: self, seconds: seconds)
-        let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: 4)
-        defer { values.deallocate() }
-        values.initialize(repeating: 0)
-        while let frame = cursor.next(into: values) {
-            if frame.lostBefore > 0 {
-                gaps.append(.init(beforeFrame: rows.count / 6, missing: frame.lostBefore, cause: .deviceCounter))
+        let frameValues = OwnedBuffer<Double>(repeating: 0, count: 4)
+        frameValues.withUnsafeMutableBufferPointer { values in
+            while let frame = cursor.next(into: values) {
+                if frame.lostBefore > 0 {
+                    gaps.append(.init(beforeFrame: rows.count / 6, missing: frame.lostBefore, cause: .deviceCounter))
+                }
+                rows.append(frame.time)
+                rows.append(Double(frame.sample))
+                rows.append(contentsOf: values)
+                if rows.count / 6 == 1000 { flush() }
             }
-            rows.append(frame.time)
-            rows.append(Double(frame.sample))
-            rows.append(contentsOf: values)
-            if rows.count / 6 == 1000 { flush() }
         }
         flush()
         return (spectra, zones)

@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 import Foundation
 
@@ -92,9 +93,7 @@ public final class FleetSimulator: @unchecked Sendable {
             try FleetPublisher(nats: nats, device: $0.id, descriptor: $0.descriptor, options: options.publisher)
         }
         var cursors = devices.map { FleetSimulatedDevice.Cursor(device: $0, seconds: options.seconds) }
-        let values = UnsafeMutableBufferPointer<Double>.allocate(capacity: 4)
-        defer { values.deallocate() }
-        values.initialize(repeating: 0)
+        let frameValues = OwnedBuffer<Double>(repeating: 0, count: 4)
         let tick = Double(options.publisher.batchFrames) / FleetSimulatedDevice.rate
         let start = HostClock.now()
         let total = Int((options.seconds * FleetSimulatedDevice.rate).rounded())
@@ -104,9 +103,12 @@ public final class FleetSimulator: @unchecked Sendable {
             let end = min(total, tickIndex * options.publisher.batchFrames)
             if !options.fast { HostClock.sleep(until: start + Double(tickIndex) * tick) }  // simulated devices' pacing
             for (slot, publisher) in publishers.enumerated() {
-                while cursors[slot].sample < end, let frame = cursors[slot].next(into: values) {
-                    if frame.lostBefore > 0 { publisher.noteGap(missing: frame.lostBefore, cause: .deviceCounter) }
-                    publisher.append(time: frame.time, counter: Double(frame.sample), values: UnsafeBufferPointer(values))
+                frameValues.withUnsafeMutableBufferPointer { values in
+                    while cursors[slot].sample < end, let frame = cursors[slot].next(into: values) {
+                        if frame.lostBefore > 0 { publisher.noteGap(missing: frame.lostBefore, cause: .deviceCounter) }
+                        publisher.append(
+                            time: frame.time, counter: Double(frame.sample), values: UnsafeBufferPointer(values))
+                    }
                 }
                 // A batch ends with the tick even when losses made it short: data leaves at the device's pace.
                 publisher.flush()

@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// An LSL stream as an Axon source: a liblsl inlet pulled on the pipeline's source thread.
@@ -70,8 +71,8 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
     private let library: LSLLibrary
     private let inlet: UnsafeMutableRawPointer
     private let chunkFrames: Int
-    private let data: UnsafeMutableBufferPointer<Double>
-    private let stamps: UnsafeMutableBufferPointer<Double>
+    private let data: OwnedBuffer<Double>
+    private let stamps: OwnedBuffer<Double>
     /// Outages seen so far (written by the source thread; read it after the pipeline has finished).
     public private(set) var outages = 0
     /// The time correction applied now, seconds: liblsl's `lsl_time_correction`, what to add to the outlet's
@@ -122,15 +123,13 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         self.options = options
         self.descriptor = info.descriptor
         self.chunkFrames = max(16, Int((info.nominalRate * 0.05).rounded(.up)))
-        self.data = .allocate(capacity: chunkFrames * info.channelCount)
-        self.stamps = .allocate(capacity: chunkFrames)
+        self.data = OwnedBuffer(repeating: 0, count: chunkFrames * info.channelCount)
+        self.stamps = OwnedBuffer(repeating: 0, count: chunkFrames)
         resumeDelays.reserveCapacity(64)
     }
 
     deinit {
         library.api.destroyInlet(inlet)
-        data.deallocate()
-        stamps.deallocate()
     }
 
     /// Pulls samples and writes them until the pipeline asks to stop or ``Options/sampleLimit`` is reached.
@@ -160,8 +159,12 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
         while !writer.isStopRequested, written < limit {
             code = 0
             let room = UInt(min(chunkFrames, limit - written))
-            let elements = api.pullChunkDouble(
-                inlet, data.baseAddress!, stamps.baseAddress!, room * UInt(channels), room, 0.1, &code)
+            let elements = data.withUnsafeMutableBufferPointer { data in
+                stamps.withUnsafeMutableBufferPointer { stamps in
+                    api.pullChunkDouble(
+                        inlet, data.baseAddress!, stamps.baseAddress!, room * UInt(channels), room, 0.1, &code)
+                }
+            }
             if code < 0, code != -1 { try library.check(code, "lsl_pull_chunk_d") }
             let now = HostClock.now()
             let frames = Int(elements) / channels
@@ -201,8 +204,10 @@ public final class LSLInletSource: SampleSource, @unchecked Sendable {
                     resumeDelays.append(now - stamp)
                     resumed = false
                 }
-                let values = UnsafeBufferPointer(rebasing: data[(frame * channels)..<((frame + 1) * channels)])
-                writer.write(values, counter: rate > 0 ? index : nil, arrivalTime: stamp)
+                data.withUnsafeBufferPointer { data in
+                    let values = UnsafeBufferPointer(start: data.baseAddress! + frame * channels, count: channels)
+                    writer.write(values, counter: rate > 0 ? index : nil, arrivalTime: stamp)
+                }
             }
             written += frames
             lastData = now

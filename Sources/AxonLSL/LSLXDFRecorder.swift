@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonRecording
 import AxonStreams
 
@@ -268,18 +269,26 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     private func pullNumbers(_ inlet: Inlet, timeout: Double) throws -> Int {
         let channels = inlet.info.channelCount
         var code: Int32 = 0
-        let elements = library.api.pullChunkDouble(
-            inlet.handle, inlet.data.baseAddress!, inlet.stamps.baseAddress!, UInt(inlet.data.count),
-            UInt(inlet.stamps.count), timeout, &code)
+        let elements = inlet.data.withUnsafeMutableBufferPointer { data in
+            inlet.stamps.withUnsafeMutableBufferPointer { stamps in
+                library.api.pullChunkDouble(
+                    inlet.handle, data.baseAddress!, stamps.baseAddress!, UInt(data.count), UInt(stamps.count), timeout,
+                    &code)
+            }
+        }
         if code < 0, code != -1 {
             throw LSLError.call(function: "lsl_pull_chunk_d", code: code, message: library.lastError())
         }
         let frames = Int(elements) / channels
         guard frames > 0 else { return 0 }
-        try writer.appendSamples(
-            stream: inlet.streamID, timestamps: UnsafeBufferPointer(rebasing: inlet.stamps[0..<frames]),
-            values: UnsafeBufferPointer(rebasing: inlet.data[0..<(frames * channels)]), scratch: &inlet.scratch,
-            clockOffset: nil)
+        try inlet.stamps.withUnsafeBufferPointer { stamps in
+            try inlet.data.withUnsafeBufferPointer { data in
+                try writer.appendSamples(
+                    stream: inlet.streamID, timestamps: UnsafeBufferPointer(start: stamps.baseAddress, count: frames),
+                    values: UnsafeBufferPointer(start: data.baseAddress, count: frames * channels),
+                    scratch: &inlet.scratch, clockOffset: nil)
+            }
+        }
         return frames
     }
 
@@ -326,8 +335,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         /// The full info as XML, the StreamHeader.
         let xml: String
         var streamID: UInt32 = 0
-        let data: UnsafeMutableBufferPointer<Double>
-        let stamps: UnsafeMutableBufferPointer<Double>
+        let data: OwnedBuffer<Double>
+        let stamps: OwnedBuffer<Double>
         var scratch: [UInt8] = []
         private let library: LSLLibrary
 
@@ -364,8 +373,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             self.library = lsl
             // A chunk: 50 ms of a regular stream, at least 16 samples (and at most 64 text samples per chunk).
             let frames = max(16, Int((info.nominalRate * 0.05).rounded(.up)))
-            data = .allocate(capacity: frames * info.channelCount)
-            stamps = .allocate(capacity: format == .string ? 64 : frames)
+            data = OwnedBuffer(repeating: 0, count: frames * info.channelCount)
+            stamps = OwnedBuffer(repeating: 0, count: format == .string ? 64 : frames)
             scratch.reserveCapacity(64 + frames * (9 + 8 * info.channelCount))
         }
 
@@ -384,8 +393,6 @@ public final class LSLXDFRecorder: @unchecked Sendable {
 
         deinit {
             library.api.destroyInlet(handle)
-            data.deallocate()
-            stamps.deallocate()
         }
     }
 }

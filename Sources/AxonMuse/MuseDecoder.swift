@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// Turns a Muse's per-channel EEG notifications into frames: the notifications of one packet index (TP9, AF7, AF8,
@@ -19,8 +20,8 @@ public final class MuseDecoder {
     /// What the decoder has seen.
     public private(set) var statistics = MuseDecoderStatistics()
 
-    private let samples: UnsafeMutableBufferPointer<Double>
-    private let frame: UnsafeMutableBufferPointer<Double>
+    private let samples: OwnedBuffer<Double>
+    private let frame: OwnedBuffer<Double>
     private var pendingIndex: UInt16?
     private var receivedMask = 0
     private var lastIndex: UInt16?
@@ -29,15 +30,8 @@ public final class MuseDecoder {
     public init(channelCount: Int) {
         precondition(channelCount == 4 || channelCount == 5, "a Muse streams 4 EEG channels, 5 with AUX")
         self.channelCount = channelCount
-        samples = .allocate(capacity: MuseEEGPacket.samplesPerPacket * channelCount)
-        samples.initialize(repeating: 0)
-        frame = .allocate(capacity: channelCount)
-        frame.initialize(repeating: 0)
-    }
-
-    deinit {
-        samples.deallocate()
-        frame.deallocate()
+        samples = OwnedBuffer(repeating: 0, count: MuseEEGPacket.samplesPerPacket * channelCount)
+        frame = OwnedBuffer(repeating: 0, count: channelCount)
     }
 
     /// Decodes one notification of channel `channel` (0-based), writing frames once its packet index is complete.
@@ -78,7 +72,7 @@ public final class MuseDecoder {
         for k in 0..<MuseEEGPacket.samplesPerPacket {
             for c in 0..<channelCount { frame[c] = samples[k * channelCount + c] }
             statistics.frames += 1
-            emit(UnsafeBufferPointer(frame), base + UInt64(k))
+            frame.withUnsafeBufferPointer { emit($0, base + UInt64(k)) }
         }
     }
 }

@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// Turns the byte stream of a Cyton's dongle into frames in µV: finds the 33-byte packets (``CytonPacket``),
@@ -36,11 +37,11 @@ public final class CytonDecoder {
     public private(set) var lastAcceleration: (x: Double, y: Double, z: Double)?
 
     private static let capacity = 4096
-    private let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: CytonDecoder.capacity)
+    private let buffer = OwnedBuffer<UInt8>(repeating: 0, count: CytonDecoder.capacity)
     private var start = 0
     private var end = 0
-    private let scales = UnsafeMutableBufferPointer<Double>.allocate(capacity: 16)
-    private let frame = UnsafeMutableBufferPointer<Double>.allocate(capacity: 16)
+    private let scales: OwnedBuffer<Double>
+    private let frame = OwnedBuffer<Double>(repeating: 0, count: 16)
     private var synced = false
     private var faultStart: Int?
     private var faultStartedWithHeader = false
@@ -50,14 +51,7 @@ public final class CytonDecoder {
     /// A decoder for a board with or without a Daisy; every channel starts at `gain`.
     public init(daisy: Bool, gain: CytonGain = .default) {
         isDaisy = daisy
-        scales.initialize(repeating: gain.microvoltsPerCount)
-        frame.initialize(repeating: 0)
-    }
-
-    deinit {
-        buffer.deallocate()
-        scales.deallocate()
-        frame.deallocate()
+        scales = OwnedBuffer(repeating: gain.microvoltsPerCount, count: 16)
     }
 
     /// Sets the gain of channel `channel` (1…16) for the packets decoded from now on.
@@ -88,7 +82,11 @@ public final class CytonDecoder {
                 continue
             }
             let take = min(room, bytes.count - offset)
-            UnsafeMutableRawPointer(buffer + end).copyMemory(from: bytes.baseAddress! + offset, byteCount: take)
+            let free = end
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                UnsafeMutableRawPointer(buffer.baseAddress! + free).copyMemory(
+                    from: bytes.baseAddress! + offset, byteCount: take)
+            }
             end += take
             offset += take
             process(final: false, emit: emit)
@@ -186,7 +184,14 @@ public final class CytonDecoder {
         synced = true
         start = p + CytonPacket.size
         statistics.packets += 1
-        let packet = UnsafeRawBufferPointer(start: buffer + p, count: CytonPacket.size)
+        buffer.withUnsafeBufferPointer { buffer in
+            let packet = UnsafeRawBufferPointer(start: buffer.baseAddress! + p, count: CytonPacket.size)
+            accept(packet, emit: emit)
+        }
+    }
+
+    /// Decodes the packet `packet` (in the read buffer) and emits its frame, or keeps a Daisy's first half.
+    private func accept(_ packet: UnsafeRawBufferPointer, emit: (UnsafeBufferPointer<Double>, UInt64) -> Void) {
         let sampleNumber = packet[1]
         if let last = lastSampleNumber {
             statistics.missingPackets += Int(sampleNumber &- last &- 1)
@@ -203,7 +208,7 @@ public final class CytonDecoder {
         guard isDaisy else {
             fill(from: packet, channelOffset: 0)
             statistics.frames += 1
-            emit(UnsafeBufferPointer(rebasing: frame[0..<8]), UInt64(sampleNumber))
+            frame.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<8]), UInt64(sampleNumber)) }
             return
         }
         if sampleNumber & 1 == 1 {
@@ -221,7 +226,7 @@ public final class CytonDecoder {
         pendingBoardSample = nil
         fill(from: packet, channelOffset: 8)
         statistics.frames += 1
-        emit(UnsafeBufferPointer(rebasing: frame[0..<16]), UInt64(board >> 1))
+        frame.withUnsafeBufferPointer { emit(UnsafeBufferPointer(rebasing: $0[0..<16]), UInt64(board >> 1)) }
     }
 
     @inline(__always)
@@ -236,7 +241,12 @@ public final class CytonDecoder {
     private func compact() {
         guard start > 0 else { return }
         let remaining = end - start
-        if remaining > 0 { buffer.update(from: buffer + start, count: remaining) }
+        let unread = start
+        if remaining > 0 {
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                buffer.baseAddress!.update(from: buffer.baseAddress! + unread, count: remaining)
+            }
+        }
         if let begin = faultStart { faultStart = begin - start }
         start = 0
         end = remaining

@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonMemory
 import AxonStreams
 
 /// One channel's lead-off measurement (``CytonBoard/measureImpedance(channel:seconds:)``).
@@ -35,23 +36,25 @@ extension CytonBoard {
         var seen = 0
         let decoder = makeDecoder()
         try startStreaming()
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
-        defer { buffer.deallocate() }
+        let readBuffer = OwnedBuffer<UInt8>(repeating: 0, count: 1024)
         let deadline = HostClock.now() + seconds + max(2, replyTimeout)
         var failure: CytonError?
-        while seen < wanted, HostClock.now() < deadline {
-            let count: Int
-            do throws(ByteLinkError) {
-                count = try port.read(into: buffer, deadline: HostClock.now() + 0.05)
-            } catch .timeout {
-                continue
-            } catch {
-                failure = .link(error)
-                break
-            }
-            decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { values, _ in
-                if seen >= settle, seen < wanted { samples.append(values[channel - 1]) }
-                seen += 1
+        readBuffer.withUnsafeMutableBufferPointer { bytes in
+            let buffer = UnsafeMutableRawBufferPointer(bytes)
+            while seen < wanted, HostClock.now() < deadline {
+                let count: Int
+                do throws(ByteLinkError) {
+                    count = try port.read(into: buffer, deadline: HostClock.now() + 0.05)
+                } catch .timeout {
+                    continue
+                } catch {
+                    failure = .link(error)
+                    break
+                }
+                decoder.consume(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { values, _ in
+                    if seen >= settle, seen < wanted { samples.append(values[channel - 1]) }
+                    seen += 1
+                }
             }
         }
         if let failure { throw failure }

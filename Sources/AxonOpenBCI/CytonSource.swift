@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonMemory
 import AxonStreams
 
 /// A connected ``CytonBoard`` as a `SampleSource`: EEG in µV, 8 channels at 250 Hz (`EXG0`…`EXG7`) or, with a
@@ -29,8 +30,8 @@ public final class CytonSource: SampleSource, @unchecked Sendable {
     private let board: CytonBoard
     private let decoder: CytonDecoder
     private let shared = ThreadLocked(CytonSourceState())
-    private let selection: UnsafeMutableBufferPointer<Int>
-    private let selected: UnsafeMutableBufferPointer<Double>
+    private let selection: OwnedBuffer<Int>
+    private let selected: OwnedBuffer<Double>
 
     /// The labels of a board's channels: `EXG0`…`EXG7`, or `EXG0`…`EXG15` with a Daisy (as the OpenBCI GUI names
     /// them in its recordings).
@@ -51,10 +52,8 @@ public final class CytonSource: SampleSource, @unchecked Sendable {
             }
             indices.append(index)
         }
-        selection = .allocate(capacity: indices.count)
-        _ = selection.initialize(from: indices)
-        selected = .allocate(capacity: indices.count)
-        selected.initialize(repeating: 0)
+        selection = OwnedBuffer(copying: indices)
+        selected = OwnedBuffer(repeating: 0, count: indices.count)
         let fullScale = CytonGain.referenceVolts / Double(CytonGain.default.factor) * 1e6
         descriptor = StreamDescriptor(
             name: board.hasDaisy ? "OpenBCI Cyton + Daisy" : "OpenBCI Cyton", contentType: .eeg,
@@ -71,11 +70,6 @@ public final class CytonSource: SampleSource, @unchecked Sendable {
         timelineConfiguration = StreamTimeline.Configuration(counterModulus: decoder.counterModulus)
     }
 
-    deinit {
-        selection.deallocate()
-        selected.deallocate()
-    }
-
     /// The decoder's statistics and the stream's end, as of the last read. Any thread.
     public func state() -> CytonSourceState { shared.withLock { $0 } }
 
@@ -90,28 +84,30 @@ public final class CytonSource: SampleSource, @unchecked Sendable {
             shared.withLock { $0.error = error }
             throw error
         }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 1)
-        defer { buffer.deallocate() }
+        let readBuffer = OwnedBuffer<UInt8>(repeating: 0, count: 1024)
         var ending: CytonError?
-        while !writer.isStopRequested {
-            let count: Int
-            do throws(ByteLinkError) {
-                count = try board.port.read(into: buffer, deadline: HostClock.now() + 0.05)
-            } catch .timeout {
-                // A quiet line means the last packet is complete: decode it rather than wait for the next one.
-                let now = HostClock.now()
-                decoder.flush { values, counter in publish(values, counter: counter, arrival: now, into: writer) }
-                continue
-            } catch {
-                ending = .link(error)
-                break
+        readBuffer.withUnsafeMutableBufferPointer { bytes in
+            let buffer = UnsafeMutableRawBufferPointer(bytes)
+            while !writer.isStopRequested {
+                let count: Int
+                do throws(ByteLinkError) {
+                    count = try board.port.read(into: buffer, deadline: HostClock.now() + 0.05)
+                } catch .timeout {
+                    // A quiet line means the last packet is complete: decode it rather than wait for the next one.
+                    let now = HostClock.now()
+                    decoder.flush { values, counter in publish(values, counter: counter, arrival: now, into: writer) }
+                    continue
+                } catch {
+                    ending = .link(error)
+                    break
+                }
+                let arrival = HostClock.now()
+                decoder.consume(UnsafeRawBufferPointer(start: buffer.baseAddress, count: count)) { values, counter in
+                    publish(values, counter: counter, arrival: arrival, into: writer)
+                }
+                let statistics = decoder.statistics
+                shared.withLock { $0.statistics = statistics }
             }
-            let arrival = HostClock.now()
-            decoder.consume(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) { values, counter in
-                publish(values, counter: counter, arrival: arrival, into: writer)
-            }
-            let statistics = decoder.statistics
-            shared.withLock { $0.statistics = statistics }
         }
         let now = HostClock.now()
         decoder.flush { values, counter in publish(values, counter: counter, arrival: now, into: writer) }
@@ -132,8 +128,8 @@ extension CytonSource {
     fileprivate func publish(
         _ values: UnsafeBufferPointer<Double>, counter: UInt64, arrival: Double, into writer: FrameWriter
     ) {
-        for (position, index) in selection.enumerated() { selected[position] = values[index] }
-        writer.write(UnsafeBufferPointer(selected), counter: counter, arrivalTime: arrival)
+        for position in selection.indices { selected[position] = values[selection[position]] }
+        selected.withUnsafeBufferPointer { _ = writer.write($0, counter: counter, arrivalTime: arrival) }
     }
 }
 

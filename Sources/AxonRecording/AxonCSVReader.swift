@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 #if canImport(FoundationEssentials)
@@ -168,8 +169,7 @@ struct AxonCSVRows {
     mutating func parse(_ cursor: inout LineCursor) throws(RecordingError) {
         let bytes = cursor.bytes
         guard let base = bytes.baseAddress else { return }
-        let frame = UnsafeMutableBufferPointer<Double>.allocate(capacity: channelCount)
-        defer { frame.deallocate() }
+        let frame = OwnedBuffer<Double>(repeating: 0, count: channelCount)
         var reserved = false
         while let line = cursor.next() {
             if cursor.isBlank(line) { continue }
@@ -207,7 +207,7 @@ struct AxonCSVRows {
             if !line.isTerminated {
                 warnings.append("line \(line.number): the last row has no line terminator (kept: it is complete)")
             }
-            values.append(contentsOf: frame)
+            frame.withUnsafeBufferPointer { values.append(contentsOf: $0) }
             deviceTimes.append(deviceTime ?? 0)
             hostTimes.append(hostTime)
             counters.append(counter ?? 0)
@@ -219,7 +219,7 @@ struct AxonCSVRows {
 
     /// Parses one row; returns why it failed, or `nil`.
     private func parseRow(
-        _ base: UnsafePointer<UInt8>, line: TextLine, frame: UnsafeMutableBufferPointer<Double>,
+        _ base: UnsafePointer<UInt8>, line: TextLine, frame: borrowing OwnedBuffer<Double>,
         deviceTime: inout Double?, hostTime: inout Double, counter: inout UInt64?
     ) -> String? {
         let comma = UInt8(ascii: ",")

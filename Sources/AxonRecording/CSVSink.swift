@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 import Foundation
 
@@ -33,7 +34,7 @@ public final class CSVSink: SampleSink {
     public let anonymization: Anonymization?
 
     private var fd: Int32 = -1
-    private var buffer: UnsafeMutableRawBufferPointer
+    private let buffer = OwnedBuffer<UInt8>(repeating: 0, count: CSVSink.bufferSize)
     private var used = 0
     private var nextIndex = 0
     private var wallClockOffset = 0.0
@@ -46,12 +47,10 @@ public final class CSVSink: SampleSink {
         self.path = path
         self.flushInterval = flushInterval
         self.anonymization = anonymization
-        buffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
     }
 
     deinit {
         if fd >= 0 { PosixFile.discard(fd) }
-        buffer.deallocate()
     }
 
     /// The header row's column names for a descriptor (``AxonCSVFormat``).
@@ -136,8 +135,11 @@ public final class CSVSink: SampleSink {
     private func append(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
-            UnsafeMutableRawBufferPointer(rebasing: buffer[used..<(used + utf8.count)]).copyMemory(
-                from: UnsafeRawBufferPointer(utf8))
+            let start = used
+            buffer.withUnsafeMutableBufferPointer { buffer in
+                UnsafeMutableRawBufferPointer(start: buffer.baseAddress! + start, count: utf8.count).copyMemory(
+                    from: UnsafeRawBufferPointer(utf8))
+            }
             used += utf8.count
         }
     }
@@ -146,8 +148,12 @@ public final class CSVSink: SampleSink {
 
     private func flushBufferTo(_ descriptor: Int32) throws(EDFWriterError) {
         guard used > 0 else { return }
-        try PosixFile.writeAll(
-            descriptor, UnsafeRawBufferPointer(rebasing: buffer[0..<used]), path: path, operation: "write")
+        let (filled, path) = (used, path)
+        try buffer.withUnsafeBufferPointer { (buffer) throws(EDFWriterError) in
+            try PosixFile.writeAll(
+                descriptor, UnsafeRawBufferPointer(start: buffer.baseAddress, count: filled), path: path,
+                operation: "write")
+        }
         used = 0
     }
 

@@ -1,3 +1,5 @@
+import AxonMemory
+
 /// What a column of a comma-separated data table holds.
 enum ColumnRole: Equatable {
     /// Values of the channel with this index.
@@ -54,8 +56,7 @@ enum DelimitedRows {
         var rows = ParsedRows()
         if columns.contains(.timestamp) { rows.timestamps = [] }
         if columns.contains(.counter) { rows.counters = [] }
-        let frame = UnsafeMutableBufferPointer<Double>.allocate(capacity: channelCount)
-        defer { frame.deallocate() }
+        let frame = OwnedBuffer<Double>(repeating: 0, count: channelCount)
         var reserved = false
 
         while let line = cursor.next() {
@@ -91,7 +92,7 @@ enum DelimitedRows {
             if !line.isTerminated {
                 rows.warnings.append("line \(line.number): the last row has no line terminator (kept: it is complete)")
             }
-            rows.values.append(contentsOf: frame)
+            frame.withUnsafeBufferPointer { rows.values.append(contentsOf: $0) }
             rows.timestamps?.append(timestamp)
             rows.counters?.append(counter)
             if marker != 0 && !marker.isNaN {
@@ -105,7 +106,7 @@ enum DelimitedRows {
     /// Parses one row into `frame` and the out-parameters; returns why it failed, or `nil`.
     private static func parseRow(
         _ base: UnsafePointer<UInt8>, line: TextLine, separator comma: UInt8, columns: [ColumnRole], names: [String],
-        frame: UnsafeMutableBufferPointer<Double>, timestamp: inout Double, counter: inout UInt64,
+        frame: borrowing OwnedBuffer<Double>, timestamp: inout Double, counter: inout UInt64,
         marker: inout Double
     ) -> String? {
         var fieldStart = line.start

@@ -20,7 +20,7 @@ struct BandPowerTests {
             let t = Double(n) / 250
             let v = value(t)
             if engine.ingest([v, v, v, v], time: testStartTime + t).contains(.spectrum) {
-                powers.compute(from: engine.spectrum)
+                engine.withSpectrum { powers.compute(from: $0) }
                 windows.append(powers)
             }
         }
@@ -55,9 +55,11 @@ struct BandPowerTests {
     @Test("the frame view and the owned frame give the same numbers; a flat window has NaN shares")
     func viewEqualsFrame() throws {
         let (windows, engine) = try Self.run(seconds: 3) { 7 * sin(2 * .pi * 22 * $0) + 3 * cos(2 * .pi * 2 * $0) }
-        let frame = SpectrumFrame(
-            engine.spectrum, labels: engine.configuration.channelLabels, bands: engine.configuration.bands,
-            binWidth: engine.grid.binWidth)
+        let frame = engine.withSpectrum {
+            SpectrumFrame(
+                $0, labels: engine.configuration.channelLabels, bands: engine.configuration.bands,
+                binWidth: engine.grid.binWidth)
+        }
         var owned = try BandPowers(bands: .standard, configuration: engine.configuration)
         owned.compute(from: frame)
         let fromView = try #require(windows.last)

@@ -24,7 +24,7 @@ struct BaselineTimingTests {
             if events.contains(.baselineCompleted) { completedAt.append(n) }
             if events.contains(.indicators) {
                 indicatorSamples.append(n)
-                #expect(Int(engine.indicatorRowView[engine.indicatorLayout.lane(.sampleIndex)]) == n)
+                #expect(engine.withIndicatorRow { Int($0[engine.indicatorLayout.lane(.sampleIndex)]) } == n)
             }
             if n == startAt + 60 * 250 - 2 { statesBefore.append(engine.baselineState) }
         }
@@ -46,7 +46,7 @@ struct BaselineTimingTests {
             if engine.ingest([1, 2, 3, 4].map { $0 * sin(2 * .pi * 10 * Double(n) / 250) }, time: testStartTime + Double(n) / 250)
                 .contains(.indicators)
             {
-                frames.append(Int(engine.indicatorRowView[engine.indicatorLayout.lane(.frames)]))
+                frames.append(engine.withIndicatorRow { Int($0[engine.indicatorLayout.lane(.frames)]) })
             }
         }
         #expect(frames == [5, 5, 5, 5, 5])

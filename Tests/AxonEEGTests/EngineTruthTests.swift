@@ -154,8 +154,9 @@ struct EngineTruthTests {
                 var values = restingEEG(&noise, sample: n, channels: 4, alpha: n < 60 * 250 ? 8 : 20)
                 if flat, (20 * 250)..<(21 * 250 + 10) ~= n { values[0] = 812.5 }  // a shorted input
                 if engine.ingest(values, time: testStartTime + Double(n) / 250).contains(.indicators) {
-                    let indicator = ActivityIndicators(
-                        row: engine.indicatorRowView, layout: engine.indicatorLayout, labels: ["T3", "O1", "T4", "O2"])
+                    let indicator = engine.withIndicatorRow {
+                        ActivityIndicators(row: $0, layout: engine.indicatorLayout, labels: ["T3", "O1", "T4", "O2"])
+                    }
                     result.append(indicator.channels.map { $0.level?.zone })
                 }
             }
@@ -180,15 +181,17 @@ struct EngineTruthTests {
             let value = 60 * sin(2 * .pi * 8 * Double(n) / 250)
             engine.ingest([value, value, value, value], time: testStartTime + Double(n) / 250)
         }
-        let frame = engine.spectrum
-        for channel in 0..<4 {
-            #expect(frame.dominantFrequency(channel: channel, band: 0) == nil)
-            #expect(frame.peakPower(channel: channel, band: 0) == nil)
-            #expect(abs((frame.dominantFrequency(channel: channel, band: 1) ?? 0) - 8) < 0.02)
-            #expect(frame.dominantFrequency(channel: channel, band: 2) == nil)
+        let owned = engine.withSpectrum { frame in
+            for channel in 0..<4 {
+                #expect(frame.dominantFrequency(channel: channel, band: 0) == nil)
+                #expect(frame.peakPower(channel: channel, band: 0) == nil)
+                #expect(abs((frame.dominantFrequency(channel: channel, band: 1) ?? 0) - 8) < 0.02)
+                #expect(frame.dominantFrequency(channel: channel, band: 2) == nil)
+            }
+            return SpectrumFrame(
+                frame, labels: ["T3", "O1", "T4", "O2"], bands: engine.configuration.bands,
+                binWidth: engine.grid.binWidth)
         }
-        let owned = SpectrumFrame(
-            frame, labels: ["T3", "O1", "T4", "O2"], bands: engine.configuration.bands, binWidth: engine.grid.binWidth)
         #expect(owned.channels[0].bands[0].dominantFrequency == nil)
         // The band still has power: zones use band power, never a peak.
         #expect(owned.channels[0].bands[0].power > 0)

@@ -56,9 +56,10 @@ import Testing
         for (index, sample) in samples.enumerated() {
             let events = engine.ingest([sample], time: testStartTime + Double(index) / 250)
             guard events.contains(.spectrum) else { continue }
-            let frame = SpectrumFrame(
-                engine.spectrum, labels: configuration.channelLabels, bands: configuration.bands,
-                binWidth: engine.grid.binWidth)
+            let frame = engine.withSpectrum {
+                SpectrumFrame(
+                    $0, labels: configuration.channelLabels, bands: configuration.bands, binWidth: engine.grid.binWidth)
+            }
             values += frame.channels[0].bands.compactMap(\.dominantFrequency)
         }
         #expect(values.count > 100)

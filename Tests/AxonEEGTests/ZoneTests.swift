@@ -18,9 +18,10 @@ struct ZoneTests {
             let rhythm = n >= 60 * 250 ? (frequency.map { amplitude * sin(2 * .pi * $0 * t) } ?? 0) : 0
             let values = (0..<4).map { _ in 3 * noise.pinkNoise() + rhythm }
             if engine.ingest(values, time: testStartTime + t).contains(.indicators) {
-                last = ActivityIndicators(
-                    row: engine.indicatorRowView, layout: engine.indicatorLayout,
-                    labels: engine.configuration.channelLabels)
+                last = engine.withIndicatorRow {
+                    ActivityIndicators(
+                        row: $0, layout: engine.indicatorLayout, labels: engine.configuration.channelLabels)
+                }
             }
         }
         return try #require(last)

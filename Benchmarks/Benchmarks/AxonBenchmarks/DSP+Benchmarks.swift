@@ -57,7 +57,7 @@ func registerDSPBenchmarks() {
         } catch {
             benchmark.error("analyze failed: \(error)")
         }
-        blackHole(fixture.analyzer.spectrum[10])
+        blackHole(fixture.analyzer.withSpectrum { $0[10] })
     } setup: {
         try SpectrumFixture()
     }

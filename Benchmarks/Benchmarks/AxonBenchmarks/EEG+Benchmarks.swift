@@ -191,7 +191,7 @@ func registerEEGBenchmarks() {
             var spectra = 0
             for _ in benchmark.scaledIterations { spectra += fixture.hop() }
             blackHole(spectra)
-            blackHole(fixture.engine.spectrum.dominantFrequency(channel: 1, band: 1))
+            blackHole(fixture.engine.withSpectrum { $0.dominantFrequency(channel: 1, band: 1) })
         } setup: {
             try fixture()
         }

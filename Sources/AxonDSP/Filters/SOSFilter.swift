@@ -1,5 +1,7 @@
 // AxonDSP — a causal second-order-sections filter run per channel on interleaved frames, in place, block by block.
 
+import AxonMemory
+
 /// A ``SecondOrderSections`` design applied causally to every channel of interleaved frames, in place, with each
 /// channel's state carried from one block to the next: filtering a recording block by block gives exactly the values
 /// of filtering it in one go.
@@ -30,11 +32,11 @@ public final class SOSFilter {
 
     private let sectionCount: Int
     /// Per section: b0, b1, b2, a1, a2.
-    private let coefficients: UnsafeMutablePointer<Double>
+    private let coefficients: OwnedBuffer<Double>
     /// Per section: the two state values of a unit step input (the design's ``SecondOrderSections/unitStepState``).
-    private let step: UnsafeMutablePointer<Double>
+    private let step: OwnedBuffer<Double>
     /// Per channel: two state values per section, then the last finite input.
-    private let state: UnsafeMutablePointer<Double>
+    private let state: OwnedBuffer<Double>
     private let lanes: Int
     private var primed = false
 
@@ -46,22 +48,11 @@ public final class SOSFilter {
         self.design = design
         self.channelCount = channelCount
         sectionCount = design.sections.count
-        coefficients = .allocate(capacity: 5 * sectionCount)
-        for (index, section) in design.sections.enumerated() {
-            let values = [section.b0, section.b1, section.b2, section.a1, section.a2]
-            (coefficients + 5 * index).initialize(from: values, count: 5)
-        }
-        step = .allocate(capacity: 2 * sectionCount)
-        step.initialize(from: design.unitStepState, count: 2 * sectionCount)
+        coefficients = OwnedBuffer(
+            copying: design.sections.flatMap { [$0.b0, $0.b1, $0.b2, $0.a1, $0.a2] })
+        step = OwnedBuffer(copying: design.unitStepState.prefix(2 * sectionCount))
         lanes = 2 * sectionCount + 1
-        state = .allocate(capacity: lanes * channelCount)
-        state.initialize(repeating: 0, count: lanes * channelCount)
-    }
-
-    deinit {
-        coefficients.deallocate()
-        step.deallocate()
-        state.deallocate()
+        state = OwnedBuffer(repeating: 0, count: lanes * channelCount)
     }
 
     /// Forgets the past: the next frame primes every channel again (use after a gap in the data).
@@ -89,20 +80,20 @@ public final class SOSFilter {
         for frame in 0..<frameCount {
             let values = frames + frame * stride
             for channel in 0..<channelCount {
-                let channelState = state + lanes * channel
+                let channelState = lanes * channel
                 var x = values[channel]
                 if x.isFinite {
-                    channelState[lanes - 1] = x
+                    state[channelState + lanes - 1] = x
                 } else {
-                    x = channelState[lanes - 1]
+                    x = state[channelState + lanes - 1]
                     heldValues += 1
                 }
                 for section in 0..<sectionCount {
-                    let c = coefficients + 5 * section
+                    let c = 5 * section
                     let z = channelState + 2 * section
-                    let y = c[0] * x + z[0]
-                    z[0] = c[1] * x - c[3] * y + z[1]
-                    z[1] = c[2] * x - c[4] * y
+                    let y = coefficients[c] * x + state[z]
+                    state[z] = coefficients[c + 1] * x - coefficients[c + 3] * y + state[z + 1]
+                    state[z + 1] = coefficients[c + 2] * x - coefficients[c + 4] * y
                     x = y
                 }
                 values[channel] = x
@@ -114,9 +105,9 @@ public final class SOSFilter {
     private func prime(_ frame: UnsafeMutablePointer<Double>) {
         for channel in 0..<channelCount {
             let x = frame[channel].isFinite ? frame[channel] : 0
-            let channelState = state + lanes * channel
-            for index in 0..<(2 * sectionCount) { channelState[index] = step[index] * x }
-            channelState[lanes - 1] = x
+            let channelState = lanes * channel
+            for index in 0..<(2 * sectionCount) { state[channelState + index] = step[index] * x }
+            state[channelState + lanes - 1] = x
         }
     }
 }

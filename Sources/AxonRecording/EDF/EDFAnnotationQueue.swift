@@ -1,3 +1,5 @@
+import AxonMemory
+
 /// Annotations waiting for the data record they belong to, and the TAL bytes that write them: the EDF writer's
 /// annotation side, in preallocated storage.
 ///
@@ -24,7 +26,7 @@ struct EDFAnnotationQueue: ~Copyable {
     private(set) var entries: [Entry] = []
     private var arena: [UInt8] = []
     /// Scratch for one formatted number.
-    private let digits = UnsafeMutableRawBufferPointer.allocate(byteCount: 32, alignment: 8)
+    private let digits = OwnedBuffer<UInt8>(repeating: 0, count: 32)
     /// The longest text one record can hold (longer texts are cut at a UTF-8 character boundary).
     let maximumTextLength: Int
     /// Texts cut to ``maximumTextLength``.
@@ -36,8 +38,6 @@ struct EDFAnnotationQueue: ~Copyable {
         // Room for the time-keeping TAL (≤ 24 bytes) and one annotation's overhead.
         maximumTextLength = max(1, bytesPerRecord - 24 - Self.talOverhead)
     }
-
-    deinit { digits.deallocate() }
 
     var isEmpty: Bool { entries.isEmpty }
     var count: Int { entries.count }

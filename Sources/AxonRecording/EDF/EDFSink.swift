@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// Records a pipeline's stream into an EDF+ or BDF+ file through an ``EDFWriter``.
@@ -47,7 +48,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
 
     private var descriptor: StreamDescriptor?
     private var wallClockOffset = 0.0
-    private let scratch: UnsafeMutableBufferPointer<UInt8>
+    private let scratch: OwnedBuffer<UInt8>
 
     /// Creates a sink; the file is created with the first frame.
     public init(
@@ -59,11 +60,17 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
         self.options = options
         self.timeBase = timeBase
         self.inbox = inbox
-        scratch = .allocate(capacity: inbox.slotSize)
-        scratch.initialize(repeating: 0)
+        scratch = OwnedBuffer(repeating: 0, count: inbox.slotSize)
     }
 
-    deinit { scratch.deallocate() }
+    /// Writes every waiting annotation into `writer` (consumer thread).
+    private func drainInbox(into writer: EDFWriter) {
+        scratch.withUnsafeMutableBufferPointer { scratch in
+            inbox.drain(using: scratch) { onset, isUnix, duration, text in
+                writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
+            }
+        }
+    }
 
     /// Annotates `text` at `onset` seconds from the file's first sample. Any thread.
     /// - Returns: `false` if the inbox is full.
@@ -96,9 +103,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
                 path: path, descriptor: descriptor, startUnixTime: unixTime(of: block, frame: 0), options: options)
         }
         guard let writer else { return }
-        inbox.drain(using: scratch) { onset, isUnix, duration, text in
-            writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
-        }
+        drainInbox(into: writer)
         let width = block.layout.width
         var frame = 0
         for positioned in block.gaps {
@@ -126,9 +131,7 @@ public final class EDFSink: SampleSink, @unchecked Sendable {
     /// Writes the annotations still waiting and closes the file.
     public func close() throws {
         guard let writer else { return }
-        inbox.drain(using: scratch) { onset, isUnix, duration, text in
-            writer.annotate(onset: isUnix ? onset - writer.startUnixTime : onset, duration: duration, utf8: text)
-        }
+        drainInbox(into: writer)
         try writer.close()
     }
 

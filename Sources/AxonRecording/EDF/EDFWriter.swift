@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// Streams a regular multi-channel stream into an EDF+ (16-bit) or BDF+ (24-bit) file as samples arrive, so that a
@@ -78,17 +79,19 @@ public final class EDFWriter {
     private let fd: Int32
     private let channels: Int
     private let bytesPerSample: Int
-    private let record: UnsafeMutableRawBufferPointer
-    private let annotationRegion: UnsafeMutableRawBufferPointer
-    private let gains: UnsafeMutableBufferPointer<Double>
-    private let offsets: UnsafeMutableBufferPointer<Double>
-    private let lastDigital: UnsafeMutableBufferPointer<Int32>
-    private let clipped: UnsafeMutableBufferPointer<Int>
+    /// One data record's bytes: the channels' samples, then the annotation region.
+    private let record: OwnedBuffer<UInt8>
+    /// Where the annotation region starts in `record`.
+    private let annotationStart: Int
+    private let gains: OwnedBuffer<Double>
+    private let offsets: OwnedBuffer<Double>
+    private let lastDigital: OwnedBuffer<Int32>
+    private let clipped: OwnedBuffer<Int>
     /// Byte offset of each channel's samples in a record.
-    private let channelStart: UnsafeMutableBufferPointer<Int>
+    private let channelStart: OwnedBuffer<Int>
     /// Whether every channel has the same samples per record (frames can be appended one at a time).
     private let isUniform: Bool
-    private let countField: UnsafeMutableRawBufferPointer
+    private let countField: OwnedBuffer<UInt8>
     private let digitalMaximum: Double
     private let recordTicks: Int64
     /// The first sample's fraction of a second after the header's start time, in TAL ticks.
@@ -128,27 +131,20 @@ public final class EDFWriter {
         self.annotations = EDFAnnotationQueue(bytesPerRecord: annotationBytes)
 
         self.fd = try PosixFile.create(path)
-        record = .allocate(byteCount: recordSize, alignment: 16)
-        record.initializeMemory(as: UInt8.self, repeating: 0)
-        annotationRegion = UnsafeMutableRawBufferPointer(rebasing: record[(recordSize - annotationBytes)...])
-        gains = .allocate(capacity: channels)
-        offsets = .allocate(capacity: channels)
-        for (channel, scaling) in header.scalings.enumerated() {
-            gains.initializeElement(at: channel, to: scaling.gain)
-            offsets.initializeElement(at: channel, to: scaling.offset)
-        }
-        lastDigital = .allocate(capacity: channels)
-        lastDigital.initialize(repeating: 0)
-        clipped = .allocate(capacity: channels)
-        clipped.initialize(repeating: 0)
-        channelStart = .allocate(capacity: channels)
+        record = OwnedBuffer(repeating: 0, count: recordSize)
+        annotationStart = recordSize - annotationBytes
+        gains = OwnedBuffer(copying: header.scalings.map(\.gain))
+        offsets = OwnedBuffer(copying: header.scalings.map(\.offset))
+        lastDigital = OwnedBuffer(repeating: 0, count: channels)
+        clipped = OwnedBuffer(repeating: 0, count: channels)
+        var starts = [Int]()
         var start = 0
-        for (channel, samples) in header.samplesPerRecord.enumerated() {
-            channelStart.initializeElement(at: channel, to: start)
+        for samples in header.samplesPerRecord {
+            starts.append(start)
             start += samples * options.format.bytesPerSample
         }
-        countField = .allocate(byteCount: EDFHeaderBuilder.recordCountWidth, alignment: 8)
-        countField.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: " "))
+        channelStart = OwnedBuffer(copying: starts)
+        countField = OwnedBuffer(repeating: UInt8(ascii: " "), count: EDFHeaderBuilder.recordCountWidth)
 
         let written: Result<Void, EDFWriterError> = header.bytes.withUnsafeBytes { bytes in
             Result { () throws(EDFWriterError) in try writeAll(bytes, operation: "write header") }
@@ -163,21 +159,10 @@ public final class EDFWriter {
 
     deinit {
         if !isClosed { PosixFile.discard(fd) }
-        releaseBuffers()
-    }
-
-    private func releaseBuffers() {
-        record.deallocate()
-        gains.deallocate()
-        offsets.deallocate()
-        lastDigital.deallocate()
-        clipped.deallocate()
-        channelStart.deallocate()
-        countField.deallocate()
     }
 
     /// Samples clipped to the physical range (or NaN), per channel.
-    public var clippedSamples: [Int] { Array(clipped) }
+    public var clippedSamples: [Int] { clipped.array }
 
     /// Annotations waiting for a record.
     public var pendingAnnotationCount: Int { annotations.count }
@@ -306,10 +291,16 @@ public final class EDFWriter {
 
     private func writeRecord(final: Bool) throws(EDFWriterError) {
         let start = startOffsetTicks + Int64(recordCount) * recordTicks
-        annotationsWritten += annotations.write(
-            into: annotationRegion, recordStart: start, recordEnd: start + recordTicks, final: final)
+        let (annotationStart, recordTicks) = (annotationStart, recordTicks)
+        annotationsWritten += record.withUnsafeMutableBufferPointer { record in
+            let region = UnsafeMutableRawBufferPointer(
+                start: record.baseAddress! + annotationStart, count: record.count - annotationStart)
+            return annotations.write(into: region, recordStart: start, recordEnd: start + recordTicks, final: final)
+        }
         do {
-            try writeAll(UnsafeRawBufferPointer(record), operation: "write data record")
+            try record.withUnsafeBufferPointer { (record) throws(EDFWriterError) in
+                try writeAll(UnsafeRawBufferPointer(record), operation: "write data record")
+            }
         } catch {
             // A record that went out in part (a full disk) is cut off again: the file stays header + whole records,
             // which is what every reader expects of an EDF file, and the header already counts just those.
@@ -409,7 +400,7 @@ public final class EDFWriter {
 
     private func writeCount(_ count: Int) throws(EDFWriterError) {
         // Space-padded decimal, without a String.
-        countField.initializeMemory(as: UInt8.self, repeating: UInt8(ascii: " "))
+        countField.update(repeating: UInt8(ascii: " "))
         var digits = 1
         var scale = 1
         while count / scale >= 10 {
@@ -422,9 +413,12 @@ public final class EDFWriter {
             rest %= scale
             scale /= 10
         }
-        try PosixFile.writeAll(
-            fd, UnsafeRawBufferPointer(countField), at: EDFHeaderBuilder.recordCountOffset, path: path,
-            operation: "rewrite record count")
+        let (fd, path) = (fd, path)
+        try countField.withUnsafeBufferPointer { (field) throws(EDFWriterError) in
+            try PosixFile.writeAll(
+                fd, UnsafeRawBufferPointer(field), at: EDFHeaderBuilder.recordCountOffset, path: path,
+                operation: "rewrite record count")
+        }
     }
 
     private func writeAll(_ bytes: UnsafeRawBufferPointer, operation: String) throws(EDFWriterError) {

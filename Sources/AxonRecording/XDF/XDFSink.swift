@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 
 /// Records a pipeline's stream into an ``XDFWriter`` shared with other streams of the session: one Samples chunk
@@ -16,8 +17,8 @@ public final class XDFSink: SampleSink {
     /// The session file.
     public let writer: XDFWriter
     private var streamID: UInt32 = 0
-    private var timestamps: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
-    private var values: UnsafeMutableBufferPointer<Double> = .init(start: nil, count: 0)
+    private var timestamps = OwnedBuffer<Double>(repeating: 0, count: 0)
+    private var values = OwnedBuffer<Double>(repeating: 0, count: 0)
     private var scratch: [UInt8] = []
     private let clockOffset: (@Sendable () -> Double)?
 
@@ -29,17 +30,12 @@ public final class XDFSink: SampleSink {
         self.clockOffset = clockOffset
     }
 
-    deinit {
-        timestamps.deallocate()
-        values.deallocate()
-    }
-
     /// Adds the stream to the file.
     public func open(_ descriptor: StreamDescriptor) throws {
         streamID = try writer.addStream(descriptor)
         let frames = 1024
-        timestamps = .allocate(capacity: frames)
-        values = .allocate(capacity: frames * descriptor.channelCount)
+        timestamps = OwnedBuffer(repeating: 0, count: frames)
+        values = OwnedBuffer(repeating: 0, count: frames * descriptor.channelCount)
         scratch.reserveCapacity(64 + frames * (9 + 8 * descriptor.channelCount))
     }
 
@@ -55,10 +51,14 @@ public final class XDFSink: SampleSink {
                 let row = block.values(ofFrame: start + frame)
                 for channel in 0..<channels { values[frame * channels + channel] = row[channel] }
             }
-            try writer.appendSamples(
-                stream: streamID, timestamps: UnsafeBufferPointer(rebasing: timestamps[0..<count]),
-                values: UnsafeBufferPointer(rebasing: values[0..<(count * channels)]), scratch: &scratch,
-                clockOffset: offset)
+            try timestamps.withUnsafeBufferPointer { timestamps in
+                try values.withUnsafeBufferPointer { values in
+                    try writer.appendSamples(
+                        stream: streamID, timestamps: UnsafeBufferPointer(start: timestamps.baseAddress, count: count),
+                        values: UnsafeBufferPointer(start: values.baseAddress, count: count * channels),
+                        scratch: &scratch, clockOffset: offset)
+                }
+            }
             start += count
         }
     }

@@ -1,3 +1,5 @@
+import AxonMemory
+
 /// Maps a device's time axis (its own timestamps, or sample index ÷ nominal rate) to host time, with the device
 /// clock's drift and the transport's arrival jitter removed.
 ///
@@ -63,8 +65,8 @@ public final class ClockEstimator {
     /// The settings in use.
     public let configuration: Configuration
 
-    private let deviceTimes: UnsafeMutableBufferPointer<Double>
-    private let arrivalTimes: UnsafeMutableBufferPointer<Double>
+    private let deviceTimes: OwnedBuffer<Double>
+    private let arrivalTimes: OwnedBuffer<Double>
     private var stored = 0
     private var next = 0
     private var sinceRefit = 0
@@ -84,15 +86,8 @@ public final class ClockEstimator {
     /// Creates an estimator; allocates its window once.
     public init(configuration: Configuration = .init()) {
         self.configuration = configuration
-        deviceTimes = .allocate(capacity: configuration.window)
-        arrivalTimes = .allocate(capacity: configuration.window)
-        deviceTimes.initialize(repeating: 0)
-        arrivalTimes.initialize(repeating: 0)
-    }
-
-    deinit {
-        deviceTimes.deallocate()
-        arrivalTimes.deallocate()
+        deviceTimes = OwnedBuffer(repeating: 0, count: configuration.window)
+        arrivalTimes = OwnedBuffer(repeating: 0, count: configuration.window)
     }
 
     /// Observations currently in the window.

@@ -1,3 +1,4 @@
+import AxonMemory
 import Foundation
 
 /// A fixed-bin histogram of durations for live percentiles: 64 equal bins per octave from 1 ns to 2^34 ns (≈ 17 s),
@@ -9,16 +10,11 @@ final class DurationHistogram {
     static let binsPerOctave = 64
     static let binCount = 34 * binsPerOctave
 
-    private let bins: UnsafeMutableBufferPointer<UInt64>
+    private let bins = OwnedBuffer<UInt64>(repeating: 0, count: DurationHistogram.binCount)
     private(set) var count: UInt64 = 0
     private(set) var maximum = 0.0
 
-    init() {
-        bins = .allocate(capacity: Self.binCount)
-        bins.initialize(repeating: 0)
-    }
-
-    deinit { bins.deallocate() }
+    init() {}
 
     /// Records a duration in seconds.
     func record(_ seconds: Double) { record(seconds, times: 1) }
