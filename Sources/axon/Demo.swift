@@ -277,7 +277,7 @@ extension Axon {
             statusTask.cancel()
             if let statistics = headset.statistics {
                 printSummary(statistics)
-                if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
+                if !statistics.failures.isEmpty { print("failures: \(statistics.failures.map(\.description).joined(separator: "; "))") }
             }
             let cpu = transport.central.bus.ownerThreadCPUSeconds
             print("  Bluetooth client: \(transport.central.bus.signalsReceived) D-Bus signals; its thread used "

@@ -344,7 +344,7 @@ extension Axon {
             }
             publishStatus(summary)
             status?.outlet.finishSending()
-            if !s.failures.isEmpty { print("failures: \(s.failures.joined(separator: "; "))") }
+            if !s.failures.isEmpty { print("failures: \(s.failures.map(\.description).joined(separator: "; "))") }
             flushStandardOutput()
             if !s.failures.isEmpty { throw ExitCode.failure }
         }

@@ -209,7 +209,7 @@ extension Axon {
             hub.finish(summary: summary)
             print("done: \(summary); the page keeps the last state"
                 + (linger.map { " for \(fmt($0, 0)) s" } ?? " until Ctrl-C"))
-            if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
+            if !statistics.failures.isEmpty { print("failures: \(statistics.failures.map(\.description).joined(separator: "; "))") }
             flushStandardOutput()
             if let linger { stop.request(after: linger) }
             _ = await stop.wait()
