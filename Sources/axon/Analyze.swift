@@ -122,28 +122,28 @@ extension Axon {
             return nil
         }
 
-        /// A device or stream SOURCE as `LiveEEGDevice` names it.
-        var liveDevice: String? {
-            guard let specifier = try? resolvedSource(announce: false), specifier.isDevice || isLSL(specifier)
+        /// A device or stream SOURCE, which `LiveEEGDevice` opens.
+        var liveDevice: SourceSpecifier? {
+            guard let specifier = try? resolvedSource(announce: false), specifier.isDevice || LSLCommandSupport.isStream(specifier)
             else { return nil }
-            return specifier.description
+            return specifier
         }
 
-        private func isLSL(_ specifier: SourceSpecifier) -> Bool {
-            if case .lsl = specifier { return true }
+        private func isCyton(_ specifier: SourceSpecifier) -> Bool {
+            if case .cyton = specifier { return true }
             return false
         }
 
         func validate() throws {
             _ = try resolvedSource(announce: false)
             if let device = liveDevice {
-                guard try LiveEEGDevice.handles(device) else {
-                    throw ValidationError("\(DeviceKindError(device: device))")
+                guard LiveEEGDevice.handles(device) else {
+                    throw ValidationError("\(DeviceKindError(device: device.description))")
                 }
                 guard from == nil, to == nil, !asr else {
                     throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")
                 }
-                guard try channels == nil || CytonOptions.path(device) != nil else {
+                guard channels == nil || isCyton(device) else {
                     throw ValidationError(
                         "--channels with --device picks Cyton channels; a Muse, a Ganglion or an LSL stream sends all")
                 }

@@ -1,3 +1,4 @@
+import AxonDevices
 import AxonEEG
 import Foundation
 
@@ -6,7 +7,7 @@ extension Axon.Analyze {
     /// (``EEGSessionAnalysis/live(source:timeline:configuration:baselineSeconds:powerBands:seconds:willStart:)``):
     /// `--device` opened by ``LiveEEGDevice`` (as `record` does). Returns the report, a line naming the source, and
     /// the device's summary line.
-    func analyzeDevice(_ device: String, configuration: EEGEngine.Configuration) async throws
+    func analyzeDevice(_ device: SourceSpecifier, configuration: EEGEngine.Configuration) async throws
         -> (EEGAnalysisReport, String, String)
     {
         let picked = channels?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }

@@ -163,7 +163,7 @@ extension Axon {
             case .muse(let selector): try await runMuse(selector: selector)
             case .ganglion(let selector): try await runGanglion(selector: selector)
             case .brainiac(let selector): try await runHeadset(selector: selector)
-            case .lsl: try await runLSL(specifier!.description)
+            case .lsl: try await runLSL(specifier!)
             }
         }
 
