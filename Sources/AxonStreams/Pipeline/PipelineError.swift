@@ -22,6 +22,7 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the two are the same case with the same values, a cause compared by its description.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         switch (lhs, rhs) {
         case (.threadStartFailed(let a, let x), .threadStartFailed(let b, let y)): a == b && x == y
@@ -31,6 +32,7 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Hashes ``description``, as ``==`` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
@@ -55,7 +57,9 @@ public struct PipelineFailure: Error, Sendable, Hashable, CustomStringConvertibl
     /// `stage: cause`.
     public var description: String { "\(stage): \(cause)" }
 
+    /// Whether the two read the same (``description``).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
 
+    /// Hashes ``description``, as ``==`` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
