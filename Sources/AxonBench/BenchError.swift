@@ -24,6 +24,6 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the two read the same (``description``).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
 
-    /// Hashes ``description``, as ``==`` compares it.
+    /// Hashes ``description``, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

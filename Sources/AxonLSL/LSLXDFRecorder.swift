@@ -418,6 +418,6 @@ public enum LSLXDFRecorderError: Error, Sendable, Hashable, CustomStringConverti
     /// Whether the two read the same (``description``).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
 
-    /// Hashes ``description``, as ``==`` compares it.
+    /// Hashes ``description``, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

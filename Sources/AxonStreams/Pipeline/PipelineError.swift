@@ -32,7 +32,7 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Hashes ``description``, as ``==`` compares it.
+    /// Hashes ``description``, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
@@ -60,6 +60,6 @@ public struct PipelineFailure: Error, Sendable, Hashable, CustomStringConvertibl
     /// Whether the two read the same (``description``).
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
 
-    /// Hashes ``description``, as ``==`` compares it.
+    /// Hashes ``description``, as `==` compares it.
     public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
