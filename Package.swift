@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "AxonRecording", dependencies: ["AxonStreams", "CEDFlib", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
-        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "AxonDevices"]),
+        .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices"]),
         // What adapters talk through: the transport protocol, link events, Bluetooth UUIDs, and the byte-stream
         // transport (serial line, pty, socket) over a file descriptor that the OBD and OpenBCI adapters share.
         .target(name: "AxonDevices", dependencies: ["AxonStreams"]),
