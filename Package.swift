@@ -77,7 +77,12 @@ let package = Package(
         // allocations, so it must reach only the programs that link AxonBench (the executable and its tests): no
         // library product exposes it, and the nested Benchmarks package keeps ordo-one's own counter.
         .target(name: "CAllocationCounter"),
-        .target(name: "AxonBench", dependencies: ["AxonStreams", "AxonDSP", "AxonEEG", "CAllocationCounter"]),
+        // `axon view-bench` too: the engine with and without viewers of the live view (AxonView, AxonRecording).
+        .target(
+            name: "AxonBench",
+            dependencies: [
+                "AxonStreams", "AxonDSP", "AxonEEG", "AxonRecording", "AxonView", "CAllocationCounter", "CLinux",
+            ]),
         // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
         // (serial line, pty, TCP, Bluetooth LE): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
         // Bluetooth LE dongles through AxonDevices' DeviceTransportFactory only; the command line gives it BlueZ's.
@@ -162,7 +167,7 @@ let package = Package(
                 "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
-        .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench"]),
+        .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench", "AxonRecording", "AxonStreams"]),
         // The README's commands and library example, checked against the built `axon`.
         .testTarget(name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "StreamTestSupport"]),
         // Drives headless Chromium against `axon view` (scripts/view-browser.py); skipped when chromium is missing.

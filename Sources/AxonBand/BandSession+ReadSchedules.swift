@@ -22,7 +22,7 @@ extension BandSession {
         } catch let error as BandError {
             throw error
         } catch {
-            throw .transport(.operationFailed("\(error)"))
+            throw .transport(.operationFailed("\(error)", cause: error))
         }
         let book = BandScheduleBook(list)
         if book != schedules, let store {
@@ -48,7 +48,7 @@ extension BandSession {
         } catch let error as BandError {
             throw error
         } catch {
-            throw .transport(.operationFailed("\(error)"))
+            throw .transport(.operationFailed("\(error)", cause: error))
         }
     }
 

@@ -195,7 +195,7 @@ public actor BandSession {
         } catch let error as BandError {
             throw error
         } catch {
-            throw .transport(.operationFailed("\(error)"))
+            throw .transport(.operationFailed("\(error)", cause: error))
         }
         report.deviceInfo = deviceInfo
         report.battery = battery
@@ -226,7 +226,7 @@ public actor BandSession {
         } catch let error as BandError {
             throw error
         } catch {
-            throw .transport(.operationFailed("\(error)"))
+            throw .transport(.operationFailed("\(error)", cause: error))
         }
         guard accepted else { throw .rejected(command: command.type) }
         schedules.apply(command)

@@ -14,7 +14,7 @@ enum ConsumerCPUMeasurement {
     static func run(_ workload: BenchWorkload, seconds: Double) throws(BenchError) -> Double {
         let processor: EEGProcessor
         do { processor = try EEGProcessor(configuration: workload.engineConfiguration()) } catch {
-            throw .setupFailed("EEG processor: \(error)")
+            throw .setupFailed("EEG processor", cause: error)
         }
         processor.requestBaseline()
         let tones = Array(repeating: [SimulatedSource.Tone(frequency: 10, amplitude: 20)], count: workload.channels)
@@ -23,7 +23,7 @@ enum ConsumerCPUMeasurement {
                 rate: Double(workload.sampleRate), channelLabels: workload.descriptor.channels.map(\.label), tones: tones,
                 duration: seconds + 1, realTime: true))
         let pipeline = StreamPipeline(source: source, processors: [processor], sinks: [])
-        do { try pipeline.start() } catch { throw .setupFailed("pipeline: \(error)") }
+        do { try pipeline.start() } catch { throw .setupFailed("pipeline", cause: error) }
         defer {
             pipeline.stop()
         }

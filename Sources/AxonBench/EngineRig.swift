@@ -17,14 +17,14 @@ final class EngineRig {
     init(_ workload: BenchWorkload, configuration: StreamPipeline.Configuration) throws(BenchError) {
         do {
             processor = try EEGProcessor(configuration: workload.engineConfiguration())
-        } catch { throw .setupFailed("EEG processor: \(error)") }
+        } catch { throw .setupFailed("EEG processor", cause: error) }
         processor.requestBaseline()
         pipeline = StreamPipeline(
             descriptor: workload.descriptor, processors: [processor], sinks: [], configuration: configuration)
         do {
             writer = try pipeline.makeWriter()
             try pipeline.start()
-        } catch { throw .setupFailed("pipeline: \(error)") }
+        } catch { throw .setupFailed("pipeline", cause: error) }
         row = .allocate(capacity: processor.engine.spectrumLayout.width)
         row.initialize(repeating: 0)
     }

@@ -21,7 +21,7 @@ public enum FFTMeasurement {
     public static func run(_ workload: BenchWorkload, timing: RepeatedTiming) throws(BenchError) -> Result {
         let fft: RealFFT
         do { fft = try RealFFT(size: workload.windowSize, rigor: .measure) } catch {
-            throw .setupFailed("FFT plan of \(workload.windowSize) points: \(error)")
+            throw .setupFailed("FFT plan of \(workload.windowSize) points", cause: error)
         }
         let signal = BenchSignal(workload)
         for index in 0..<fft.size { fft.input[index] = signal.values[index * workload.channels] }

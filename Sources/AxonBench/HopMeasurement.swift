@@ -47,7 +47,7 @@ public final class HopMeasurement {
         configuration.measuresSignalQuality = measuresSignalQuality
         if let peakProminence { configuration.peakProminence = peakProminence }
         do { engine = try EEGEngine(configuration) } catch {
-            throw .setupFailed("EEG engine: \(error)")
+            throw .setupFailed("EEG engine", cause: error)
         }
         signal = BenchSignal(workload)
         engine.startBaseline()

@@ -365,7 +365,7 @@ extension PeakEstimatorStudy {
         do {
             periodogram = try AveragedPeriodogram(
                 sampleRate: Double(workload.sampleRate), windowLength: workload.windowSize, maximumFrequency: 41)
-        } catch { throw .setupFailed("averaged periodogram: \(error)") }
+        } catch { throw .setupFailed("averaged periodogram", cause: error) }
         let signal = BenchSignal(workload)
         let window = (0..<workload.windowSize).map { signal.values[$0 * workload.channels] }
         var beforeTimes: [Double] = []

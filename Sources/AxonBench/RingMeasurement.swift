@@ -48,7 +48,7 @@ public final class RingMeasurement {
             }
         } catch {
             staging.deallocate()
-            throw .setupFailed("ring consumer thread: \(error)")
+            throw .setupFailed("ring consumer thread", cause: error)
         }
         if let placement = Self.placement {
             previousCPUs = .currentThreadCPUs()

@@ -168,7 +168,7 @@ extension TransportError {
         case .unknownDevice(let selector): self = .deviceNotFound(selector)
         case .characteristicMissing(let what): self = .operationFailed("the device has no characteristic \(what)")
         case .bluez("org.bluez.Error.NotConnected", _): self = .notConnected
-        default: self = .operationFailed(error.description)
+        default: self = .operationFailed(error.description, cause: error)
         }
     }
 }

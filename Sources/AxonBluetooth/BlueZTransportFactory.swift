@@ -21,7 +21,7 @@ public struct BlueZTransportFactory: DeviceTransportFactory, DeviceDiscovery {
     ) throws(TransportError) -> any DeviceTransport {
         let central: BluetoothCentral
         do { central = try BluetoothCentral.openBlocking(bus: bus.map { .address($0) } ?? .system) } catch {
-            throw .operationFailed("cannot reach bluetoothd: \(error.description)")
+            throw .operationFailed("cannot reach bluetoothd: \(error.description)", cause: error)
         }
         return BlueZTransport(
             central: central,
@@ -38,12 +38,12 @@ public struct BlueZTransportFactory: DeviceTransportFactory, DeviceDiscovery {
     {
         let central: BluetoothCentral
         do { central = try BluetoothCentral.openBlocking(bus: bus.map { .address($0) } ?? .system) } catch {
-            throw .operationFailed("cannot reach bluetoothd: \(error.description)")
+            throw .operationFailed("cannot reach bluetoothd: \(error.description)", cause: error)
         }
         defer { central.close() }
         let found: [BluetoothDeviceInfo]
         do { found = try central.scanBlocking(DiscoveryFilter(serviceUUIDs: services), seconds: seconds) } catch {
-            throw .operationFailed("bluetoothd refused the scan: \(error.description)")
+            throw .operationFailed("bluetoothd refused the scan: \(error.description)", cause: error)
         }
         return found.map {
             DiscoveredDevice(

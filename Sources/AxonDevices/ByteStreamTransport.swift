@@ -138,7 +138,7 @@ public final class ByteStreamTransport: DeviceTransport, Sendable {
                     .write(state.descriptor, value, deadline: HostClock.now() + connectTimeout)
                 return nil
             } catch {
-                return .operationFailed(error.description)
+                return .operationFailed(error.description, cause: error)
             }
         }
         if let failure { throw failure }

@@ -106,6 +106,8 @@ public protocol TransportReceiver: AnyObject, Sendable {
 }
 
 /// Why a transport operation failed.
+///
+/// Equality and hashing compare ``description``: ``operationFailed(_:cause:)`` keeps the stack's error as a value.
 public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// No device matching the request was found in time.
     case deviceNotFound(String)
@@ -115,8 +117,9 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
     case characteristicMissing(GATTCharacteristicID)
     /// The link is down right now (a read or write during an outage).
     case notConnected
-    /// The operation itself failed (the stack's error name and message).
-    case operationFailed(String)
+    /// The operation itself failed: the stack's error name and message, and the error it threw when there was one
+    /// (a D-Bus error, a byte link's error); the sentence already includes its text.
+    case operationFailed(String, cause: (any Error)? = nil)
     /// The transport was closed.
     case closed
 
@@ -126,8 +129,14 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .connectFailed(let why): "cannot connect: \(why)"
         case .characteristicMissing(let id): "the device has no characteristic \(id)"
         case .notConnected: "the device is not connected"
-        case .operationFailed(let why): why
+        case .operationFailed(let why, _): why
         case .closed: "the transport is closed"
         }
     }
+
+    /// Whether the two read the same (``description``).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+
+    /// Hashes ``description``, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

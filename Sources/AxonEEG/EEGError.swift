@@ -1,6 +1,7 @@
 // AxonEEG — typed errors of the EEG engine's set-up and control.
 
 import AxonDSP
+import AxonStreams
 
 /// An error raised while configuring or driving the EEG engine.
 ///
@@ -16,6 +17,8 @@ public enum EEGError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownChannel(String, available: [String])
     /// A checkpoint (``EEGEngine/Snapshot``) that does not fit this engine; `reason` says what differs.
     case snapshotMismatch(String)
+    /// A session's pipeline could not start (a sink that failed to open, a thread the system refused).
+    case pipeline(PipelineError)
 
     /// A sentence a person can act on.
     public var description: String {
@@ -27,6 +30,7 @@ public enum EEGError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownChannel(let label, let available):
             return "no channel labelled \(label); available: \(available.joined(separator: ", "))"
         case .snapshotMismatch(let reason): return "the engine checkpoint does not fit this engine: \(reason)"
+        case .pipeline(let error): return error.description
         }
     }
 }

@@ -198,7 +198,7 @@ public final class EEGSession: Sendable {
     /// Starts the source, the engine and the delivery thread.
     ///
     /// - Throws: ``AxonStreams/PipelineError`` if the pipeline cannot start.
-    public func start() throws {
+    public func start() throws(PipelineError) {
         let thread = try WorkerThread(name: "axon-eeg-deliver") { [self] in deliverLoop() }
         delivery.thread = thread
         mutableState.withLock { $0.state.hasStarted = true }

@@ -1,13 +1,16 @@
 /// What goes wrong in the fleet: bad names, bad messages, the spool, the broker.
 ///
+/// Equality and hashing compare ``description``: a ``spool(_:cause:)`` keeps the error it caught as a value.
+///
 /// Threading: a plain value, `Sendable`.
 public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A device id that cannot be a NATS subject token (only `A–Z a–z 0–9 - _`, 1…64 characters).
     case invalidDeviceID(String)
     /// A raw-frame message that does not decode; `reason` says why.
     case badMessage(String)
-    /// The on-disk spool could not be read or written.
-    case spool(String)
+    /// The on-disk spool could not be read or written: what failed, in words that include the cause's, and the error
+    /// caught (`nil` when none was: a truncated file).
+    case spool(String, cause: (any Error)? = nil)
     /// A broker call failed.
     case nats(NATSError)
     /// An option that cannot work.
@@ -27,9 +30,15 @@ public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidDeviceID(let id):
             return "device id \"\(id)\" is not usable: 1–64 characters of A–Z a–z 0–9 - _"
         case .badMessage(let reason): return "undecodable raw message: \(reason)"
-        case .spool(let reason): return "spool: \(reason)"
+        case .spool(let reason, _): return "spool: \(reason)"
         case .nats(let error): return "NATS: \(error)"
         case .invalidOption(let reason): return reason
         }
     }
+
+    /// Whether the two read the same (``description``).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+
+    /// Hashes ``description``, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

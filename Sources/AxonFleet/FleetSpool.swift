@@ -49,7 +49,7 @@ public final class FleetSpool {
 
     /// Opens (creating) the folder and indexes what a previous run left in it.
     ///
-    /// - Throws: ``FleetError/spool(_:)`` when the folder cannot be created or listed.
+    /// - Throws: ``FleetError/spool(_:cause:)`` when the folder cannot be created or listed.
     public init(directory: URL, limit: Int) throws(FleetError) {
         self.directory = directory
         self.limit = limit
@@ -64,7 +64,7 @@ public final class FleetSpool {
                 bytes += size
             }
         } catch {
-            throw .spool("cannot open \(directory.path): \(error.localizedDescription)")
+            throw .spool("cannot open \(directory.path): \(error.localizedDescription)", cause: error)
         }
     }
 
@@ -76,10 +76,12 @@ public final class FleetSpool {
     /// Appends a message under `name` (which must sort after every earlier one).
     ///
     /// - Returns: `false` when it does not fit under the limit: the caller counts it as dropped.
-    /// - Throws: ``FleetError/spool(_:)`` when the file cannot be written.
+    /// - Throws: ``FleetError/spool(_:cause:)`` when the file cannot be written.
     public func append(_ record: Record, name: String) throws(FleetError) -> Bool {
         let json: Data
-        do { json = try JSONEncoder().encode(record) } catch { throw .spool("cannot encode \(record.id): \(error)") }
+        do { json = try JSONEncoder().encode(record) } catch {
+            throw .spool("cannot encode \(record.id): \(error)", cause: error)
+        }
         let size = 4 + json.count + record.body.count
         guard bytes + size <= limit else { return false }
         var data = Data(capacity: size)
@@ -90,7 +92,7 @@ public final class FleetSpool {
         do {
             try data.write(to: directory.appendingPathComponent(fileName), options: .atomic)
         } catch {
-            throw .spool("cannot write \(fileName): \(error.localizedDescription)")
+            throw .spool("cannot write \(fileName): \(error.localizedDescription)", cause: error)
         }
         files.append((fileName, size))
         bytes += size
@@ -99,13 +101,13 @@ public final class FleetSpool {
 
     /// The oldest message, or `nil` when the spool is empty.
     ///
-    /// - Throws: ``FleetError/spool(_:)`` when its file cannot be read or is damaged (remove it with
+    /// - Throws: ``FleetError/spool(_:cause:)`` when its file cannot be read or is damaged (remove it with
     ///   ``removeOldest()`` to go on).
     public func oldest() throws(FleetError) -> Record? {
         guard let first = files.first else { return nil }
         let data: Data
         do { data = try Data(contentsOf: directory.appendingPathComponent(first.name)) } catch {
-            throw .spool("cannot read \(first.name): \(error.localizedDescription)")
+            throw .spool("cannot read \(first.name): \(error.localizedDescription)", cause: error)
         }
         guard data.count >= 4 else { throw .spool("\(first.name) is truncated") }
         let length = Int(data.prefix(4).withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) })
@@ -115,7 +117,7 @@ public final class FleetSpool {
             record.body = Array(data.suffix(from: data.startIndex + 4 + length))
             return record
         } catch {
-            throw .spool("\(first.name) does not decode: \(error)")
+            throw .spool("\(first.name) does not decode: \(error)", cause: error)
         }
     }
 
@@ -123,7 +125,7 @@ public final class FleetSpool {
     public func removeOldest() throws(FleetError) {
         guard let first = files.first else { return }
         do { try FileManager.default.removeItem(at: directory.appendingPathComponent(first.name)) } catch {
-            throw .spool("cannot remove \(first.name): \(error.localizedDescription)")
+            throw .spool("cannot remove \(first.name): \(error.localizedDescription)", cause: error)
         }
         files.removeFirst()
         bytes -= first.size

@@ -162,7 +162,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
                 throw error
             }
         } catch {
-            throw .file("\(error)")
+            throw .file(error)
         }
         for (inlet, id) in zip(opened, ids) { inlet.streamID = id }
         self.path = path
@@ -191,7 +191,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             } catch {
                 stopRequested.withLock { $0 = true }
                 for thread in threads { thread.join() }
-                throw .thread("\(error)")
+                throw .thread(error)
             }
         }
     }
@@ -211,7 +211,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         stopRequested.withLock { $0 = true }
         for thread in threads { thread.join() }
         threads = []
-        do { try writer.close() } catch { throw .file("\(error)") }
+        do { try writer.close() } catch { throw .file(error) }
         return progress
     }
 
@@ -397,7 +397,8 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     }
 }
 
-/// What stopped an ``LSLXDFRecorder``. Every case reads as one sentence for people (``description``).
+/// What stopped an ``LSLXDFRecorder``. Every case reads as one sentence for people (``description``); equality and
+/// hashing compare that sentence, since ``file(_:)`` keeps the writer's error as it was thrown.
 ///
 /// Threading: a value type; share freely.
 public enum LSLXDFRecorderError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -405,10 +406,10 @@ public enum LSLXDFRecorderError: Error, Sendable, Hashable, CustomStringConverti
     case lsl(LSLError)
     /// ``LSLXDFRecorder/Selection/all`` found no stream within the wait.
     case noStreams(waited: Double)
-    /// The XDF file could not be created or written (the writer's sentence).
-    case file(String)
-    /// A pulling thread could not start.
-    case thread(String)
+    /// The XDF file could not be created or written: the writer's error.
+    case file(any Error)
+    /// A pulling thread could not start: the error that said why.
+    case thread(PipelineError)
 
     /// A sentence for people.
     public var description: String {
@@ -416,8 +417,14 @@ public enum LSLXDFRecorderError: Error, Sendable, Hashable, CustomStringConverti
         case .lsl(let error): return "\(error)"
         case .noStreams(let waited):
             return "no LSL stream answered within \(waited) s (see `axon lsl list` and docs/lsl.md); nothing recorded"
-        case .file(let reason): return reason
-        case .thread(let reason): return "cannot start a recording thread: \(reason)"
+        case .file(let error): return "\(error)"
+        case .thread(let error): return "cannot start a recording thread: \(error)"
         }
     }
+
+    /// Whether the two read the same (``description``).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+
+    /// Hashes ``description``, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

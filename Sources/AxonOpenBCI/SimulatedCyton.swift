@@ -114,7 +114,7 @@ public final class SimulatedCyton: @unchecked Sendable {
         let engine = Engine(simulator: self)
         do {
             thread = try WorkerThread(name: "axon-sim-cyton") { engine.run() }
-        } catch { throw .thread("\(error)") }
+        } catch { throw .thread(error) }
     }
 
     /// Stops the simulator's thread and waits for it; idempotent. The pty stays open until the simulator goes.

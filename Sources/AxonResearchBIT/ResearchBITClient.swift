@@ -95,7 +95,7 @@ public actor ResearchBITClient {
         } catch let error as ResearchBITError {
             failure = error
         } catch {
-            failure = .transport(.operationFailed("\(error)"))
+            failure = .transport(.operationFailed("\(error)", cause: error))
         }
         await transport.close()
         continuation.finish()

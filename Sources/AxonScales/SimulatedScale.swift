@@ -105,7 +105,7 @@ public final class SimulatedScale: DeviceTransport, @unchecked Sendable {
         do throws(ScaleError) {
             command = try ScaleCommand(decoding: value)
         } catch {
-            throw .operationFailed("the scale rejected the write: \(error)")
+            throw .operationFailed("the scale rejected the write: \(error)", cause: error)
         }
         let frames = state.withLock { state in Self.answer(command, &state) }
         for frame in frames { deliver(frame) }

@@ -828,7 +828,7 @@ public final class LiveViewHub: Sendable {
         json.raw(",\"latencyMax\":")
         json.number(statistics.latency.max * 1e3, digits: 3)
         json.raw(",\"failures\":")
-        json.array(statistics.failures) { json, failure in json.string(failure) }
+        json.array(statistics.failures) { json, failure in json.string(failure.description) }
         json.raw("}")
         return json.text
     }

@@ -122,28 +122,28 @@ extension Axon {
             return nil
         }
 
-        /// A device or stream SOURCE as `LiveEEGDevice` names it.
-        var liveDevice: String? {
-            guard let specifier = try? resolvedSource(announce: false), specifier.isDevice || isLSL(specifier)
+        /// A device or stream SOURCE, which `LiveEEGDevice` opens.
+        var liveDevice: SourceSpecifier? {
+            guard let specifier = try? resolvedSource(announce: false), specifier.isDevice || LSLCommandSupport.isStream(specifier)
             else { return nil }
-            return specifier.description
+            return specifier
         }
 
-        private func isLSL(_ specifier: SourceSpecifier) -> Bool {
-            if case .lsl = specifier { return true }
+        private func isCyton(_ specifier: SourceSpecifier) -> Bool {
+            if case .cyton = specifier { return true }
             return false
         }
 
         func validate() throws {
             _ = try resolvedSource(announce: false)
             if let device = liveDevice {
-                guard try LiveEEGDevice.handles(device) else {
-                    throw ValidationError("\(DeviceKindError(device: device))")
+                guard LiveEEGDevice.handles(device) else {
+                    throw ValidationError("\(DeviceKindError(device: device.description))")
                 }
                 guard from == nil, to == nil, !asr else {
                     throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")
                 }
-                guard try channels == nil || CytonOptions.path(device) != nil else {
+                guard channels == nil || isCyton(device) else {
                     throw ValidationError(
                         "--channels with --device picks Cyton channels; a Muse, a Ganglion or an LSL stream sends all")
                 }
@@ -189,7 +189,10 @@ extension Axon {
                 (report, source, summary) = try await analyzeDevice(device, configuration: configuration)
                 deviceSummary = summary
             } else if case .testSequence(let frequency) = specifier {
-                (report, worstError) = try await analyzeTestSequence(frequency: frequency, configuration: configuration)
+                (report, worstError) = try await EEGHeadset.analyzeTestSequence(
+                    frequency: frequency, seconds: seconds, configuration: configuration,
+                    baselineSeconds: baseline > 0 ? baseline : nil,
+                    powerBands: try powerBands.powers(configuration: configuration).bands)
                 source = "test sequence \(fmt(frequency, 2)) Hz, \(fmt(seconds, 0)) s (simulated headset → decoder → ring → engine)"
             } else {
                 var recording = try reading.read(path: file!)
@@ -204,12 +207,7 @@ extension Axon {
                     recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
                 }
                 filterLines = filters.descriptions(.zeroPhase, sampleRate: recording.sampleRate)
-                configuration.sampleRate = recording.sampleRate
-                configuration.hop = hop ?? Int(recording.sampleRate.rounded())
-                configuration.channelLabels = recording.channelLabels
-                if rail == nil, let range = recording.descriptor.channels.compactMap(\.range).first {
-                    configuration.quality.railMagnitude = max(abs(range.lowerBound), abs(range.upperBound))
-                }
+                configuration = configuration.fitted(to: recording.descriptor, hop: hop)
                 _ = try powerBands.powers(configuration: configuration)
                 let loaded = recording
                 var calibrationNote = ""
@@ -290,101 +288,26 @@ extension Axon {
             return (parts[0], parts[1])
         }
 
-        /// The stretch ASR calibrates on when `--asr-calibration` is not given: of the spans of `min(60 s, the
-        /// recording)` that start on a whole second, the one with the fewest windows the engine flags as artifacts
-        /// (blinks, muscle) in a pass over the raw recording; the earliest of equals.
-        static func cleanestStretch(of recording: Recording, configuration: EEGEngine.Configuration) throws
-            -> (from: Double, to: Double)
-        {
-            let raw = try EEGOfflineAnalysis.run(
-                configuration: configuration, frameCount: recording.frameCount, baselineSeconds: nil,
-                value: { recording.value(frame: $0, channel: $1) }, time: { recording.time(ofFrame: $0) },
-                gaps: recording.gaps.map { ($0.beforeFrame, $0.gap.missingCount) })
-            let length = min(60, recording.duration)
-            let ends = raw.artifacts.map(\.time)  // each flagged window's end, seconds from the first sample
-            var best = (from: 0.0, count: Int.max)
-            var start = 0.0
-            while start + length <= recording.duration + 1e-9 {
-                let count = ends.count(where: { $0 > start && $0 <= start + length })
-                if count < best.count { best = (start, count) }
-                start += 1
-            }
-            return (best.from, best.from + length)
-        }
-
-        /// Replays the recording unpaced through ring → ASR → engine (the live path) and collects its output. ASR
-        /// calibrates on `--asr-calibration`'s span of the recording, or on its cleanest stretch
-        /// (``cleanestStretch(of:configuration:)``), so every frame — the baseline's too — is cleaned; the
-        /// baseline starts once the stage's output has settled (its delay line, then one window: at 1.02 s of a
-        /// 250 Hz recording, ``EEGProcessor/warmUpStages``).
+        /// Replays the recording unpaced through ring → ASR → engine (the live path), ASR calibrated on
+        /// `--asr-calibration`'s span of the recording or on its cleanest stretch
+        /// (``EEGOfflineAnalysis/cleanestStretch(configuration:frameCount:value:time:gaps:)``).
         private func analyzeWithASR(_ recording: Recording, configuration: EEGEngine.Configuration) async throws
             -> (report: EEGAnalysisReport, calibration: (from: Double, to: Double))
         {
-            var configuration = configuration
-            if baseline > 0 { configuration.baselineDuration = baseline }
-            let span = try calibrationSpan() ?? Self.cleanestStretch(of: recording, configuration: configuration)
-            let clean = try recording.segment(from: span.from, to: span.to)
-            let frames = (0..<clean.frameCount).flatMap { frame in
-                (0..<clean.channelCount).map { clean.value(frame: frame, channel: $0) }
-            }
-            let stage = ASRStage(
-                calibration: .given(
-                    try ASRStage().calibration(
-                        cleanFrames: frames, channelCount: clean.channelCount, sampleRate: clean.sampleRate)))
+            var calibrating = configuration
+            if baseline > 0 { calibrating.baselineDuration = baseline }
+            let span = try calibrationSpan()
+                ?? EEGOfflineAnalysis.cleanestStretch(
+                    configuration: calibrating, frameCount: recording.frameCount,
+                    value: { recording.value(frame: $0, channel: $1) }, time: { recording.time(ofFrame: $0) },
+                    gaps: recording.gaps.map { ($0.beforeFrame, $0.gap.missingCount) })
             let replay = RecordingReplaySource(recording: recording, options: .init(speed: .asFastAsPossible))
-            let session = try EEGSession(
-                source: replay, configuration: configuration, stages: [stage],
-                options: .init(
-                    timeBase: .device, publishSamples: false, bufferLimit: 1 << 22,
-                    pipeline: replay.pipelineConfiguration()))
-            if baseline > 0 { session.startBaseline() }
-            try session.start()
-            session.waitUntilFinished()
-            // The run has ended: the sequences hold everything it made, then finish.
-            var builder = EEGAnalysisReport.Builder(
+            let report = try await EEGSessionAnalysis.runWithASR(
+                source: replay, pipeline: replay.pipelineConfiguration(),
+                calibrationFrames: try recording.segment(from: span.from, to: span.to).values,
                 configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil,
-                powerBands: try powerBands.bands())
-            for await frame in session.spectra { builder.add(frame) }
-            for await indicator in session.indicators { builder.add(indicator) }
-            builder.setSampleCount(recording.frameCount)
-            // The report counts time from the engine's first sample; the stage's delay line puts `delay` frames
-            // (its zeros) before the recording's first, so the recording's own time is that much less.
-            var report = builder.report()
-            let lead = Double(stage.delay) / recording.sampleRate
-            for index in report.artifacts.indices { report.artifacts[index].time -= lead }
-            for index in report.zones.indices { report.zones[index].time -= lead }
+                powerBands: try powerBands.bands(), sampleCount: recording.frameCount)
             return (report, span)
-        }
-
-        /// Runs the simulated headset unpaced through the whole live path and collects its output.
-        private func analyzeTestSequence(frequency: Double, configuration: EEGEngine.Configuration) async throws
-            -> (EEGAnalysisReport, Double)
-        {
-            var configuration = configuration
-            if baseline > 0 { configuration.baselineDuration = baseline }
-            let headset = EEGHeadset(
-                configuration: configuration,
-                options: .init(timeBase: .device, publishSamples: false, pipeline: .init(ringCapacity: 1 << 16)))
-            if baseline > 0 { headset.startBaseline() }  // before the start: from the first sample, exactly
-            try headset.startTestSequence(dominantFrequency: frequency, duration: seconds, realTime: false)
-            var builder = EEGAnalysisReport.Builder(
-                configuration: configuration, baselineSeconds: baseline > 0 ? baseline : nil,
-                powerBands: try powerBands.powers(configuration: configuration).bands)
-            let band = configuration.bands.firstIndex { $0.lower <= frequency && frequency <= $0.upper }
-            var worst = 0.0
-            for await frame in headset.spectra {
-                builder.add(frame)
-                if let band {
-                    for channel in frame.channels {
-                        // No peak in the tone's band is as wrong as it gets.
-                        worst = max(worst, abs((channel.bands[band].dominantFrequency ?? .infinity) - frequency))
-                    }
-                }
-            }
-            for await indicator in headset.indicators { builder.add(indicator) }
-            headset.waitUntilFinished()
-            builder.setSampleCount(Int((seconds * configuration.sampleRate).rounded()))
-            return (builder.report(), band == nil ? .nan : worst)
         }
 
         private func printTables(_ report: EEGAnalysisReport, source: String, worstError: Double?, filters: [String]) {

@@ -59,14 +59,6 @@ extension Axon {
 
 /// `--device ble:NAME-or-ADDRESS` and the bus it is on.
 enum BluetoothOptions {
-    /// The device selector of a `ble:` device argument (empty for `ble:` alone: the one headset in range).
-    static func selector(_ device: String) throws -> String {
-        guard device.hasPrefix("ble:") else {
-            throw ValidationError("\(device) is no SOURCE Axon knows; expected \(SourceSpecifier.forms)")
-        }
-        return String(device.dropFirst(4))
-    }
-
     static func busAddress(_ bus: String?) -> BusConnection.Address {
         bus.map { .address($0) } ?? .system
     }

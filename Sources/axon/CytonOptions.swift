@@ -1,18 +1,8 @@
 import ArgumentParser
 import AxonOpenBCI
 
-/// `--device cyton:PATH`: an OpenBCI Cyton (or Cyton + Daisy) on its dongle's serial port or a simulator's pty.
+/// `cyton:PATH`: an OpenBCI Cyton (or Cyton + Daisy) on its dongle's serial port or a simulator's pty.
 enum CytonOptions {
-    /// The serial path of a `cyton:PATH` device, `nil` for any other kind.
-    static func path(_ device: String) throws -> String? {
-        guard device.hasPrefix("cyton:") else { return nil }
-        let path = String(device.dropFirst("cyton:".count))
-        guard !path.isEmpty else {
-            throw ValidationError("--device cyton:PATH needs the serial port, e.g. cyton:/dev/ttyUSB0")
-        }
-        return path
-    }
-
     /// Opens the port, soft-resets the board and prints its banner.
     static func connect(path: String) throws -> CytonBoard {
         let board = CytonBoard(path: path)

@@ -163,7 +163,7 @@ extension Axon {
             case .muse(let selector): try await runMuse(selector: selector)
             case .ganglion(let selector): try await runGanglion(selector: selector)
             case .brainiac(let selector): try await runHeadset(selector: selector)
-            case .lsl: try await runLSL(specifier!.description)
+            case .lsl: try await runLSL(specifier!)
             }
         }
 
@@ -277,7 +277,7 @@ extension Axon {
             statusTask.cancel()
             if let statistics = headset.statistics {
                 printSummary(statistics)
-                if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
+                if !statistics.failures.isEmpty { print("failures: \(statistics.failures.map(\.description).joined(separator: "; "))") }
             }
             let cpu = transport.central.bus.ownerThreadCPUSeconds
             print("  Bluetooth client: \(transport.central.bus.signalsReceived) D-Bus signals; its thread used "

@@ -1,4 +1,5 @@
 import AxonBluetooth
+import AxonDevices
 import AxonEEG
 import AxonStreams
 import Foundation
@@ -22,8 +23,8 @@ extension Axon.Demo {
     }
 
     /// An LSL stream (`lsl:NAME`) through the engine, as a headset.
-    func runLSL(_ name: String) async throws {
-        let live = try await LiveEEGDevice.open(name, bus: nil, lslConfig: lslConfig, searchSeconds: searchSeconds)
+    func runLSL(_ specifier: SourceSpecifier) async throws {
+        let live = try await LiveEEGDevice.open(specifier, bus: nil, lslConfig: lslConfig, searchSeconds: searchSeconds)
         try await runLiveEEG(
             source: live.source, timeline: live.timeline, title: live.title, summary: live.summary, close: live.close)
     }

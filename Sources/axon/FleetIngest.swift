@@ -76,6 +76,6 @@ struct FleetIngest: ParsableCommand {
                     + "\(statistics.droppedFrames) frames dropped, \(statistics.spoolBatches) left in the spool")
         }
         let failures = pipeline.statistics().failures
-        if !failures.isEmpty { throw CommandFailure("the NATS sink failed: \(failures)") }
+        if !failures.isEmpty { throw CommandFailure("the NATS sink failed: \(failures.map(\.description))") }
     }
 }

@@ -1,15 +1,7 @@
-import ArgumentParser
-import AxonBluetooth
-import AxonDevices
 import AxonOpenBCI
 
-/// `--device ganglion:NAME|ADDRESS`: an OpenBCI Ganglion through BlueZ.
+/// `ganglion:NAME|ADDRESS`: an OpenBCI Ganglion through BlueZ.
 enum GanglionOptions {
-    /// The selector of a `ganglion:` device argument, `nil` for any other kind.
-    static func selector(_ device: String) throws -> String? {
-        try BluetoothOptions.selector(device, kind: "ganglion", example: "Ganglion-1a2b")
-    }
-
     /// One line of the source's counts.
     static func summary(_ state: GanglionSourceState) -> String {
         "  Ganglion: \(state.packets) packets, \(state.frames) frames, \(state.lostPackets) lost, \(state.rejected) "

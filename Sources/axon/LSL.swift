@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonDevices
 import AxonLSL
 import Foundation
 
@@ -73,11 +74,26 @@ enum LSLCommandSupport {
         }
     }
 
-    /// The selector of `--source lsl:SELECTOR`, or nil for another source.
-    static func selector(source: String) throws -> LSLStreamSelector? {
-        guard source.hasPrefix("lsl:") else { return nil }
-        do { return try LSLStreamSelector(parsing: String(source.dropFirst("lsl:".count))) } catch {
-            throw ValidationError("\(error)")
-        }
+    /// Whether `specifier` is an `lsl:…` SOURCE.
+    static func isStream(_ specifier: SourceSpecifier) -> Bool {
+        if case .lsl = specifier { return true }
+        return false
+    }
+
+    /// Whether `text` is an `lsl:…` SOURCE.
+    static func isStream(_ text: String) -> Bool {
+        (try? SourceSpecifier(parsing: text)).map(isStream) ?? false
+    }
+
+    /// The stream selector of an `lsl:…` SOURCE, or nil for another kind.
+    static func selector(_ specifier: SourceSpecifier) throws -> LSLStreamSelector? {
+        guard case .lsl(let query) = specifier else { return nil }
+        do { return try LSLStreamSelector(parsing: query) } catch { throw ValidationError("\(error)") }
+    }
+
+    /// The stream selector of an option that takes `lsl:…` only, or nil for text that is no `lsl:` SOURCE.
+    static func selector(source text: String) throws -> LSLStreamSelector? {
+        guard let specifier = try? SourceSpecifier(parsing: text) else { return nil }
+        return try selector(specifier)
     }
 }

@@ -160,7 +160,7 @@ extension Axon.Record {
     func validateLSLSession() throws -> Bool {
         let given = givenSources
         guard given.count > 1 else { return false }
-        let other = given.filter { !$0.hasPrefix("lsl:") }
+        let other = given.filter { !LSLCommandSupport.isStream($0) }
         guard other.isEmpty else {
             throw ValidationError(
                 "several sources are recorded together only when every one is an LSL stream (lsl:NAME, lsl:type=T, "

@@ -1,15 +1,7 @@
-import ArgumentParser
-import AxonBluetooth
-import AxonDevices
 import AxonMuse
 
-/// `--device muse:NAME|ADDRESS`: a Muse headband through BlueZ.
+/// `muse:NAME|ADDRESS`: a Muse headband through BlueZ.
 enum MuseOptions {
-    /// The selector of a `muse:` device argument, `nil` for any other kind.
-    static func selector(_ device: String) throws -> String? {
-        try BluetoothOptions.selector(device, kind: "muse", example: "Muse-41D2")
-    }
-
     /// One line of the source's counts.
     static func summary(_ state: MuseSourceState) -> String {
         let s = state.statistics

@@ -67,6 +67,8 @@ extension Axon.OBD {
                     found += dongles
                 case .failure(.bluetoothScan(let reason)):
                     print("Bluetooth LE: not scanned (\(reason))")
+                case .failure(.bluetoothScanFailed(let error)):
+                    print("Bluetooth LE: not scanned (\(error))")
                 case .failure(let error):
                     throw error
                 }

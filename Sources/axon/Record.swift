@@ -124,7 +124,7 @@ extension Axon {
         /// The SOURCE given, under its new spelling or an old one (`announce`: print a line for an old one). One
         /// `--source lsl:…` is an LSL source as documented; `--source` with another source is SOURCE's old spelling.
         func resolvedSource(announce: Bool) throws -> SourceSpecifier? {
-            let lslOption = source == nil && sourceOptions.count == 1 && sourceOptions[0].hasPrefix("lsl:")
+            let lslOption = source == nil && sourceOptions.count == 1 && LSLCommandSupport.isStream(sourceOptions[0])
                 ? sourceOptions[0] : nil
             return try SourceArgument.resolve(
                 source ?? lslOption, command: "record", announce: announce,
@@ -140,16 +140,14 @@ extension Axon {
             if durationOption != nil {
                 printError("axon record: --duration is deprecated and goes in the next release; use --seconds")
             }
-            let sourceText: String? = specifier.isDevice ? nil : specifier.description
-            let deviceText: String? = specifier.isDevice ? specifier.description : nil
             try fileMode.apply()
             try OutputFile.claim(out, replace: force)
             let physicalRange = try PhysicalRangeOption.parse(range)
             let headsetEvents = HeadsetEventRelay()
-            let lsl = try lslOut || sourceText?.hasPrefix("lsl:") == true || markers != nil
+            let lsl = try lslOut || LSLCommandSupport.isStream(specifier) || markers != nil
                 ? LSLRunOutput(configuration: lslConfig) : nil
             let (source, pipelineConfiguration, timeBase) = try makeSource(
-                source: sourceText, device: deviceText, headsetEvents: headsetEvents, lsl: lsl)
+                specifier, headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
             let stage = try SOSFilterStage(filters, sampleRate: descriptor.nominalRate)
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
@@ -344,28 +342,29 @@ extension Axon {
             }
             publishStatus(summary)
             status?.outlet.finishSending()
-            if !s.failures.isEmpty { print("failures: \(s.failures.joined(separator: "; "))") }
+            if !s.failures.isEmpty { print("failures: \(s.failures.map(\.description).joined(separator: "; "))") }
             flushStandardOutput()
             if !s.failures.isEmpty { throw ExitCode.failure }
         }
 
-        private func makeSource(source: String?, device: String?, headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?)
+        private func makeSource(_ specifier: SourceSpecifier, headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?)
             throws
             -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
         {
-            if let source, let selector = try LSLCommandSupport.selector(source: source), let lsl {
+            if let selector = try LSLCommandSupport.selector(specifier), let lsl {
                 return (try lsl.source(selector, duration: duration), .init(), .host)
             }
-            if let device, try LiveEEGDevice.handles(device) {
+            if LiveEEGDevice.handles(specifier) {
                 let bus = bus
                 let searchSeconds = min(duration ?? 30, 30)
                 let live = try runBlocking {
-                    try await LiveEEGDevice.open(device, bus: bus, searchSeconds: searchSeconds)
+                    try await LiveEEGDevice.open(specifier, bus: bus, searchSeconds: searchSeconds)
                 }
                 return (live.source, .init(timeline: live.timeline), .host)
             }
-            if let device {
-                let selector = try BluetoothOptions.selector(device)
+            let path: String
+            switch specifier {
+            case .brainiac(let selector):
                 let relay = headsetEvents
                 let bus = bus
                 let searchSeconds = min(duration ?? 30, 30)
@@ -374,17 +373,11 @@ extension Axon {
                 }
                 let headset = BrainiacTransportSource(transport: transport) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
-            }
-            guard let source else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
-            if source == "simulator" {
+            case .simulator:
                 let simulator = SimulatedSource(configuration: .init(
                     duration: duration, realTime: !fast, samplesPerPacket: 5, speed: speed))
                 return (simulator, .init(overflow: fast ? .rejectNewest : .dropOldest), .host)
-            }
-            if source.hasPrefix("test-sequence:") {
-                guard let frequency = Double(source.dropFirst("test-sequence:".count)), frequency > 0 else {
-                    throw ValidationError("test-sequence:HZ needs a frequency in Hz, e.g. test-sequence:10")
-                }
+            case .testSequence(let frequency):
                 guard speed == 1 else {
                     throw ValidationError("--speed is for the simulator and recordings; use --fast")
                 }
@@ -392,9 +385,11 @@ extension Axon {
                 let headset = SimulatedBrainiacHeadset(configuration: .init(
                     dominantFrequency: frequency, duration: duration, realTime: !fast)) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
+            case .file(let file): path = file
+            case .cyton, .muse, .ganglion, .lsl: throw DeviceKindError(device: specifier.description)
             }
             var recording: AxonRecording.Recording
-            recording = try RecordingReader.read(path: source)
+            recording = try RecordingReader.read(path: path)
             if let duration, duration < recording.duration { recording = try recording.segment(from: 0, to: duration) }
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))

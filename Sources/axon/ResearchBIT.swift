@@ -81,7 +81,7 @@ extension Axon {
             let found: [BluetoothDeviceInfo]
             do { found = try await central.scan(DiscoveryFilter(), seconds: seconds) } catch {
                 heard.cancel()
-                throw .operationFailed("scan: \(error)")
+                throw .operationFailed("scan: \(error)", cause: error)
             }
             heard.cancel()
             let paths = await heard.value

@@ -75,7 +75,7 @@ extension Axon {
                 print("  stage \(stage.name): \(stage.count) batches, p50 \(fmt(stage.p50 * 1e6, 1)) µs, "
                       + "p99 \(fmt(stage.p99 * 1e6, 1)) µs")
             }
-            if !stats.failures.isEmpty { print("failures: \(stats.failures.joined(separator: "; "))") }
+            if !stats.failures.isEmpty { print("failures: \(stats.failures.map(\.description).joined(separator: "; "))") }
         }
 
         private func printRow(_ s: PipelineStatistics) {

@@ -209,7 +209,7 @@ extension Axon {
             hub.finish(summary: summary)
             print("done: \(summary); the page keeps the last state"
                 + (linger.map { " for \(fmt($0, 0)) s" } ?? " until Ctrl-C"))
-            if !statistics.failures.isEmpty { print("failures: \(statistics.failures.joined(separator: "; "))") }
+            if !statistics.failures.isEmpty { print("failures: \(statistics.failures.map(\.description).joined(separator: "; "))") }
             flushStandardOutput()
             if let linger { stop.request(after: linger) }
             _ = await stop.wait()
@@ -231,12 +231,12 @@ extension Axon {
 
         /// A Cyton, Muse or Ganglion (`--device`) or an LSL stream (`lsl:…`), opened as `axon record` and
         /// `axon analyze` open them.
-        private func live(_ name: String) throws -> MadeSource {
+        private func live(_ specifier: SourceSpecifier) throws -> MadeSource {
             let picked = channels?.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let (bus, lslConfig) = (bus, lslConfig)
             let device = try runBlocking {
                 try await LiveEEGDevice.open(
-                    name, bus: bus, channels: picked, lslConfig: lslConfig, searchSeconds: min(seconds ?? 30, 30))
+                    specifier, bus: bus, channels: picked, lslConfig: lslConfig, searchSeconds: min(seconds ?? 30, 30))
             }
             return MadeSource(
                 source: device.source, pipeline: .init(timeline: device.timeline), timeBase: .host, label: device.title)
@@ -250,38 +250,25 @@ extension Axon {
 
         private func makeSource(events: ViewEventRelay) throws -> MadeSource {
             let specifier = try resolvedSource(announce: true)!
-            let source = specifier.isDevice ? nil : specifier.description
-            if specifier.isDevice {
-                let device = specifier.description
-                if try CytonOptions.path(device) == nil, try MuseOptions.selector(device) == nil,
-                    try GanglionOptions.selector(device) == nil
-                {
-                    let selector = try BluetoothOptions.selector(device)
-                    let bus = bus
-                    let transport = try runBlocking {
-                        try await BluetoothOptions.brainiacTransport(
-                            selector: selector, bus: bus, searchSeconds: min(seconds ?? 30, 30))
-                    }
-                    let headset = BrainiacTransportSource(transport: transport) { events.forward($0) }
-                    return MadeSource(
-                        source: headset, pipeline: .init(timeline: BrainiacHeadset.timelineConfiguration),
-                        timeBase: .host, label: "Brainiac headset \(selector)")
+            let source: String
+            switch specifier {
+            case .brainiac(let selector):
+                let bus = bus
+                let transport = try runBlocking {
+                    try await BluetoothOptions.brainiacTransport(
+                        selector: selector, bus: bus, searchSeconds: min(seconds ?? 30, 30))
                 }
-                return try live(device)
-            }
-            guard let source else { throw ValidationError("give a SOURCE: \(SourceSpecifier.forms)") }
-            if try LSLCommandSupport.selector(source: source) != nil { return try live(source) }
-            if source == "simulator" {
+                let headset = BrainiacTransportSource(transport: transport) { events.forward($0) }
+                return MadeSource(
+                    source: headset, pipeline: .init(timeline: BrainiacHeadset.timelineConfiguration),
+                    timeBase: .host, label: "Brainiac headset \(selector)")
+            case .simulator:
                 let simulator = SimulatedSource(configuration: .init(
                     duration: seconds, realTime: !fast, samplesPerPacket: 5, speed: speed))
                 return MadeSource(
                     source: simulator, pipeline: .init(overflow: fast ? .rejectNewest : .dropOldest), timeBase: .host,
                     label: "simulated 4-channel source")
-            }
-            if source.hasPrefix("test-sequence:") {
-                guard let frequency = Double(source.dropFirst("test-sequence:".count)), frequency > 0 else {
-                    throw ValidationError("test-sequence:HZ needs a frequency in Hz, e.g. test-sequence:10.5")
-                }
+            case .testSequence(let frequency):
                 guard speed == 1 else { throw ValidationError("the test sequence runs in real time or with --fast") }
                 let lost = try (losePackets ?? "").split(separator: ",").map { text -> Int in
                     guard let index = Int(text.trimmingCharacters(in: .whitespaces)), index >= 0 else {
@@ -298,6 +285,8 @@ extension Axon {
                     timeBase: .device,
                     label: "simulated Brainiac headset, test sequence \(fmt(frequency, 2)) Hz"
                         + (lost.isEmpty ? "" : ", \(lost.count) notifications lost"))
+            case .file(let path): source = path
+            case .cyton, .muse, .ganglion, .lsl: return try live(specifier)
             }
             var recording: Recording
             do {

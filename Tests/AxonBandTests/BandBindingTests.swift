@@ -90,7 +90,7 @@ struct BandBindingTests {
             bed.stop()
         }
         let error = await #expect(throws: BandError.self) { try await session.bind() }
-        guard case .transport(.operationFailed(let reason))? = error else {
+        guard case .transport(.operationFailed(let reason, _))? = error else {
             Issue.record("not BlueZ's refusal: \(String(describing: error))")
             return
         }

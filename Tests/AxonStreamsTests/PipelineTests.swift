@@ -140,7 +140,7 @@ struct PipelineTests {
         #expect(healthy.frames.count == 1000)
         #expect(failing.frames.count == 200)
         #expect(stats.failures.count == 1)
-        #expect(stats.failures.first?.contains("flaky") == true)
+        #expect(stats.failures.first?.description.contains("flaky") == true)
         #expect(healthy.closed && !failing.closed)
     }
 

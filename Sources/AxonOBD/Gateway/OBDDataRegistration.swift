@@ -59,7 +59,7 @@ public final class OBDDataRegistration: Sendable {
             writer = try pipeline.makeWriter()
             try pipeline.start()
         } catch {
-            throw .pipeline("\(error)")
+            throw .pipeline(error)
         }
         let pids = self.pids
         let poller = try OBDPoller(name: "axon-obd-\(requestID)", rate: rate) { [self] tick in

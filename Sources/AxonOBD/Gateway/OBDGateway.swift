@@ -205,7 +205,8 @@ public final class OBDGateway: Sendable {
     /// advertises such a service but does not answer `ATZ` (a serial module of something else) is skipped.
     ///
     /// - Throws: ``OBDGatewayError/notAuthenticated``; ``OBDGatewayError/bluetoothScan(_:)`` when the gateway has no
-    ///   stack that can discover, or the stack cannot scan (no bluetoothd on `bus`).
+    ///   stack that can discover; ``OBDGatewayError/bluetoothScanFailed(_:)`` when the stack cannot scan (no bluetoothd
+    ///   on `bus`).
     ///
     /// Threading: any thread but Swift's cooperative pool; blocks for the scan, then up to
     /// ``Configuration/connectTimeout`` per dongle.
@@ -221,7 +222,7 @@ public final class OBDGateway: Sendable {
             found = try discovery.discover(
                 services: BLESerialLink.Profile.known.map(\.service), bus: bus, seconds: seconds)
         } catch {
-            throw .bluetoothScan(error.description)
+            throw .bluetoothScanFailed(error)
         }
         return try scan(found.map { .ble(device: $0.address, bus: bus) })
     }

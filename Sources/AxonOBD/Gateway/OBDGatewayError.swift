@@ -1,4 +1,6 @@
+import AxonDevices
 import AxonRecording
+import AxonStreams
 
 /// Why a gateway call was refused or failed. Every case names its cause (the PID, the request id, the endpoint) in
 /// ``description``; after any of them the gateway stays usable.
@@ -39,16 +41,19 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
     case store(EventStoreError)
     /// No event batch with this acknowledgement id is waiting.
     case unknownBatch(String)
-    /// The stream pipeline for a registration could not start (a sink failed to open).
-    case pipeline(String)
+    /// The stream pipeline for a registration, or a thread of the gateway's, could not start (a sink failed to open,
+    /// the system refused a thread): the pipeline's error.
+    case pipeline(PipelineError)
     /// A basic read arrived while `limit` reads were already waiting behind the one in flight on the basic channel
     /// (``OBDGateway/maximumQueuedBasicReads``): nothing was sent or queued; ask again once some have answered.
     case basicQueueFull(pid: Int, limit: Int)
     /// Events were to be logged (``OBDGateway/startEventLogging(_:)``, ``OBDLogger``) by a gateway without an event
     /// log to keep them in.
     case noEventLog
-    /// A Bluetooth LE scan could not run: no stack was given that can discover devices, or the stack refused.
+    /// A Bluetooth LE scan could not run: no stack was given that can discover devices (the reason says so).
     case bluetoothScan(String)
+    /// A Bluetooth LE scan could not run: the stack refused (no bluetoothd on the bus), with its error.
+    case bluetoothScanFailed(TransportError)
 
     /// A sentence for people.
     public var description: String {
@@ -72,11 +77,12 @@ public enum OBDGatewayError: Error, Sendable, Hashable, CustomStringConvertible 
         case .adapter(let error): return error.description
         case .store(let error): return error.description
         case .unknownBatch(let id): return "no event batch with acknowledgement id \(id) is waiting"
-        case .pipeline(let message): return "the stream could not start: \(message)"
+        case .pipeline(let error): return "the stream could not start: \(error)"
         case .basicQueueFull(let pid, let limit):
             return "basic channel full: PID \(pid) was asked while \(limit) reads were already waiting"
         case .noEventLog: return "the gateway has no event log to keep logged events in"
         case .bluetoothScan(let reason): return "no Bluetooth LE scan: \(reason)"
+        case .bluetoothScanFailed(let error): return "no Bluetooth LE scan: \(error)"
         }
     }
 }

@@ -40,7 +40,7 @@ final class OBDPoller: Sendable {
                 }
             }
         } catch {
-            throw .pipeline("\(error)")
+            throw .pipeline(error)
         }
         thread = ThreadLocked(worker)
     }

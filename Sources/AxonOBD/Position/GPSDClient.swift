@@ -99,7 +99,7 @@ public final class GPSDClient: OBDPositionSource {
             }
         } catch {
             continuation.finish()
-            throw .pipeline("\(error)")
+            throw .pipeline(error)
         }
         thread = ThreadLocked(worker)
     }

@@ -1,4 +1,7 @@
 /// What can go wrong when running a pipeline.
+///
+/// Equality and hashing compare a ``stageFailed(stage:cause:)``'s cause by its description: the cause is any error,
+/// kept as the value the stage threw.
 public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operating system refused to start a thread.
     case threadStartFailed(name: String, errno: Int32)
@@ -6,8 +9,8 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
     case alreadyStarted
     /// `makeWriter()` was called on a pipeline that has a source of its own, or twice.
     case writerUnavailable
-    /// A source, processor or sink failed; the message says which and why.
-    case stageFailed(stage: String, message: String)
+    /// A processor or sink could not open: its name and the error it threw.
+    case stageFailed(stage: String, cause: any Error)
 
     /// A human-readable explanation.
     public var description: String {
@@ -15,7 +18,48 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .threadStartFailed(let name, let errno): "could not start thread \(name) (errno \(errno))"
         case .alreadyStarted: "the pipeline was already started; build a new one to run again"
         case .writerUnavailable: "this pipeline has its own source, or its writer was already taken"
-        case .stageFailed(let stage, let message): "\(stage) failed: \(message)"
+        case .stageFailed(let stage, let cause): "\(stage) failed: \(cause)"
         }
     }
+
+    /// Whether the two are the same case with the same values, a cause compared by its description.
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        switch (lhs, rhs) {
+        case (.threadStartFailed(let a, let x), .threadStartFailed(let b, let y)): a == b && x == y
+        case (.alreadyStarted, .alreadyStarted), (.writerUnavailable, .writerUnavailable): true
+        case (.stageFailed(let a, let x), .stageFailed(let b, let y)): a == b && "\(x)" == "\(y)"
+        default: false
+        }
+    }
+
+    /// Hashes ``description``, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
+}
+
+/// A source or sink that failed while the pipeline ran and was taken out: which one, and the error it threw.
+///
+/// Its ``description`` reads `source NAME: cause`, `sink NAME: cause` or `sink NAME close: cause`. Equality and hashing
+/// compare that description.
+///
+/// Threading: a value; use it on any thread.
+public struct PipelineFailure: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The stage as the description names it: `source NAME`, `sink NAME` or `sink NAME close`.
+    public let stage: String
+    /// The error the stage threw.
+    public let cause: any Error
+
+    /// A failure of `stage` with `cause`.
+    public init(stage: String, cause: any Error) {
+        self.stage = stage
+        self.cause = cause
+    }
+
+    /// `stage: cause`.
+    public var description: String { "\(stage): \(cause)" }
+
+    /// Whether the two read the same (``description``).
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
+
+    /// Hashes ``description``, as `==` compares it.
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

@@ -43,7 +43,7 @@ public struct PipelineStatistics: Sendable, Hashable {
     /// Processing time per batch of each stage, in pipeline order.
     public var stages: [StageTiming]
     /// Stages that failed and were taken out, with their errors.
-    public var failures: [String]
+    public var failures: [PipelineFailure]
 
     /// Delivered frames per second since the start.
     public var deliveredRate: Double { elapsed > 0 ? Double(delivered) / elapsed : 0 }

@@ -86,7 +86,7 @@ public final class StreamPipeline: @unchecked Sendable {
     // never takes a lock to publish them.
     private let statisticsRing: SPSCRing<Double>
     private let reader: ThreadLocked<StatisticsReader>
-    private let failures = ThreadLocked<[String]>([])
+    private let failures = ThreadLocked<[PipelineFailure]>([])
 
     private static let fixedStatisticsLanes = 4  // elapsed, delivered, gap records, missing frames
     private static let lanesPerStage = 5  // count, p50, p90, p99, max
@@ -142,17 +142,17 @@ public final class StreamPipeline: @unchecked Sendable {
     /// Opens processors and sinks, then starts the consumer thread and the source thread.
     ///
     /// - Throws: ``PipelineError`` if a stage cannot open (nothing is left running) or a thread cannot start.
-    public func start() throws {
+    public func start() throws(PipelineError) {
         guard !started else { throw PipelineError.alreadyStarted }
         started = true
         for processor in processors {
             do { try processor.open(descriptor) } catch {
-                throw PipelineError.stageFailed(stage: processor.name, message: "\(error)")
+                throw PipelineError.stageFailed(stage: processor.name, cause: error)
             }
         }
         for sink in sinks {
             do { try sink.open(descriptor) } catch {
-                throw PipelineError.stageFailed(stage: sink.name, message: "\(error)")
+                throw PipelineError.stageFailed(stage: sink.name, cause: error)
             }
         }
         startTime = HostClock.now()
@@ -168,7 +168,7 @@ public final class StreamPipeline: @unchecked Sendable {
             let writer = FrameWriter(ring: ring, layout: layout)
             sourceThread = try WorkerThread(name: "axon-source") { [self] in
                 do { try source.run(into: writer) } catch {
-                    recordFailure("source \(source.descriptor.name): \(error)")
+                    recordFailure(PipelineFailure(stage: "source \(source.descriptor.name)", cause: error))
                 }
                 writer.finish()
             }
@@ -244,7 +244,9 @@ public final class StreamPipeline: @unchecked Sendable {
         if block.gapCount > 0 { deliver() }
         for processor in processors { processor.close() }
         for (index, sink) in sinks.enumerated() where !sinkFailed[index] {
-            do { try sink.close() } catch { recordFailure("sink \(sink.name) close: \(error)") }
+            do { try sink.close() } catch {
+                recordFailure(PipelineFailure(stage: "sink \(sink.name) close", cause: error))
+            }
         }
         publishStatistics(now: HostClock.now())
     }
@@ -273,7 +275,7 @@ public final class StreamPipeline: @unchecked Sendable {
             if !sinkFailed[index] {
                 do { try sink.write(block) } catch {
                     sinkFailed[index] = true
-                    recordFailure("sink \(sink.name): \(error)")
+                    recordFailure(PipelineFailure(stage: "sink \(sink.name)", cause: error))
                 }
             }
             lap()
@@ -281,8 +283,8 @@ public final class StreamPipeline: @unchecked Sendable {
         delivered += block.frameCount
     }
 
-    private func recordFailure(_ message: String) {
-        failures.withLock { $0.append(message) }
+    private func recordFailure(_ failure: PipelineFailure) {
+        failures.withLock { $0.append(failure) }
     }
 
     private func publishStatistics(now: Double) {

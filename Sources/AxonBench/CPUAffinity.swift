@@ -1,3 +1,5 @@
+// AxonBench — threads on CPUs of their own.
+
 import CLinux
 import Foundation
 
@@ -8,9 +10,9 @@ import Foundation
 /// else the other isolates what the comparison is about.
 ///
 /// Threading: each call acts on the calling thread or on the whole process at that moment; any thread.
-enum CPUAffinity {
+public enum CPUAffinity {
     /// CPUs the calling thread may run on now.
-    static var available: [Int] {
+    public static var available: [Int] {
         var cpus = [Int32](repeating: 0, count: 1024)
         let count = axon_thread_cpus(&cpus, Int32(cpus.count))
         return count > 0 ? cpus.prefix(Int(count)).map(Int.init) : []
@@ -18,11 +20,11 @@ enum CPUAffinity {
 
     /// Restricts the calling thread to `cpus`; false (and nothing changed) when the kernel refuses.
     @discardableResult
-    static func pinCurrentThread(to cpus: [Int]) -> Bool { set(thread: 0, cpus) }
+    public static func pinCurrentThread(to cpus: [Int]) -> Bool { set(thread: 0, cpus) }
 
     /// Restricts every thread the process has now to `cpus` (threads made later inherit their creator's set).
     @discardableResult
-    static func pinProcess(to cpus: [Int]) -> Bool {
+    public static func pinProcess(to cpus: [Int]) -> Bool {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return false }
         var all = true
         for task in tasks { if let tid = Int32(task), !set(thread: tid, cpus) { all = false } }
