@@ -106,17 +106,8 @@ public final class NATSConnection: @unchecked Sendable {
     public func publish(
         subject: String, data: [UInt8], headers: [String: String] = [:], messageID: String, timeout: Double? = nil
     ) throws(NATSError) -> PublishAck {
-        var message: OpaquePointer?
-        let created = data.withUnsafeBufferPointer { buffer in
-            natsMsg_Create(&message, subject, nil, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                           Int32(buffer.count))
-        }
-        try natsCheck(created, "create message for \(subject)")
+        let message = try Self.message(subject: subject, data: data, headers: headers)
         defer { natsMsg_Destroy(message) }
-        // An empty value would make libnats' header parser drop the headers after it on the receiving side.
-        for (key, value) in headers where !value.isEmpty {
-            try natsCheck(natsMsgHeader_Set(message, key, value), "set header \(key)")
-        }
         var pubOptions = jsPubOptions()
         try natsCheck(jsPubOptions_Init(&pubOptions), "init publish options")
         pubOptions.MaxWait = Int64((timeout ?? options.timeout) * 1000)
@@ -136,6 +127,26 @@ public final class NATSConnection: @unchecked Sendable {
             throw NATSError("publish \(subject)", status: NATS_ERR, unconfirmedDuplicate: true)
         }
         return answer
+    }
+
+    /// A libnats message with `data` and the non-empty `headers`; the caller destroys it (`natsMsg_Destroy`).
+    static func message(subject: String, data: [UInt8], headers: [String: String]) throws(NATSError) -> OpaquePointer? {
+        var message: OpaquePointer?
+        let created = data.withUnsafeBufferPointer { buffer in
+            natsMsg_Create(&message, subject, nil, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
+                           Int32(buffer.count))
+        }
+        try natsCheck(created, "create message for \(subject)")
+        // An empty value would make libnats' header parser drop the headers after it on the receiving side.
+        for (key, value) in headers where !value.isEmpty {
+            do throws(NATSError) {
+                try natsCheck(natsMsgHeader_Set(message, key, value), "set header \(key)")
+            } catch {
+                natsMsg_Destroy(message)
+                throw error
+            }
+        }
+        return message
     }
 
     // MARK: - Streams

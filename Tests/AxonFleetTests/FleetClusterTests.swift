@@ -361,14 +361,8 @@ extension NATSConnection {
     /// Publishes with a `Nats-Msg-Id` and does not wait for the stream's answer (a plain NATS publish), so a
     /// second copy can follow before the first is stored.
     func publishWithoutAcknowledgement(subject: String, data: [UInt8], messageID: String) throws(NATSError) {
-        var message: OpaquePointer?
-        let created = data.withUnsafeBufferPointer { buffer in
-            natsMsg_Create(&message, subject, nil, buffer.baseAddress.map { UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self) },
-                           Int32(buffer.count))
-        }
-        try natsCheck(created, "create message for \(subject)")
+        let message = try Self.message(subject: subject, data: data, headers: ["Nats-Msg-Id": messageID])
         defer { natsMsg_Destroy(message) }
-        try natsCheck(natsMsgHeader_Set(message, "Nats-Msg-Id", messageID), "set Nats-Msg-Id")
         try natsCheck(natsConnection_PublishMsg(connection, message), "publish \(subject)")
     }
 }
