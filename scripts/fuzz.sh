@@ -33,6 +33,10 @@ lld="$(dirname "$(readlink -f "$(command -v "$swift")")")/ld.lld"
 mkdir -p "$scratch"
 printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" > "$scratch/lld-toolset.json"
 
+# SwiftPM keeps this nested package's build plan when only the path dependency's manifest changed (a module added to
+# the root made the next fuzz build fail with "no such module"): plan again when the root manifest is newer.
+if [ "$scratch/release.yaml" -ot Package.swift ]; then rm -f "$scratch/release.yaml"; fi
+
 started=$(date +%s)
 "$swift" build -c release --package-path Fuzz --scratch-path "$scratch" --product axon-fuzz \
     --toolset "$scratch/lld-toolset.json" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
