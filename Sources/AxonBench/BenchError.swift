@@ -1,11 +1,13 @@
 // AxonBench — what can stop a measurement.
 
+import AxonStreams
+
 /// Why a benchmark could not run.
 ///
 /// Equality and hashing compare ``description``: a ``setupFailed(_:cause:)`` keeps the error it caught as a value.
 ///
 /// Threading: a plain value, `Sendable`.
-public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum BenchError: Error, Sendable, EquatableByDescription {
     /// A channel count or rate outside what the measurements support.
     case invalidWorkload(String)
     /// The engine, the FFT plan or a pipeline thread could not be set up: what, and the error that stopped it (`nil`
@@ -20,10 +22,4 @@ public enum BenchError: Error, Sendable, Hashable, CustomStringConvertible {
             "benchmark set-up failed: \(detail)" + (cause.map { ": \($0)" } ?? "")
         }
     }
-
-    /// Whether the two read the same (``description``).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
-
-    /// Hashes ``description``, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

@@ -108,7 +108,7 @@ public protocol TransportReceiver: AnyObject, Sendable {
 /// Why a transport operation failed.
 ///
 /// Equality and hashing compare ``description``: ``operationFailed(_:cause:)`` keeps the stack's error as a value.
-public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum TransportError: Error, Sendable, EquatableByDescription {
     /// No device matching the request was found in time.
     case deviceNotFound(String)
     /// The device did not connect, or its services did not resolve, in time.
@@ -133,10 +133,4 @@ public enum TransportError: Error, Sendable, Hashable, CustomStringConvertible {
         case .closed: "the transport is closed"
         }
     }
-
-    /// Whether the two read the same (``description``).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
-
-    /// Hashes ``description``, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

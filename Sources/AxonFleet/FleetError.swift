@@ -1,9 +1,11 @@
+import AxonStreams
+
 /// What goes wrong in the fleet: bad names, bad messages, the spool, the broker.
 ///
 /// Equality and hashing compare ``description``: a ``spool(_:cause:)`` keeps the error it caught as a value.
 ///
 /// Threading: a plain value, `Sendable`.
-public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum FleetError: Error, Sendable, EquatableByDescription {
     /// A device id that cannot be a NATS subject token (only `A–Z a–z 0–9 - _`, 1…64 characters).
     case invalidDeviceID(String)
     /// A raw-frame message that does not decode; `reason` says why.
@@ -35,10 +37,4 @@ public enum FleetError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidOption(let reason): return reason
         }
     }
-
-    /// Whether the two read the same (``description``).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
-
-    /// Hashes ``description``, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

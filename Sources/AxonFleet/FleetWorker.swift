@@ -528,7 +528,6 @@ public final class FleetWorker: @unchecked Sendable {
         case readAgain(after: UInt64)
     }
 
-    @discardableResult
     private func process(_ message: NATSMessage, in partition: Partition) -> Outcome {
         let batch: FrameBatch
         do { batch = try FrameBatch.decode(message) } catch {

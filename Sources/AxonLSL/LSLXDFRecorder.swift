@@ -401,7 +401,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
 /// hashing compare that sentence, since ``file(_:)`` keeps the writer's error as it was thrown.
 ///
 /// Threading: a value type; share freely.
-public enum LSLXDFRecorderError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum LSLXDFRecorderError: Error, Sendable, EquatableByDescription {
     /// liblsl failed: missing, a selector without a stream, an inlet that would not open.
     case lsl(LSLError)
     /// ``LSLXDFRecorder/Selection/all`` found no stream within the wait.
@@ -421,10 +421,4 @@ public enum LSLXDFRecorderError: Error, Sendable, Hashable, CustomStringConverti
         case .thread(let error): return "cannot start a recording thread: \(error)"
         }
     }
-
-    /// Whether the two read the same (``description``).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
-
-    /// Hashes ``description``, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }

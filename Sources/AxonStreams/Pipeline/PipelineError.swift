@@ -1,8 +1,8 @@
 /// What can go wrong when running a pipeline.
 ///
-/// Equality and hashing compare a ``stageFailed(stage:cause:)``'s cause by its description: the cause is any error,
-/// kept as the value the stage threw.
-public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
+/// Equality and hashing compare ``description`` (``EquatableByDescription``): a ``stageFailed(stage:cause:)``'s cause
+/// is any error, kept as the value the stage threw.
+public enum PipelineError: Error, Sendable, EquatableByDescription {
     /// The operating system refused to start a thread.
     case threadStartFailed(name: String, errno: Int32)
     /// `start()` was called on a pipeline that already ran.
@@ -21,19 +21,6 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
         case .stageFailed(let stage, let cause): "\(stage) failed: \(cause)"
         }
     }
-
-    /// Whether the two are the same case with the same values, a cause compared by its description.
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        switch (lhs, rhs) {
-        case (.threadStartFailed(let a, let x), .threadStartFailed(let b, let y)): a == b && x == y
-        case (.alreadyStarted, .alreadyStarted), (.writerUnavailable, .writerUnavailable): true
-        case (.stageFailed(let a, let x), .stageFailed(let b, let y)): a == b && "\(x)" == "\(y)"
-        default: false
-        }
-    }
-
-    /// Hashes ``description``, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
 
 /// A source or sink that failed while the pipeline ran and was taken out: which one, and the error it threw.
@@ -42,7 +29,7 @@ public enum PipelineError: Error, Sendable, Hashable, CustomStringConvertible {
 /// compare that description.
 ///
 /// Threading: a value; use it on any thread.
-public struct PipelineFailure: Error, Sendable, Hashable, CustomStringConvertible {
+public struct PipelineFailure: Error, Sendable, EquatableByDescription {
     /// The stage as the description names it: `source NAME`, `sink NAME` or `sink NAME close`.
     public let stage: String
     /// The error the stage threw.
@@ -56,10 +43,4 @@ public struct PipelineFailure: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// `stage: cause`.
     public var description: String { "\(stage): \(cause)" }
-
-    /// Whether the two read the same (``description``).
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.description == rhs.description }
-
-    /// Hashes ``description``, as `==` compares it.
-    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 }
