@@ -1,6 +1,6 @@
 // AxonStreams — equality for values that keep an error of any type.
 
-/// A value that compares and hashes by its ``CustomStringConvertible/description``: for errors that keep the error
+/// A value that compares and hashes by its `description`: for errors that keep the error
 /// they caught as a value (`any Error`, which is not `Equatable`), so two are equal when they read the same.
 ///
 /// Conforming supplies `description`; `==` and `hash(into:)` come from here.
