@@ -33,15 +33,18 @@ lld="$(dirname "$(readlink -f "$(command -v "$swift")")")/ld.lld"
 mkdir -p "$scratch"
 printf '{"schemaVersion": "1.0", "linker": {"path": "%s"}}\n' "$lld" > "$scratch/lld-toolset.json"
 
-# SwiftPM keeps this nested package's build plan when only the path dependency's manifest changed (a module added to
-# the root made the next fuzz build fail with "no such module"): plan again when the root manifest is newer.
-if [ "$scratch/release.yaml" -ot Package.swift ]; then rm -f "$scratch/release.yaml"; fi
+# SwiftPM keeps this nested package's build plan when only the path dependency changed its modules or files (a module
+# or a file added to the root failed the next fuzz build with "no such module" or "cannot find type"): plan again
+# when the root manifest or the list of its source files is not what the plan was made from.
+layout=$( (cat Package.swift; find Sources -name '*.swift' | LC_ALL=C sort) | cksum)
+if [ "$(cat "$scratch/root-layout" 2>/dev/null)" != "$layout" ]; then rm -f "$scratch/release.yaml"; fi
 
 started=$(date +%s)
 "$swift" build -c release --package-path Fuzz --scratch-path "$scratch" --product axon-fuzz \
     --toolset "$scratch/lld-toolset.json" -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library \
     || { echo "fuzz: build failed" >&2; exit 1; }
 echo "fuzz: build $(( $(date +%s) - started )) s"
+printf '%s\n' "$layout" > "$scratch/root-layout"
 binary="$scratch/release/axon-fuzz"
 
 campaign=0
