@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "AxonMuse", targets: ["AxonMuse"]),
         .library(name: "AxonLSL", targets: ["AxonLSL"]),
         .library(name: "AxonFleet", targets: ["AxonFleet"]),
+        .library(name: "AxonConnect", targets: ["AxonConnect"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     traits: [
@@ -128,17 +129,33 @@ let package = Package(
         // the raw-stream source, the stateful engine workers with leases and checkpoints, and the results reader.
         .target(name: "AxonFleet", dependencies: ["CNATS", "AxonStreams", "AxonEEG", "AxonMemory"]),
 
+        // Opening any device SOURCE as a sample source (LiveEEGDevice), finding Bluetooth devices first
+        // (DeviceSearch), and naming what a scanned device is: the module above every adapter, so that a program
+        // opens `muse:NAME` as `axon record` does. It reports progress as events and prints nothing.
+        .target(
+            name: "AxonConnect",
+            dependencies: [
+                "AxonStreams", "AxonDevices", "AxonBluetooth", "AxonBrainiac", "AxonMuse", "AxonOpenBCI", "AxonLSL",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
+            ]),
+
         // MARK: - Command line
         .executableTarget(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
                 "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
-                "AxonView", "AxonFleet", "CLinux", argumentParser,
+                "AxonView", "AxonFleet", "AxonConnect", "CLinux", argumentParser,
             ]),
 
         // MARK: - Tests
         .testTarget(name: "AxonMemoryTests", dependencies: ["AxonMemory"]),
+        .testTarget(
+            name: "AxonConnectTests",
+            dependencies: [
+                "AxonConnect", "AxonOpenBCI", "AxonDevices", "AxonBluetooth", "AxonRecording", "AxonStreams",
+                "BlueZTestSupport", "StreamTestSupport",
+            ]),
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),
         .testTarget(

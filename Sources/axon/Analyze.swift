@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBrainiac
+import AxonConnect
 import AxonDSP
 import AxonDevices
 import AxonEEG
@@ -138,7 +139,7 @@ extension Axon {
             _ = try resolvedSource(announce: false)
             if let device = liveDevice {
                 guard LiveEEGDevice.handles(device) else {
-                    throw ValidationError("\(DeviceKindError(device: device.description))")
+                    throw ValidationError("\(DeviceOpeningError.notALiveDevice(device))")
                 }
                 guard from == nil, to == nil, !asr else {
                     throw ValidationError("--from, --to and --asr analyse a FILE; a --device runs --seconds")

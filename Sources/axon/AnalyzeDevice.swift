@@ -1,3 +1,4 @@
+import AxonConnect
 import AxonDevices
 import AxonEEG
 import Foundation

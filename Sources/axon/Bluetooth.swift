@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBluetooth
 import AxonBrainiac
+import AxonConnect
 import AxonDevices
 import Foundation
 
@@ -61,40 +62,6 @@ extension Axon {
 enum BluetoothOptions {
     static func busAddress(_ bus: String?) -> BusConnection.Address {
         bus.map { .address($0) } ?? .system
-    }
-
-    /// A transport that finds the headset (discovering by the Brainiac service when BlueZ does not know it yet) and
-    /// keeps it connected.
-    ///
-    /// An empty `selector` (`ble:`) is the one headset in range, as the SDK's `start` needs no name: several are an
-    /// error that lists them, none is an error after `searchSeconds`.
-    static func brainiacTransport(
-        selector: String, bus: String?, searchSeconds: Double, profile: BrainiacGATTProfile = .init()
-    ) async throws -> BusRecoveringTransport {
-        var selector = selector
-        if selector.isEmpty {
-            print("searching for the Brainiac headset in range through BlueZ (up to \(fmt(searchSeconds, 0)) s)…")
-            fflush(nil)
-            let central = try await BluetoothCentral.open(bus: busAddress(bus))
-            defer { central.close() }
-            do {
-                let headset = try await central.onlyDevice(advertising: profile.service, seconds: searchSeconds)
-                print("found \(TerminalText.safe(headset.displayName)) (\(headset.address))")
-                selector = headset.address
-            } catch let error as OnlyDeviceError {
-                switch error {
-                case .none(let seconds):
-                    throw CommandFailure("no Brainiac headset appeared within \(fmt(seconds, 0)) s")
-                case .several(let devices):
-                    throw CommandFailure(
-                        "\(devices.count) Brainiac headsets are in range; name one as ble:NAME or ble:ADDRESS: "
-                            + TerminalText.safe(devices.map { "\($0.displayName) (\($0.address))" }.joined(separator: ", ")))
-                }
-            }
-        }
-        return try await transport(
-            selector: selector, bus: bus, service: profile.service, kind: "Brainiac headset",
-            searchSeconds: searchSeconds)
     }
 }
 

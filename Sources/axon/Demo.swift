@@ -160,10 +160,9 @@ extension Axon {
             case .testSequence(let frequency): try await runTestSequence(frequency: frequency)
             case .simulator: try await runSimulator()
             case .cyton(let port): try await runCyton(path: port)
-            case .muse(let selector): try await runMuse(selector: selector)
-            case .ganglion(let selector): try await runGanglion(selector: selector)
+            case .muse, .ganglion: try await runLiveDevice(specifier!)
             case .brainiac(let selector): try await runHeadset(selector: selector)
-            case .lsl: try await runLSL(specifier!)
+            case .lsl: try await runLiveDevice(specifier!)
             }
         }
 

@@ -1,4 +1,5 @@
 import AxonEEG
+import AxonConnect
 import AxonOpenBCI
 import AxonStreams
 import Foundation
@@ -10,12 +11,9 @@ extension Axon.Demo {
         let baseline = baselineSeconds(builtIn: false)
         let labels = (channels ?? "EXG0,EXG1,EXG2,EXG3").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
         print("axon demo: OpenBCI Cyton on \(path)")
-        let board = try CytonOptions.connect(path: path)
-        let source: CytonSource
-        do { source = try CytonSource(board: board, channels: labels) } catch {
-            board.close()
-            throw error
-        }
+        let live = try await LiveEEGDevice.open(.cyton(port: path), bus: nil, channels: labels)
+        let source = live.source
+        let cyton = source as? CytonSource
         let rate = source.descriptor.nominalRate
         let configuration = EEGEngine.Configuration(
             sampleRate: rate, channelLabels: labels, hop: Int(rate), baselineDuration: baseline,
@@ -23,7 +21,7 @@ extension Axon.Demo {
         let stage = try SOSFilterStage(filters, sampleRate: rate)
         let session = try EEGSession(
             source: source, configuration: configuration, stages: stage.map { [$0] } ?? [],
-            options: .init(publishSamples: false, pipeline: .init(timeline: source.timelineConfiguration)))
+            options: .init(publishSamples: false, pipeline: .init(timeline: live.timeline)))
         print(
             "  channels \(labels.joined(separator: ", ")); \(fmt(seconds, 0)) s of data; "
                 + "baseline \(fmt(baseline, 0)) s, "
@@ -38,8 +36,9 @@ extension Axon.Demo {
         let stopTask = Task.detached {
             while !Task.isCancelled {
                 let delivered = session.statistics().delivered
-                let state = source.state()
-                if delivered >= samples || (!state.isRunning && state.statistics.packets > 0) { break }
+                // A board that sent and then stopped ends the demo early (its port stays open, so the stream does not).
+                let stopped = cyton.map { !$0.state().isRunning && $0.state().statistics.packets > 0 } ?? false
+                if delivered >= samples || stopped { break }
                 try? await Task.sleep(for: .milliseconds(50))
             }
             session.stop()
@@ -48,6 +47,6 @@ extension Axon.Demo {
         stopTask.cancel()
         session.stop()
         printSummary(session.statistics())
-        print(CytonOptions.summary(source.state()))
+        print(live.summary())
     }
 }

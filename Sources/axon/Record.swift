@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBrainiac
+import AxonConnect
 import AxonDevices
 import AxonEEG
 import AxonMuse
@@ -386,7 +387,7 @@ extension Axon {
                     dominantFrequency: frequency, duration: duration, realTime: !fast)) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
             case .file(let file): path = file
-            case .cyton, .muse, .ganglion, .lsl: throw DeviceKindError(device: specifier.description)
+            case .cyton, .muse, .ganglion, .lsl: preconditionFailure("LiveEEGDevice opened \(specifier) above")
             }
             var recording: AxonRecording.Recording
             recording = try RecordingReader.read(path: path)

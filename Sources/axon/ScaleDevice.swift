@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBluetooth
+import AxonConnect
 import AxonDevices
 import AxonScales
 import Foundation
@@ -90,7 +91,8 @@ struct ScaleDeviceOptions: ParsableArguments {
     private func advertisedModel() async throws -> ScaleModel {
         let selector = String(device.dropFirst(4))
         let bus = BluetoothOptions.busAddress(bus)
-        try await DeviceSearch.locate(kind: "scale", selector: selector, bus: bus, seconds: 30)
+        try await DeviceSearch.locate(
+            kind: "scale", selector: selector, bus: bus, seconds: 30, progress: DeviceOpeningProgress.print)
         let central = try await BluetoothCentral.open(bus: bus)
         defer { central.close() }
         let scale = await central.knownDevices().first { device in

@@ -2,6 +2,7 @@
 #if LiveView
 import ArgumentParser
 import AxonBrainiac
+import AxonConnect
 import AxonDevices
 import AxonEEG
 import AxonRecording

@@ -5,11 +5,13 @@ import AxonOBD
 import AxonResearchBIT
 import AxonScales
 
-/// What a scanned device is, from what it advertises (`axon scan`'s kind column, the device search's list): every
-/// kind Axon talks to has a name here, so a scan says which command opens each device.
-enum DeviceKindName {
+/// What a scanned device is, from what it advertises (`axon scan`'s kind column, ``DeviceOpeningError/notFound(kind:selector:seconds:seen:)``'s list):
+/// every kind Axon talks to has a name here, so a scan says which command opens each device.
+///
+/// Threading: a pure function; call it from any thread.
+public enum DeviceKindName {
     /// "Muse", "iHealth HS5 scale", "Iwown band", … or "" for a device Axon has no adapter for.
-    static func name(name: String? = nil, services: [BluetoothUUID]) -> String {
+    public static func name(name: String? = nil, services: [BluetoothUUID]) -> String {
         if services.contains(MuseGATTProfile.service) { return "Muse" }
         if services.contains("fe84") { return "OpenBCI Ganglion" }
         if services.contains("8b5e0001-4c5a-4e1b-9a3e-6a78b7e1a0c0") { return "Brainiac" }

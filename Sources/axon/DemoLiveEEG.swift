@@ -1,20 +1,10 @@
-import AxonBluetooth
+import AxonConnect
 import AxonDevices
 import AxonEEG
 import AxonStreams
 import Foundation
 
 extension Axon.Demo {
-    /// An EEG headset through BlueZ (Muse, Ganglion): see ``runLiveEEG(source:timeline:title:summary:close:)``.
-    func runBluetoothEEG(
-        source: any SampleSource, timeline: StreamTimeline.Configuration, transport: BusRecoveringTransport, title: String,
-        summary: () -> String
-    ) async throws {
-        try await runLiveEEG(
-            source: source, timeline: timeline, title: "\(title) through BlueZ on \(transport.central.bus.address)",
-            summary: summary, close: { transport.central.close() })
-    }
-
     /// The simulated 4-channel 250 Hz source (`simulator`) in real time for `--seconds`.
     func runSimulator() async throws {
         let simulator = SimulatedSource(configuration: .init(duration: seconds, realTime: !fast, speed: speed))
@@ -22,9 +12,11 @@ extension Axon.Demo {
             source: simulator, timeline: .init(), title: "simulated 4-channel source", summary: { "" }, close: {})
     }
 
-    /// An LSL stream (`lsl:NAME`) through the engine, as a headset.
-    func runLSL(_ specifier: SourceSpecifier) async throws {
-        let live = try await LiveEEGDevice.open(specifier, bus: nil, lslConfig: lslConfig, searchSeconds: searchSeconds)
+    /// A Muse (preset p21: TP9, AF7, AF8, TP10 at 256 Hz) or a Ganglion (4 channels at 200 Hz) through BlueZ, or an
+    /// LSL stream (`lsl:NAME`), through the engine as a headset.
+    func runLiveDevice(_ specifier: SourceSpecifier) async throws {
+        let live = try await LiveEEGDevice.open(
+            specifier, bus: bus, musePreset: "p21", lslConfig: lslConfig, searchSeconds: searchSeconds)
         try await runLiveEEG(
             source: live.source, timeline: live.timeline, title: live.title, summary: live.summary, close: live.close)
     }
