@@ -22,7 +22,7 @@ public final class AlphaFrequencyTracker {
 
     /// Creates an empty tracker for an engine configured with `configuration`.
     ///
-    /// - Throws: the periodograms' and the estimator's set-up errors, as ``EEGError/invalidConfiguration(_:)``.
+    /// - Throws: the periodograms' and the estimator's set-up errors, as ``EEGError/dsp(_:)``.
     public init(configuration: EEGEngine.Configuration, parameters: IndividualAlphaFrequency.Parameters = .init())
         throws(EEGError)
     {
@@ -35,7 +35,7 @@ public final class AlphaFrequencyTracker {
             }
             estimator = try IndividualAlphaFrequency(parameters)
         } catch {
-            throw .invalidConfiguration("individual alpha frequency: \(error)")
+            throw .dsp(error)
         }
     }
 

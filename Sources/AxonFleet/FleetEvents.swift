@@ -68,7 +68,7 @@ public enum FleetEvents {
     {
         try validate(event)
         let body: Data
-        do { body = try FleetJSON.encoder().encode(event) } catch { throw .invalidOption("event does not encode: \(error)") }
+        do { body = try FleetJSON.encoder().encode(event) } catch { throw .json("event does not encode", cause: error) }
         do {
             return try nats.publish(
                 subject: FleetSubjects.events(event.sensor), data: Array(body),
@@ -106,7 +106,7 @@ public enum FleetEvents {
                 events.append(event)
             }
         } catch {
-            throw FleetError.wrapping(error) { .invalidOption($0) }
+            throw FleetError.wrapping(error, decoding: "event does not decode")
         }
         return events
     }

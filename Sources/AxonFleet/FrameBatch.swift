@@ -118,7 +118,7 @@ public struct FrameBatch: Sendable, Hashable {
         } catch let error as FleetError {
             throw error
         } catch {
-            throw .badMessage("Axon-Descriptor does not decode: \(error)")
+            throw .json("undecodable raw message: Axon-Descriptor does not decode", cause: error)
         }
         guard descriptor.channelCount >= 1, descriptor.nominalRate > 0 else {
             throw .badMessage("the descriptor needs at least one channel and a nominal rate")

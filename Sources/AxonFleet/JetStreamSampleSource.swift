@@ -60,7 +60,7 @@ public struct JetStreamSampleSource: SampleSource {
             }
             descriptor = try FrameBatch.decode(first).descriptor
         } catch {
-            throw FleetError.wrapping(error) { .badMessage($0) }
+            throw FleetError.wrapping(error, decoding: "undecodable raw message")
         }
     }
 

@@ -72,7 +72,7 @@ public struct AxonCSVReader: Sendable {
         do {
             descriptor = try JSONDecoder().decode(StreamDescriptor.self, from: Data(json))
         } catch {
-            throw .malformedHeader(line: 2, reason: "the descriptor is not a JSON StreamDescriptor: \(error)")
+            throw .undecodableJSON(line: 2, what: "the descriptor (a JSON StreamDescriptor)", cause: error)
         }
         guard (1...Self.maximumChannels).contains(descriptor.channelCount) else {
             throw .malformedHeader(

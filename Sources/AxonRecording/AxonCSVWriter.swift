@@ -13,14 +13,17 @@ import AxonStreams
 
 /// Why ``AxonCSVWriter`` could not write a file.
 ///
+/// Equality and hashing compare ``description``: ``descriptorNotEncodable(cause:)`` keeps the encoder's error as a
+/// value.
+///
 /// Threading: a value type; share freely.
-public enum AxonCSVWriterError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum AxonCSVWriterError: Error, Sendable, EquatableByDescription {
     /// The file could not be created (`errno`).
     case cannotCreate(path: String, errno: Int32)
     /// A write or the final close failed (`errno`: `ENOSPC`, `EIO`, …); the file is incomplete.
     case writeFailed(path: String, errno: Int32)
-    /// The descriptor could not be encoded as JSON.
-    case descriptorNotEncodable(reason: String)
+    /// The descriptor could not be encoded as JSON; `cause` is the encoder's error.
+    case descriptorNotEncodable(cause: any Error)
 
     /// A sentence for people.
     public var description: String {
@@ -28,7 +31,7 @@ public enum AxonCSVWriterError: Error, Sendable, Hashable, CustomStringConvertib
         case .cannotCreate(let path, let code): return "cannot create \(path): \(String(cString: strerror(code)))"
         case .writeFailed(let path, let code):
             return "writing \(path) failed: \(String(cString: strerror(code))) (the file is incomplete)"
-        case .descriptorNotEncodable(let reason): return "the stream descriptor cannot be written as JSON: \(reason)"
+        case .descriptorNotEncodable(let cause): return "the stream descriptor cannot be written as JSON: \(cause)"
         }
     }
 }
@@ -66,7 +69,7 @@ public enum AxonCSVWriter {
         do {
             json = try encoder.encode(descriptor)
         } catch {
-            throw .descriptorNotEncodable(reason: "\(error)")
+            throw .descriptorNotEncodable(cause: error)
         }
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotCreate(path: path, errno: errno) }

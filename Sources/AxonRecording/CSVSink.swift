@@ -70,7 +70,7 @@ public final class CSVSink: SampleSink {
         let json: String
         let shown = anonymization.descriptor(descriptor)
         do { json = String(decoding: try encoder.encode(shown), as: UTF8.self) } catch {
-            throw EDFWriterError.unsupportedStream(reason: "the descriptor cannot be written as JSON: \(error)")
+            throw EDFWriterError.notEncodable("the descriptor", cause: error)
         }
         var text = AxonCSVFormat.signature + "\n" + AxonCSVFormat.descriptorPrefix + json + "\n"
             + Self.columns(for: descriptor).map(Self.quoted).joined(separator: ",") + "\n"

@@ -32,13 +32,13 @@ public final class EventCSVWriter {
     /// Creates (or truncates) `path` and writes the signature, the descriptor and the header row.
     ///
     /// - Throws: ``EDFWriterError/cannotCreate(path:errno:)``, ``EDFWriterError/writeFailed(path:operation:errno:)``,
-    ///   or ``EDFWriterError/unsupportedStream(reason:)`` when the descriptor cannot be encoded.
+    ///   or ``EDFWriterError/notEncodable(_:cause:)`` when the descriptor cannot be encoded.
     public init(path: String, descriptor: StreamDescriptor) throws(EDFWriterError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let json: String
         do { json = String(decoding: try encoder.encode(descriptor), as: UTF8.self) } catch {
-            throw .unsupportedStream(reason: "the descriptor cannot be written as JSON: \(error)")
+            throw .notEncodable("the descriptor", cause: error)
         }
         self.path = path
         self.encoder = encoder
@@ -53,13 +53,13 @@ public final class EventCSVWriter {
 
     /// Appends one event and writes it through to the file.
     ///
-    /// - Throws: ``EDFWriterError/unsupportedStream(reason:)`` if the payload cannot be encoded (nothing is
+    /// - Throws: ``EDFWriterError/notEncodable(_:cause:)`` if the payload cannot be encoded (nothing is
     ///   written), ``EDFWriterError/writeFailed(path:operation:errno:)``, ``EDFWriterError/closed(path:)``.
     public func append<Payload: Encodable>(_ event: EventSample<Payload>) throws(EDFWriterError) {
         guard fd >= 0 else { throw .closed(path: path) }
         let payload: String
         do { payload = String(decoding: try encoder.encode(event.payload), as: UTF8.self) } catch {
-            throw .unsupportedStream(reason: "event payload cannot be written as JSON: \(error)")
+            throw .notEncodable("the event payload", cause: error)
         }
         let deviceTime = event.deviceTime.map { "\($0)" } ?? ""
         let counter = event.counter.map { "\($0)" } ?? ""

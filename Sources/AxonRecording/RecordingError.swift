@@ -1,3 +1,5 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -7,8 +9,11 @@
 /// What went wrong reading a recording or taking it apart. Every case says where (path, 1-based line number)
 /// and what, in ``description``.
 ///
+/// Equality and hashing compare ``description``: ``undecodableJSON(line:what:cause:)`` keeps the decoder's error as
+/// a value.
+///
 /// Threading: a value type; share freely.
-public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum RecordingError: Error, Sendable, EquatableByDescription {
     /// The file could not be opened (`errno`: `ENOENT` not found, `EACCES` no permission, …).
     case cannotOpen(path: String, errno: Int32)
     /// The file was opened but reading it failed (`EISDIR`, `EIO`, …).
@@ -19,6 +24,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
     case missingHeader(line: Int, expected: String)
     /// A header line is present but its value cannot be used.
     case malformedHeader(line: Int, reason: String)
+    /// A header line's JSON (`what`: the stream descriptor) does not decode; `cause` is the decoder's error.
+    case undecodableJSON(line: Int, what: String, cause: any Error)
     /// A data row that is not the file's last line cannot be read. (A broken *last* line is a truncated file:
     /// the readers keep the rows before it and report it in ``Recording/truncation`` instead of failing.)
     case malformedRow(line: Int, reason: String)
@@ -52,6 +59,8 @@ public enum RecordingError: Error, Sendable, Hashable, CustomStringConvertible {
             return "line \(line): missing header: expected \(expected)"
         case .malformedHeader(let line, let reason):
             return "line \(line): malformed header: \(reason)"
+        case .undecodableJSON(let line, let what, let cause):
+            return "line \(line): malformed header: \(what) does not decode: \(cause)"
         case .malformedRow(let line, let reason):
             return "line \(line): malformed row: \(reason)"
         case .unknownChannel(let label, let available):

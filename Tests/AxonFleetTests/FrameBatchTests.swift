@@ -62,6 +62,20 @@ import Testing
         #expect(throws: FleetError.self, "\(name)") { try FrameBatch.decode(make(Self.batch())) }
     }
 
+    @Test func anUndecodableDescriptorKeepsTheDecodersError() {
+        var headers = Self.batch().headers()
+        headers["Axon-Descriptor"] = "{oops"
+        do {
+            _ = try FrameBatch.decode(Self.message(Self.batch(), headers: headers))
+            Issue.record("decoded a descriptor that is not JSON")
+        } catch .json(let what, let cause) {
+            #expect(what.contains("Axon-Descriptor"))
+            #expect(cause is DecodingError, "\(cause)")
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+
     @Test func rejectsBadDeviceIDs() throws {
         for id in ["", "a.b", "a b", "dev*", String(repeating: "x", count: 65), "é"] {
             #expect(throws: FleetError.invalidDeviceID(id)) { try FleetSubjects.validate(deviceID: id) }

@@ -119,8 +119,14 @@ struct AxonCSVTests {
         #expect(throws: RecordingError.missingHeader(line: 2, expected: "\"# descriptor {…JSON…}\"")) {
             try AxonCSVReader().read(bytes: Array("# axon-csv 1\nsample\n".utf8))
         }
-        #expect(throws: RecordingError.self) {
-            try AxonCSVReader().read(bytes: Array("# axon-csv 1\n# descriptor {\"name\":3}\n".utf8))
+        do {
+            _ = try AxonCSVReader().read(bytes: Array("# axon-csv 1\n# descriptor {\"name\":3}\n".utf8))
+            Issue.record("accepted a descriptor that is not a StreamDescriptor")
+        } catch .undecodableJSON(let line, _, let cause) {
+            #expect(line == 2)
+            #expect(cause is DecodingError, "the decoder's error is kept as a value: \(cause)")
+        } catch {
+            Issue.record("unexpected \(error)")
         }
         let wrongHeader = Self.header.replacingOccurrences(of: "B (uV)", with: "C (uV)")
         do {

@@ -155,6 +155,7 @@ struct ReaderFuzzTests {
         case .unsupportedFormat: return "unsupportedFormat"
         case .missingHeader: return "missingHeader"
         case .malformedHeader: return "malformedHeader"
+        case .undecodableJSON: return "undecodableJSON"
         case .malformedRow: return "malformedRow"
         case .unknownChannel: return "unknownChannel"
         case .ambiguousChannel: return "ambiguousChannel"

@@ -83,7 +83,7 @@ public final class BusConnection: @unchecked Sendable {
 
     /// Opens a private connection, registers on the bus and starts the owner thread.
     ///
-    /// - Throws: ``DBusFailure/cannotConnect(address:reason:)``.
+    /// - Throws: ``DBusFailure/cannotConnect(address:reason:)``, ``DBusFailure/threadNotStarted(address:_:)``.
     public init(address: Address = .system) throws(DBusFailure) {
         let resolved = address.resolved
         self.address = resolved
@@ -121,7 +121,7 @@ public final class BusConnection: @unchecked Sendable {
             close(wakeDescriptor)
             dbus_connection_close(connection)
             dbus_connection_unref(connection)
-            throw .cannotConnect(address: resolved, reason: "cannot start the D-Bus thread: \(error)")
+            throw .threadNotStarted(address: resolved, error)
         }
     }
 

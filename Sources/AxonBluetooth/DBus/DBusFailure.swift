@@ -1,9 +1,12 @@
+import AxonStreams
 import CDBus
 
 /// Why a D-Bus operation failed.
 public enum DBusFailure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The bus could not be reached (no daemon at the address, authentication refused…).
     case cannotConnect(address: String, reason: String)
+    /// The bus was reached but the connection's own thread could not be started.
+    case threadNotStarted(address: String, PipelineError)
     /// The connection to the bus is gone; nothing more can be sent on it.
     case disconnected
     /// No reply within the call's timeout.
@@ -24,6 +27,7 @@ public enum DBusFailure: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotConnect(let address, let reason): "cannot connect to the D-Bus bus at \(address): \(reason)"
+        case .threadNotStarted(let address, let error): "cannot start the D-Bus thread for \(address): \(error)"
         case .disconnected: "the D-Bus connection is closed"
         case .timedOut(let member, let seconds): "\(member): no reply within \(seconds) s"
         case .remote(let name, let message): message.isEmpty ? name : "\(name): \(message)"

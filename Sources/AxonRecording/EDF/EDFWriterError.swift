@@ -1,3 +1,5 @@
+import AxonStreams
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -6,14 +8,19 @@
 
 /// What went wrong writing an EDF+/BDF+ or CSV file. ``description`` says what and where.
 ///
+/// Equality and hashing compare ``description``: ``notEncodable(_:cause:)`` keeps the encoder's error as a value.
+///
 /// Threading: a value type; share freely.
-public enum EDFWriterError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum EDFWriterError: Error, Sendable, EquatableByDescription {
     /// The file could not be created (`errno`: `EACCES`, `ENOENT` for a missing folder, …).
     case cannotCreate(path: String, errno: Int32)
     /// A write, seek or sync failed (`ENOSPC` disk full, `EIO`, …); what was flushed before it stays readable.
     case writeFailed(path: String, operation: String, errno: Int32)
     /// The stream cannot be written as EDF: irregular, no channels, more than the format's signals.
     case unsupportedStream(reason: String)
+    /// What was to be written as JSON (`the descriptor`, `an event payload`) cannot be; `cause` is the encoder's
+    /// error. Nothing of it was written.
+    case notEncodable(String, cause: any Error)
     /// The nominal rate × record duration is not a whole number of samples (EDF needs one per record).
     case nonIntegerSamplesPerRecord(rate: Double, recordDuration: Double)
     /// A channel's physical range is empty, not finite, or does not fit the header's 8 characters.
@@ -32,6 +39,8 @@ public enum EDFWriterError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(operation) failed on \(path): \(String(cString: strerror(code))) (errno \(code))"
         case .unsupportedStream(let reason):
             return "cannot write this stream as EDF/BDF: \(reason)"
+        case .notEncodable(let what, let cause):
+            return "\(what) cannot be written as JSON: \(cause)"
         case .nonIntegerSamplesPerRecord(let rate, let duration):
             return "a data record of \(duration) s at \(rate) Hz is not a whole number of samples; "
                 + "choose a record duration with rate × duration an integer"
