@@ -87,16 +87,17 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     public let options: Options
     /// The recorded streams, in the file's order.
     public let streams: [LSLStreamInfo]
-    /// Streams left out, one sentence each: with ``Selection/all``, those that answered but whose inlet did not open
-    /// (an outlet that went away in between); with selectors, a selector whose only match an earlier one took.
-    public let skipped: [String]
+    /// Streams left out: with ``Selection/all``, those that answered but whose inlet did not open (an outlet that went
+    /// away in between: ``LSLXDFRecorderError/stream(_:cause:)``); with selectors, a selector whose only match an
+    /// earlier one took (``LSLXDFRecorderError/alreadyRecorded(stream:selector:)``).
+    public let skipped: [LSLXDFRecorderError]
 
     private let library: LSLLibrary
     private let writer: XDFWriter
     private let inlets: [Inlet]
     private let stopRequested = ThreadLocked(false)
     private let figures: ThreadLocked<[StreamProgress]>
-    private let problems = ThreadLocked<[String]>([])
+    private let problems = ThreadLocked<[LSLXDFRecorderError]>([])
     private var threads: [WorkerThread] = []
 
     /// Resolves the streams, opens an inlet on each (reading its full info), then creates the XDF file at `path`
@@ -112,7 +113,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         let lsl: LSLLibrary
         do { lsl = try LSLLibrary.given(library) } catch { throw .lsl(error) }
         var opened: [Inlet] = []
-        var skipped: [String] = []
+        var skipped: [LSLXDFRecorderError] = []
         do throws(LSLError) {
             switch selection {
             case .streams(let selectors):
@@ -126,7 +127,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
                     }
                     guard let handle = handles.first(where: { !uids.contains(uid($0)) }) else {
                         let name = lsl.api.name(handles[0]).map { String(cString: $0) } ?? "?"
-                        skipped.append("\(name): \(selector) names a stream already recorded")
+                        skipped.append(.alreadyRecorded(stream: name, selector: "\(selector)"))
                         continue
                     }
                     uids.insert(uid(handle))
@@ -139,7 +140,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
                     // An outlet that answered the resolve may be gone by now: it is left out, and said so.
                     do { opened.append(try Inlet(handle: handle, options: options, library: lsl)) } catch {
                         let name = lsl.api.name(handle).map { String(cString: $0) } ?? "?"
-                        skipped.append("\(name): \(error)")
+                        skipped.append(.stream(name, cause: error))
                     }
                 }
                 opened.sort { ($0.info.name, $0.info.sourceID) < ($1.info.name, $1.info.sourceID) }
@@ -199,8 +200,9 @@ public final class LSLXDFRecorder: @unchecked Sendable {
     /// Each stream's figures so far (any thread).
     public var progress: [StreamProgress] { figures.withLock { $0 } }
 
-    /// What went wrong while recording, one sentence each (a failing pull or write; the stream stops there).
-    public var failures: [String] { problems.withLock { $0 } }
+    /// What went wrong while recording, each once (a failing pull or write, as ``LSLXDFRecorderError/stream(_:cause:)``
+    /// with the error as thrown; the stream stops there).
+    public var failures: [LSLXDFRecorderError] { problems.withLock { $0 } }
 
     /// Stops pulling (after taking what liblsl already received), writes the footers and closes the file; returns
     /// each stream's figures.
@@ -239,7 +241,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
                     ? pullStrings(inlet, timeout: draining ? 0 : 0.1)
                     : pullNumbers(inlet, timeout: draining ? 0 : 0.1)
             } catch {
-                fail("\(inlet.info.name): \(error)")
+                fail(.stream(inlet.info.name, cause: error))
                 return
             }
             if written > 0 { figures.withLock { $0[index].samples += written } }
@@ -261,7 +263,7 @@ public final class LSLXDFRecorder: @unchecked Sendable {
             try writer.appendClockOffset(stream: inlet.streamID, collectionTime: now - offset, offset: offset)
             figures.withLock { $0[index].clockOffsets.append(offset) }
         } catch {
-            fail("\(inlet.info.name): \(error)")
+            fail(.stream(inlet.info.name, cause: error))
         }
     }
 
@@ -321,9 +323,9 @@ public final class LSLXDFRecorder: @unchecked Sendable {
         return stamps.count
     }
 
-    /// Notes a failure once per sentence.
-    private func fail(_ sentence: String) {
-        problems.withLock { if !$0.contains(sentence) { $0.append(sentence) } }
+    /// Notes a failure once (failures compare by their sentence).
+    private func fail(_ failure: LSLXDFRecorderError) {
+        problems.withLock { if !$0.contains(failure) { $0.append(failure) } }
     }
 
     /// One stream's inlet, its full info and its pull buffers.
@@ -410,6 +412,11 @@ public enum LSLXDFRecorderError: Error, Sendable, EquatableByDescription {
     case file(any Error)
     /// A pulling thread could not start: the error that said why.
     case thread(PipelineError)
+    /// One stream failed (`cause`: liblsl's or the writer's error): an inlet that would not open is skipped, a
+    /// failing pull or write stops that stream.
+    case stream(String, cause: any Error)
+    /// A stream that `selector` names was skipped: another selector has already taken it.
+    case alreadyRecorded(stream: String, selector: String)
 
     /// A sentence for people.
     public var description: String {
@@ -419,6 +426,8 @@ public enum LSLXDFRecorderError: Error, Sendable, EquatableByDescription {
             return "no LSL stream answered within \(waited) s (see `axon lsl list` and docs/lsl.md); nothing recorded"
         case .file(let error): return "\(error)"
         case .thread(let error): return "cannot start a recording thread: \(error)"
+        case .stream(let name, let cause): return "\(name): \(cause)"
+        case .alreadyRecorded(let name, let selector): return "\(name): \(selector) names a stream already recorded"
         }
     }
 }

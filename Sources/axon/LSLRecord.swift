@@ -145,7 +145,7 @@ struct LSLSessionRecording {
                     + (stream.failedClockOffsets > 0 ? ", \(stream.failedClockOffsets) timed out" : ""))
         }
         let failures = recorder.failures
-        if !failures.isEmpty { print("failures: \(failures.joined(separator: "; "))") }
+        if !failures.isEmpty { print("failures: \(failures.map(\.description).joined(separator: "; "))") }
         flushStandardOutput()
         if !failures.isEmpty { throw ExitCode.failure }
     }

@@ -208,7 +208,12 @@ struct LSLXDFRecordTests {
         let recorder = try LSLXDFRecorder(
             .streams(selectors), path: out, options: .init(resolveTimeout: 10), library: library)
         #expect(recorder.streams.map(\.channelFormat) == formats)
-        #expect(recorder.skipped.count == 1 && recorder.skipped[0].contains("already recorded"), "\(recorder.skipped)")
+        #expect(recorder.skipped.count == 1, "\(recorder.skipped)")
+        if case .alreadyRecorded(_, let selector)? = recorder.skipped.first {
+            #expect(selector == "source_id=\(prefix)-int8", "\(selector)")
+        } else {
+            Issue.record("expected one stream skipped as already recorded, got \(recorder.skipped)")
+        }
         try recorder.start()
         HostClock.sleep(until: HostClock.now() + 2)
         let figures = try recorder.stop()
