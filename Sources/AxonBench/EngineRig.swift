@@ -1,4 +1,5 @@
 import AxonEEG
+import AxonMemory
 import AxonStreams
 
 /// The EEG engine behind a running pipeline, as the measurements drive it: the processor (baseline requested), a
@@ -10,7 +11,7 @@ final class EngineRig {
     let pipeline: StreamPipeline
     let writer: FrameWriter
     /// One spectrum row, allocated once.
-    let row: UnsafeMutableBufferPointer<Double>
+    let row: OwnedBuffer<Double>
     private var stopped = false
 
     /// Builds the processor and the pipeline and starts the consumer thread.
@@ -25,13 +26,15 @@ final class EngineRig {
             writer = try pipeline.makeWriter()
             try pipeline.start()
         } catch { throw .setupFailed("pipeline", cause: error) }
-        row = .allocate(capacity: processor.engine.spectrumLayout.width)
-        row.initialize(repeating: 0)
+        row = OwnedBuffer(repeating: 0, count: processor.engine.spectrumLayout.width)
     }
 
-    deinit {
-        stop()
-        row.deallocate()
+    deinit { stop() }
+
+    /// Pops the oldest spectrum into ``row``; whether there was one.
+    @inline(__always)
+    func popSpectrum() -> Bool {
+        row.withUnsafeMutableBufferPointer { processor.spectra.pop(into: $0) == 1 }
     }
 
     /// Ends the stream and waits for the consumer. Idempotent.

@@ -36,7 +36,6 @@ public final class LatencyMeasurement {
     let rig: EngineRig
     var processor: EEGProcessor { rig.processor }
     var writer: FrameWriter { rig.writer }
-    private var row: UnsafeMutableBufferPointer<Double> { rig.row }
     let settle: Double
     private let ringCapacity: Int
     private var sample = 0
@@ -75,9 +74,9 @@ public final class LatencyMeasurement {
         let start = HostClock.now()
         writer.write(signal.frame(sample), arrivalTime: start)
         sample += 1
-        while processor.spectra.pop(into: row) == 0 {}
+        while !rig.popSpectrum() {}
         let latency = HostClock.now() - start
-        let index = row[processor.engine.spectrumLayout.lane(.sampleIndex)]
+        let index = rig.row[processor.engine.spectrumLayout.lane(.sampleIndex)]
         return (latency, index == Double(lastIndex))
     }
 

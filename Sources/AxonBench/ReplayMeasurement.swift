@@ -36,7 +36,6 @@ public final class ReplayMeasurement {
     let rig: EngineRig
     var processor: EEGProcessor { rig.processor }
     var writer: FrameWriter { rig.writer }
-    private var row: UnsafeMutableBufferPointer<Double> { rig.row }
     private var sample = 0
     private var spectraSeen = 0
     /// Frames per push at most: a replay's read-ahead.
@@ -95,7 +94,7 @@ public final class ReplayMeasurement {
     }
 
     private func drainSpectra() {
-        while processor.spectra.pop(into: row) == 1 { spectraSeen += 1 }
+        while rig.popSpectrum() { spectraSeen += 1 }
     }
 
     /// Times replays of `seconds` within `timing`'s budget after one untimed replay (of at most 60 s): wall seconds

@@ -1,5 +1,6 @@
 // AxonBench — the SPSC ring's hand-off between two threads, one frame at a time and in batches.
 
+import AxonMemory
 import AxonStreams
 
 #if canImport(Glibc)
@@ -26,7 +27,7 @@ public final class RingMeasurement {
 
     let ring: SPSCRing<Double>
     let batch: Int
-    private let staging: UnsafeMutableBufferPointer<Double>
+    private let staging: OwnedBuffer<Double>
     private let consumer: WorkerThread
     private var pushed = 0
     private var stopped = false
@@ -39,15 +40,13 @@ public final class RingMeasurement {
         let ring = SPSCRing<Double>(capacity: 8192, width: workload.frameWidth, overflow: .rejectNewest)
         self.ring = ring
         self.batch = batch
-        staging = .allocate(capacity: batch * ring.width)
-        for index in staging.indices { staging.initializeElement(at: index, to: Double(index)) }
+        staging = OwnedBuffer(copying: (0..<(batch * ring.width)).lazy.map(Double.init))
         do {
             consumer = try WorkerThread(name: "axon-bench-ring-consumer") {
                 _ = Self.placement?.consumer.applyToCurrentThread()
                 Self.consume(ring, batch: batch)
             }
         } catch {
-            staging.deallocate()
             throw .setupFailed("ring consumer thread", cause: error)
         }
         if let placement = Self.placement {
@@ -67,19 +66,14 @@ public final class RingMeasurement {
         return (RealTimeOptions(cpus: [0]), RealTimeOptions(cpus: [1]))
     }
 
-    deinit {
-        stop()
-        staging.deallocate()
-    }
+    deinit { stop() }
 
     private static func consume(_ ring: SPSCRing<Double>, batch: Int) {
-        let buffer = UnsafeMutableBufferPointer<Double>.allocate(capacity: batch * ring.width)
-        buffer.initialize(repeating: 0)
-        defer { buffer.deallocate() }
+        let buffer = OwnedBuffer<Double>(repeating: 0, count: batch * ring.width)
         var spin = SpinWait()
         var sum = 0.0
         while !ring.isStopRequested {
-            if ring.pop(into: buffer) > 0 {
+            if buffer.withUnsafeMutableBufferPointer({ ring.pop(into: $0) }) > 0 {
                 sum += buffer[0]
                 spin.reset()
             } else {
@@ -103,8 +97,9 @@ public final class RingMeasurement {
                 var done = 0
                 var spin = SpinWait()
                 while done < batch {
-                    let accepted = ring.push(
-                        contentsOf: UnsafeBufferPointer(rebasing: staging[(done * width)..<(batch * width)]))
+                    let accepted = staging.withUnsafeBufferPointer { staged in
+                        ring.push(contentsOf: UnsafeBufferPointer(rebasing: staged[(done * width)..<(batch * width)]))
+                    }
                     if accepted > 0 { done += accepted } else { spin.wait() }
                 }
             }

@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 import Foundation
 import Synchronization
@@ -104,8 +105,11 @@ private struct Session: ~Copyable {
     let writer: FrameWriter
     let decoder = BrainiacDecoder()
     let encoder = BrainiacEncoder()
-    let bytes: UnsafeMutableRawBufferPointer
-    let values: UnsafeMutableBufferPointer<Double>
+    /// One notification's bytes, encoded here and decoded in place.
+    let bytes = OwnedBuffer<UInt8>(repeating: 0, count: BrainiacPacketLayout.maximumNotificationSize)
+    /// One notification's samples, frame-major.
+    let values = OwnedBuffer<Double>(
+        repeating: 0, count: BrainiacPacketLayout.maximumSamplesPerNotification * BrainiacPacketLayout.channelCount)
     var noise: SplitMix64
     var faultRandom: SplitMix64
     let startHost: Double
@@ -121,22 +125,12 @@ private struct Session: ~Copyable {
         self.headset = headset
         self.configuration = headset.configuration
         self.writer = writer
-        bytes = .allocate(byteCount: BrainiacPacketLayout.maximumNotificationSize, alignment: 8)
-        bytes.initializeMemory(as: UInt8.self, repeating: 0)
-        values = .allocate(
-            capacity: BrainiacPacketLayout.maximumSamplesPerNotification * BrainiacPacketLayout.channelCount)
-        values.initialize(repeating: 0)
         noise = SplitMix64(seed: configuration.seed)
         faultRandom = SplitMix64(seed: configuration.seed ^ 0x5EED_FA17)
         startHost = HostClock.now()
         startMilliseconds = configuration.deviceStartTime ?? UInt64(max(0, HostClock.unixNow() * 1000).rounded())
         orderNumber = configuration.firstOrderNumber
         lastArrival = startHost
-    }
-
-    deinit {
-        bytes.deallocate()
-        values.deallocate()
     }
 
     mutating func run() throws(BrainiacEncoderError) {
@@ -177,10 +171,20 @@ private struct Session: ~Copyable {
                     configuration.noise > 0 ? ideal + configuration.noise * noise.gaussian() : ideal
             }
         }
-        var length = try encoder.encodeEEG(
-            header, values: UnsafeBufferPointer(rebasing: values[0..<(count * channels)]), into: bytes)
+        let header = self.header
+        var length = try values.withUnsafeBufferPointer { (samples) throws(BrainiacEncoderError) in
+            try bytes.withUnsafeMutableBufferPointer { (notification) throws(BrainiacEncoderError) in
+                try encoder.encodeEEG(
+                    header, values: UnsafeBufferPointer(rebasing: samples[0..<(count * channels)]),
+                    into: UnsafeMutableRawBufferPointer(notification))
+            }
+        }
         if !configuration.faults.isEmpty, let fault = configuration.faults[eegNotificationIndex] {
-            length = fault.apply(to: bytes, length: length, random: &faultRandom)
+            var random = faultRandom
+            length = bytes.withUnsafeMutableBufferPointer { notification in
+                fault.apply(to: UnsafeMutableRawBufferPointer(notification), length: length, random: &random)
+            }
+            faultRandom = random
         }
         // The notification leaves the headset once its last sample exists.
         let due = startHost + Double(sampleIndex + count - 1) / BrainiacHeadset.sampleRate
@@ -192,12 +196,18 @@ private struct Session: ~Copyable {
     private mutating func sendBattery() throws(BrainiacEncoderError) {
         let level = max(0, configuration.initialBatteryLevel - batteryReports * configuration.batteryDrainPerReport)
         batteryReports += 1
-        let length = try encoder.encodeBattery(header, level: level, into: bytes)
+        let header = self.header
+        let length = try bytes.withUnsafeMutableBufferPointer { (notification) throws(BrainiacEncoderError) in
+            try encoder.encodeBattery(header, level: level, into: UnsafeMutableRawBufferPointer(notification))
+        }
         deliver(length: length, arrival: arrivalTime(due: lastArrival))
     }
 
     private mutating func sendStatus(_ status: BrainiacStatus) throws(BrainiacEncoderError) {
-        let length = try encoder.encodeStatus(header, status: status, into: bytes)
+        let header = self.header
+        let length = try bytes.withUnsafeMutableBufferPointer { (notification) throws(BrainiacEncoderError) in
+            try encoder.encodeStatus(header, status: status, into: UnsafeMutableRawBufferPointer(notification))
+        }
         deliver(length: length, arrival: arrivalTime(due: lastArrival))
     }
 
@@ -217,7 +227,13 @@ private struct Session: ~Copyable {
     private mutating func deliver(length: Int, arrival: Double) {
         orderNumber &+= 1
         notificationsSent += 1
-        let sent = UnsafeRawBufferPointer(rebasing: bytes[0..<length])
+        bytes.withUnsafeBufferPointer { notification in
+            deliver(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: notification[0..<length])), arrival: arrival)
+        }
+    }
+
+    /// Decodes `sent` into the writer, reports what it was, and hands it to the notification handler.
+    private func deliver(_ sent: UnsafeRawBufferPointer, arrival: Double) {
         let decoded: Result<BrainiacNotification, BrainiacPacketError>
         do throws(BrainiacPacketError) {
             let notification = try decoder.decode(sent, arrivalTime: arrival, into: writer)

@@ -1,3 +1,4 @@
+import AxonMemory
 import AxonStreams
 import CEDFlib
 import Synchronization
@@ -216,8 +217,19 @@ public struct EDFFileReader: Sendable {
     private func readLocked(
         path: String, libraryPath: String, bytes: [UInt8], header: EDFHeader, notes: [String]
     ) throws(RecordingError) -> Recording {
-        let info = UnsafeMutablePointer<edf_hdr_struct>.allocate(capacity: 1)
-        defer { info.deallocate() }
+        // EDFlib's header struct is large (a record per possible signal): it lives on the heap for this read.
+        let library = OwnedBuffer(repeating: edf_hdr_struct(), count: 1)
+        return try library.withUnsafeMutableBufferPointer { (info) throws(RecordingError) in
+            try readLocked(
+                path: path, libraryPath: libraryPath, bytes: bytes, header: header, notes: notes, info: info.baseAddress!)
+        }
+    }
+
+    /// ``readLocked(path:libraryPath:bytes:header:notes:)`` with EDFlib's header struct at `info`.
+    private func readLocked(
+        path: String, libraryPath: String, bytes: [UInt8], header: EDFHeader, notes: [String],
+        info: UnsafeMutablePointer<edf_hdr_struct>
+    ) throws(RecordingError) -> Recording {
         let opened = edfopen_file_readonly(libraryPath, info, EDFLIB_READ_ALL_ANNOTATIONS)
         guard opened == 0 else {
             throw .edf(path: path, problem: .library(EDFLibraryError(code: info.pointee.filetype)))

@@ -1,3 +1,5 @@
+import AxonMemory
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -19,14 +21,13 @@
 /// Threading contract: any thread; `withLock` must not be re-entered from its own body.
 public final class ThreadLocked<Value: ~Copyable>: @unchecked Sendable {
     // Sendable invariant: `value` is only touched between lock and unlock of `mutex`.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// One `pthread_mutex_t`; its memory never moves, as POSIX requires of a mutex in use.
+    private let mutex = OwnedBuffer(repeating: pthread_mutex_t(), count: 1)
     private var value: Value
 
     /// Puts `value` behind a new mutex.
     public init(_ value: consuming Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
         var attributes = pthread_mutexattr_t()
         Self.check(pthread_mutexattr_init(&attributes), "pthread_mutexattr_init")
         defer { Self.check(pthread_mutexattr_destroy(&attributes), "pthread_mutexattr_destroy") }
@@ -34,13 +35,11 @@ public final class ThreadLocked<Value: ~Copyable>: @unchecked Sendable {
             Self.check(
                 pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK)), "pthread_mutexattr_settype")
         #endif
-        Self.check(pthread_mutex_init(mutex, &attributes), "pthread_mutex_init")
+        Self.check(onMutex { pthread_mutex_init($0, &attributes) }, "pthread_mutex_init")
     }
 
     deinit {
-        Self.check(pthread_mutex_destroy(mutex), "pthread_mutex_destroy")
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        Self.check(onMutex { pthread_mutex_destroy($0) }, "pthread_mutex_destroy")
     }
 
     /// Runs `body` with the value, under the lock; its error, typed or not, passes through.
@@ -48,9 +47,15 @@ public final class ThreadLocked<Value: ~Copyable>: @unchecked Sendable {
     public func withLock<Result, Failure: Error>(_ body: (inout Value) throws(Failure) -> Result) throws(Failure)
         -> Result
     {
-        Self.check(pthread_mutex_lock(mutex), "pthread_mutex_lock")
-        defer { Self.check(pthread_mutex_unlock(mutex), "pthread_mutex_unlock") }
+        Self.check(onMutex { pthread_mutex_lock($0) }, "pthread_mutex_lock")
+        defer { Self.check(onMutex { pthread_mutex_unlock($0) }, "pthread_mutex_unlock") }
         return try body(&value)
+    }
+
+    /// Calls `call` with the mutex's address.
+    @inline(__always)
+    private func onMutex(_ call: (UnsafeMutablePointer<pthread_mutex_t>) -> Int32) -> Int32 {
+        mutex.withUnsafeMutableBufferPointer { call($0.baseAddress!) }
     }
 
     /// Stops the process when a pthread call returned an error number.
