@@ -53,7 +53,7 @@ public struct BandStoredRecords: Sendable {
     /// `kinds`.
     ///
     /// Threading: any thread; reads committed snapshots.
-    /// - Throws: ``AxonRecording/EventStoreError``, ``AxonRecording/EventStoreError/decodingFailed(type:deviceRecordID:reason:)``
+    /// - Throws: ``AxonRecording/EventStoreError``, ``AxonRecording/EventStoreError/decodingFailed(type:deviceRecordID:cause:)``
     ///   when a stored payload is not its kind's type.
     public static func all(
         in store: EventStore, kinds: Set<BandRecordKind> = Set(BandRecordKind.allCases)

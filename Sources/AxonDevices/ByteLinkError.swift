@@ -11,6 +11,8 @@ public enum ByteLinkError: Error, Sendable, Hashable, CustomStringConvertible {
     case closed(endpoint: String)
     /// A read, write or poll failed. `code` is `errno`.
     case io(endpoint: String, operation: String, code: Int32)
+    /// A read or write through a device transport (a serial-over-GATT tunnel) failed: the transport's error.
+    case transport(endpoint: String, operation: String, TransportError)
     /// The link was used before the link's `open()` or after `OBDByteLink.close()`.
     case notOpen(endpoint: String)
 
@@ -25,6 +27,8 @@ public enum ByteLinkError: Error, Sendable, Hashable, CustomStringConvertible {
             return "\(endpoint) closed the link"
         case .io(let endpoint, let operation, let code):
             return "\(operation) on \(endpoint) failed (errno \(code))"
+        case .transport(let endpoint, let operation, let error):
+            return "\(operation) on \(endpoint) failed: \(error)"
         case .notOpen(let endpoint):
             return "the link to \(endpoint) is not open"
         }
@@ -33,7 +37,7 @@ public enum ByteLinkError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Whether the link is gone (as opposed to a slow answer): a client reconnects after these.
     public var isLinkLoss: Bool {
         switch self {
-        case .closed, .io, .notOpen, .cannotOpen: return true
+        case .closed, .io, .transport, .notOpen, .cannotOpen: return true
         case .timeout: return false
         }
     }

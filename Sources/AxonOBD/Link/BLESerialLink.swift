@@ -120,7 +120,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
         } catch .notConnected {
             throw .closed(endpoint: endpoint)
         } catch {
-            throw .io(endpoint: endpoint, operation: "write (\(error))", code: 0)
+            throw .transport(endpoint: endpoint, operation: "write", error)
         }
     }
 

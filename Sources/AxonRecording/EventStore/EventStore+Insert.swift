@@ -13,7 +13,7 @@ extension EventStore {
     /// batch does not hold back the others. Host time is not compared: a re-send arrives later by nature.
     ///
     /// - Throws: ``EventStoreError/invalidRecord(deviceRecordID:reason:)`` (empty id, non-finite time),
-    ///   ``EventStoreError/unknownStream(id:sourceID:name:)``, ``EventStoreError/encodingFailed(type:reason:)``,
+    ///   ``EventStoreError/unknownStream(id:sourceID:name:)``, ``EventStoreError/encodingFailed(type:cause:)``,
     ///   ``EventStoreError/sqlite(code:message:sql:)`` (disk full, I/O error: then nothing was stored).
     ///
     /// Threading: any thread; one write transaction on GRDB's writer queue. Cost: one `fsync` (milliseconds on a

@@ -6,7 +6,7 @@ extension EventStore {
     /// and then by arrival, at most `limit` of them. `nil` bounds are open.
     ///
     /// - Throws: ``EventStoreError/unknownStream(id:sourceID:name:)``,
-    ///   ``EventStoreError/decodingFailed(type:deviceRecordID:reason:)`` when a stored payload is not a `P`.
+    ///   ``EventStoreError/decodingFailed(type:deviceRecordID:cause:)`` when a stored payload is not a `P`.
     ///
     /// Threading: any thread; reads a committed snapshot, concurrently with writes. Complexity: O(log n + k) via
     /// the `(time, seq)` index.
@@ -36,7 +36,7 @@ extension EventStore {
             do {
                 payload = try decoder.decode(P.self, from: Data(json.utf8))
             } catch {
-                throw .decodingFailed(type: "\(P.self)", deviceRecordID: id, reason: "\(error)")
+                throw .decodingFailed(type: "\(P.self)", deviceRecordID: id, cause: error)
             }
             events.append(
                 StoredEvent(

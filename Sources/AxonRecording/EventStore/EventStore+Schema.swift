@@ -95,7 +95,7 @@ extension EventStore {
         } catch {
             throw .decodingFailed(
                 type: "StreamDescriptor", deviceRecordID: "stream \(handle.sourceID)/\(handle.name)",
-                reason: "\(error)")
+                cause: error)
         }
     }
 
@@ -105,7 +105,7 @@ extension EventStore {
         do {
             return String(decoding: try encoder.encode(value), as: UTF8.self)
         } catch {
-            throw .encodingFailed(type: "\(T.self)", reason: "\(error)")
+            throw .encodingFailed(type: "\(T.self)", cause: error)
         }
     }
 }

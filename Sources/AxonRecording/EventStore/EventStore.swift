@@ -72,7 +72,7 @@ public final class EventStore: Sendable {
             throw .cannotOpen(
                 path: path, code: error.extendedResultCode.rawValue, reason: error.message ?? "\(error)")
         } catch {
-            throw .cannotOpen(path: path, code: 0, reason: "\(error)")
+            throw .unexpected(path: path, cause: error)
         }
         var migrator = Self.migrator
         for (identifier, sql) in laterMigrations {

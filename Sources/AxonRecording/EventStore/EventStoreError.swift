@@ -1,10 +1,12 @@
+import AxonStreams
 import GRDB
 
 /// What went wrong opening, writing or reading an ``EventStore``. Every case says where and what in
-/// ``description``.
+/// ``description``. Equality and hashing compare that sentence: the coding cases and ``unexpected(path:cause:)`` keep
+/// the error they caught as a value.
 ///
 /// Threading: a value type; share freely.
-public enum EventStoreError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum EventStoreError: Error, Sendable, EquatableByDescription {
     /// The database file could not be opened or set up (missing folder, no permission, not an SQLite file, WAL
     /// mode refused). `code` is SQLite's result code when SQLite gave one, else 0.
     case cannotOpen(path: String, code: Int32, reason: String)
@@ -18,10 +20,13 @@ public enum EventStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case descriptorChanged(sourceID: String, name: String)
     /// A record the store refuses before writing anything (an empty device record id, a non-finite time).
     case invalidRecord(deviceRecordID: String, reason: String)
-    /// A payload or descriptor could not be encoded as JSON.
-    case encodingFailed(type: String, reason: String)
-    /// A stored payload or descriptor could not be decoded as the requested type.
-    case decodingFailed(type: String, deviceRecordID: String, reason: String)
+    /// A payload or descriptor could not be encoded as JSON; `cause` is the encoder's error.
+    case encodingFailed(type: String, cause: any Error)
+    /// A stored payload or descriptor could not be decoded as the requested type; `cause` is the decoder's error.
+    case decodingFailed(type: String, deviceRecordID: String, cause: any Error)
+    /// An error that is neither SQLite's nor the store's, from the database layer (`path`: the store's file, when
+    /// it was being opened).
+    case unexpected(path: String?, cause: any Error)
     /// SQLite reported an error: its (extended) result code, its message and the statement, when known.
     case sqlite(code: Int32, message: String, sql: String?)
 
@@ -40,17 +45,19 @@ public enum EventStoreError: Error, Sendable, Hashable, CustomStringConvertible 
                 + "ifChanged: .replace to store the new one"
         case .invalidRecord(let id, let reason):
             return "invalid event record \"\(id)\": \(reason)"
-        case .encodingFailed(let type, let reason):
-            return "cannot encode \(type) as JSON: \(reason)"
-        case .decodingFailed(let type, let id, let reason):
-            return "cannot decode record \"\(id)\" as \(type): \(reason)"
+        case .encodingFailed(let type, let cause):
+            return "cannot encode \(type) as JSON: \(cause)"
+        case .decodingFailed(let type, let id, let cause):
+            return "cannot decode record \"\(id)\" as \(type): \(cause)"
+        case .unexpected(let path, let cause):
+            return path.map { "cannot open event store \($0): \(cause)" } ?? "event store: \(cause)"
         case .sqlite(let code, let message, let sql):
             return "SQLite error \(code): \(message)" + (sql.map { " (in: \($0))" } ?? "")
         }
     }
 
     /// Runs `body`, passing ``EventStoreError``s through and turning GRDB's `DatabaseError` (and anything else)
-    /// into a typed case.
+    /// into a typed case (anything else as ``unexpected(path:cause:)``).
     static func wrapping<T>(_ body: () throws -> T) throws(EventStoreError) -> T {
         do {
             return try body()
@@ -60,7 +67,7 @@ public enum EventStoreError: Error, Sendable, Hashable, CustomStringConvertible 
             throw .sqlite(
                 code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)", sql: error.sql)
         } catch {
-            throw .sqlite(code: 1, message: "\(error)", sql: nil)
+            throw .unexpected(path: nil, cause: error)
         }
     }
 }
