@@ -30,6 +30,7 @@ public enum IdentifyingFields {
         case .edf, .bdf: return edf(header: bytes, recording: recording)
         case .xdf: return try xdf(bytes: bytes)
         case .axonCSV: return axonCSV(text: String(decoding: bytes, as: UTF8.self))
+        case .brainVision: return brainVision(recording)
         default: return text(String(decoding: bytes, as: UTF8.self), format: format, recording: recording)
         }
     }
@@ -62,6 +63,21 @@ public enum IdentifyingFields {
             guard !isGenerated(text) else { return nil }
             return IdentifyingField(kind: .annotation, name: "text", location: place(marker), value: text)
         }
+    }
+
+    // MARK: - BrainVision
+
+    /// BrainVision: the start date (the first `New Segment` marker's) and the markers' texts; the headers hold no
+    /// person.
+    static func brainVision(_ recording: Recording) -> [IdentifyingField] {
+        var fields: [IdentifyingField] = []
+        if let start = recording.startTime {
+            fields.append(
+                .init(
+                    kind: .date, name: "start", location: "marker file, the first New Segment's date",
+                    value: BrainVisionDate.text(start)))
+        }
+        return fields + markers(recording) { marker in "marker file, position \(marker.frame + 1)" }
     }
 
     // MARK: - EDF

@@ -37,6 +37,12 @@ public enum RecordingError: Error, Sendable, EquatableByDescription {
     case invalidSegment(from: Double, to: Double, duration: Double)
     /// An EDF/EDF+/BDF/BDF+ file (at `path`) cannot be read; ``EDFProblem`` says where and why.
     case edf(path: String, problem: EDFProblem)
+    /// A BrainVision recording (its header at `path`, or the marker or data file it names) cannot be read;
+    /// ``BrainVisionProblem`` says where and why.
+    case brainVision(path: String, problem: BrainVisionProblem)
+    /// The contents are a `format` whose data lives in other files named relative to the file's folder (a
+    /// BrainVision `.vhdr` names its `.eeg` and `.vmrk`): read it by path (``RecordingReader/read(path:options:)``).
+    case needsPath(format: RecordingFormat, sourceName: String)
 
     /// A sentence for people.
     public var description: String {
@@ -54,7 +60,8 @@ public enum RecordingError: Error, Sendable, EquatableByDescription {
             let shown = printable + (firstLine.utf8.count > 40 ? "…" : "")
             return "unsupported recording format: the first line is \"\(shown)\"; expected an OpenBCI GUI text file "
                 + "(\"%OpenBCI Raw EXG Data\"), a muse-lsl CSV (\"timestamps,TP9,…\"), "
-                + "an Axon CSV (\"# axon-csv 1\") or an EDF/BDF file (\"0       \" or \"\\xFFBIOSEMI\")"
+                + "an Axon CSV (\"# axon-csv 1\"), an EDF/BDF file (\"0       \" or \"\\xFFBIOSEMI\"), "
+                + "a BrainVision header (\"Brain Vision Data Exchange Header File Version 1.0\") or a FIF file"
         case .missingHeader(let line, let expected):
             return "line \(line): missing header: expected \(expected)"
         case .malformedHeader(let line, let reason):
@@ -73,6 +80,11 @@ public enum RecordingError: Error, Sendable, EquatableByDescription {
                 + "sample; the start must be ≥ 0 and before the end)"
         case .edf(let path, let problem):
             return "\(path): \(problem)"
+        case .brainVision(let path, let problem):
+            return "\(path): \(problem)"
+        case .needsPath(let format, let sourceName):
+            return "\(sourceName): a \(format) file names its data files relative to its own folder, so it can only be "
+                + "read from a path, not from bytes alone"
         }
     }
 

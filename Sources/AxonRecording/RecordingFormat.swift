@@ -11,6 +11,7 @@
 /// | ``edf`` | the 8 bytes `0       ` (EDF, EDF+) |
 /// | ``bdf`` | the 8 bytes `\u{FF}BIOSEMI` (BDF, BDF+) |
 /// | ``xdf`` | the 4 bytes `XDF:` (XDF 1.0, LabRecorder's multi-stream format) |
+/// | ``brainVision`` | `Brain Vision Data Exchange Header File Version 1.0` (or `BrainVision … Version 2.0`): a `.vhdr` |
 ///
 /// Threading: a value type; share freely.
 public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
@@ -32,6 +33,9 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     case bdf
     /// XDF; read by ``XDFReader``.
     case xdf
+    /// A BrainVision header (`.vhdr`) naming its data (`.eeg`) and marker (`.vmrk`) files; read by
+    /// ``BrainVisionReader`` from a path only.
+    case brainVision
 
     /// The format whose first line this is (BOM, line ending and surrounding spaces ignored), or `nil`.
     public static func detect(firstLine: String) -> RecordingFormat? {
@@ -47,6 +51,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         if text == AxonCSVFormat.signature { return .axonCSV }
         if text.hasPrefix("0       ") { return .edf }
         if text.hasPrefix("\u{FFFD}BIOSEMI") || text.hasPrefix("\u{FF}BIOSEMI") { return .bdf }
+        if BrainVisionText.isVersionLine(text, kind: "Header") { return .brainVision }
         return nil
     }
 
@@ -74,6 +79,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         case .edf: return "EDF/EDF+"
         case .bdf: return "BDF/BDF+"
         case .xdf: return "XDF"
+        case .brainVision: return "BrainVision"
         }
     }
 }

@@ -27,16 +27,21 @@ public enum RecordingReader {
     ///   `.unsupportedFormat` (with the first line) when no reader recognises it, otherwise the reader's errors.
     /// - Complexity: O(file size); the file is read once.
     public static func read(path: String, options: Options = Options()) throws(RecordingError) -> Recording {
-        // EDF/BDF go to EDFlib by path; the header tells it from the first 8 bytes.
-        let (prefix, _) = try RecordingFile.readPrefix(path: path, count: 8)
+        // EDF/BDF go to EDFlib by path; the header tells it from the first 8 bytes. A BrainVision header names its
+        // other files relative to its folder, so it is read by path too.
+        let (prefix, _) = try RecordingFile.readPrefix(path: path, count: 128)
         if EDFHeader.isSignature(prefix) {
             return try EDFFileReader(keepsStatusChannel: options.keepsStatusChannel).read(path: path)
         }
+        if BrainVisionReader.isHeader(prefix) { return try BrainVisionReader().read(path: path) }
         let bytes = try RecordingFile.readAll(path: path)
         return try read(bytes: bytes, sourceName: RecordingFile.fileName(of: path), options: options)
     }
 
     /// Parses a file's contents; `sourceName` names the data in the descriptor (`sourceID` `file:<sourceName>`).
+    ///
+    /// - Throws: as ``read(path:options:)``; ``RecordingError/needsPath(format:sourceName:)`` for a BrainVision
+    ///   header, whose data and markers are in files named relative to its folder.
     public static func read(bytes: [UInt8], sourceName: String, options: Options = Options()) throws(RecordingError)
         -> Recording
     {
@@ -52,6 +57,7 @@ public enum RecordingReader {
             return try EDFFileReader(keepsStatusChannel: options.keepsStatusChannel).read(
                 bytes: bytes, sourceName: sourceName)
         case .xdf: return try XDFReader.read(bytes: bytes).recording(sourceName: sourceName)
+        case .brainVision: throw .needsPath(format: .brainVision, sourceName: sourceName)
         }
     }
 }

@@ -66,12 +66,23 @@ enum EDFPeers {
         /// with `consecutive=True` and with MNE's default `consecutive="increasing"`.
         var events: [[Int]]?
         var eventsDefault: [[Int]]?
+        /// MNE's annotations: onset in samples from the first sample, and text (`Stimulus/S  1`, `Comment/T0`).
+        var annotations: [MNEAnnotation]
+        /// MNE's `meas_date` as Unix seconds, or nil.
+        var measDate: Double?
         var values: [[Double]] = []
 
         private enum CodingKeys: String, CodingKey {
-            case labels, units, rate, samples, warnings, events
+            case labels, units, rate, samples, warnings, events, annotations
             case eventsDefault = "events_default"
+            case measDate = "meas_date"
         }
+    }
+
+    /// One of MNE's annotations, at a sample.
+    struct MNEAnnotation: Decodable, Equatable {
+        var sample: Int
+        var text: String
     }
 
     /// Reads `file` with MNE (and its BioSemi Status triggers with `findEvents`); throws with MNE's message when MNE

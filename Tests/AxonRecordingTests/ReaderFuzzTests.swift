@@ -172,6 +172,8 @@ struct ReaderFuzzTests {
             case .readFailed: return "edf.readFailed"
             case .annotationFailed: return "edf.annotationFailed"
             }
+        case .brainVision: return "brainVision"
+        case .needsPath: return "needsPath"
         }
     }
 }
