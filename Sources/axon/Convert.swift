@@ -5,25 +5,30 @@ import AxonStreams
 import Foundation
 
 extension Axon {
-    /// Converts a recording to another format: Axon CSV, EDF+, BDF+ or XDF by OUT's extension, refusing to lose
-    /// anything unless `--allow-lossy`.
+    /// Converts a recording to another format: Axon CSV, EDF+, BDF+, XDF or BrainVision by OUT's extension,
+    /// refusing to lose anything unless `--allow-lossy`.
     struct Convert: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract:
-                "Convert a recording (any format axon reads) to Axon CSV (.csv), EDF+ (.edf), BDF+ (.bdf) or XDF "
-                + "(.xdf).",
+                "Convert a recording (any format axon reads) to Axon CSV (.csv), EDF+ (.edf), BDF+ (.bdf), XDF "
+                + "(.xdf) or BrainVision (.vhdr, with .eeg and .vmrk beside it).",
             discussion: """
                 EDF/BDF ranges are chosen per channel from the data (a first pass over the file), so the \
                 quantisation step is far below the signal; each channel's range, step and RMS are printed. Anything \
                 lossy — samples clipped to the range, a step larger than 1 % of the channel's RMS, a rate or label \
                 EDF cannot carry, an annotation cut — is an error (exit 1) and nothing is written, unless \
-                --allow-lossy, which writes the file and prints each loss. Axon CSV and XDF keep every value exactly.
+                --allow-lossy, which writes the file and prints each loss. Axon CSV and XDF keep every value exactly. \
+                BrainVision keeps every value when they are 32-bit floats (IEEE_FLOAT_32) or whole multiples of a \
+                resolution per channel (INT_16/INT_32); otherwise the float rounding is a loss.
                 """)
 
         @Argument(help: "The recording to read.")
         var input: String
 
-        @Argument(help: "The file to write: .csv (Axon CSV), .edf (EDF+, 16-bit), .bdf (BDF+, 24-bit) or .xdf (XDF).")
+        @Argument(
+            help: ArgumentHelp(
+                "The file to write: .csv (Axon CSV), .edf (EDF+, 16-bit), .bdf (BDF+, 24-bit), .xdf (XDF) or .vhdr "
+                    + "(BrainVision: OUT.vhdr, OUT.eeg, OUT.vmrk)."))
         var output: String
 
         @OptionGroup var reading: RecordingReadOptions
@@ -49,14 +54,18 @@ extension Axon {
         @Flag(help: "Write the file even if something is lost (clipping, a coarse step, a cut label); print each loss.")
         var allowLossy = false
 
-        @Flag(help: "Replace OUT if it exists (it is written beside it and renamed over it when complete).")
+        @Flag(
+            help: ArgumentHelp(
+                "Replace OUT if it exists (it is written beside it and renamed over it when complete); for .vhdr "
+                    + "also the .eeg and .vmrk beside it."))
         var force = false
 
         private var fileExtension: String { URL(fileURLWithPath: output).pathExtension.lowercased() }
 
         func validate() throws {
-            guard ["csv", "edf", "bdf", "xdf"].contains(fileExtension) else {
-                throw ValidationError("OUT must end in .csv (Axon CSV), .edf (EDF+), .bdf (BDF+) or .xdf (XDF)")
+            guard ["csv", "edf", "bdf", "xdf", "vhdr"].contains(fileExtension) else {
+                throw ValidationError(
+                    "OUT must end in .csv (Axon CSV), .edf (EDF+), .bdf (BDF+), .xdf (XDF) or .vhdr (BrainVision)")
             }
             if range != nil, !["edf", "bdf"].contains(fileExtension) {
                 throw ValidationError("--range is for .edf and .bdf files")
@@ -65,7 +74,13 @@ extension Axon {
 
         func run() throws {
             // Before reading anything: an existing file is refused at once.
-            if !force, FileManager.default.fileExists(atPath: output) { throw OutputFileError.exists(path: output) }
+            if !force {
+                let companions = BrainVisionWriter.companionPaths(ofHeader: output)
+                let written = fileExtension == "vhdr" ? [output, companions.data, companions.markers] : [output]
+                for path in written where FileManager.default.fileExists(atPath: path) {
+                    throw OutputFileError.exists(path: path)
+                }
+            }
             var recording = try reading.read(path: input)
             if let channels {
                 recording = try recording.selecting(
@@ -77,9 +92,11 @@ extension Axon {
                 recording = try recording.segment(from: from ?? 0, to: to ?? recording.duration)
             }
             let head = "axon convert: \(input) → \(output)"
-            if !recording.companions.isEmpty, fileExtension == "csv" {
-                // Axon CSV holds one rate: the other streams would be dropped.
-                let loss = "Axon CSV holds one rate: \(Self.streamsText(recording.companions)) would be left out"
+            if !recording.companions.isEmpty, fileExtension == "csv" || fileExtension == "vhdr" {
+                // Axon CSV and BrainVision hold one rate: the other streams would be dropped.
+                let loss =
+                    "\(fileExtension == "csv" ? "Axon CSV" : "BrainVision") holds one rate: "
+                    + "\(Self.streamsText(recording.companions)) would be left out"
                 guard allowLossy else {
                     printError("  loss: \(loss)")
                     printError(
@@ -109,6 +126,8 @@ extension Axon {
                 print("  start       \(Self.startText(recording))")
                 if recording.counters != nil { print("  note: device counters are not carried by XDF") }
                 if filters.isActive { print("  note: XDF's stream header does not record the filters below") }
+            case "vhdr":
+                try convertToBrainVision(recording, head: head, shape: shape)
             default:
                 try convertToEDF(recording, head: head, shape: shape)
             }
@@ -227,6 +246,45 @@ extension Axon {
                         + "frame ÷ rate; \(name) keeps the start and the nominal rate")
             }
             for loss in losses { print("  loss: \(loss)") }
+        }
+
+        private func convertToBrainVision(_ recording: Recording, head: String, shape: String) throws {
+            let plan = BrainVisionPlan(recording)
+            print("\(head) (BrainVision): \(shape)")
+            let resolutions = zip(recording.descriptor.channels, plan.resolutions).map { channel, resolution in
+                "\(Self.number(resolution, 10)) \(channel.unit.isEmpty ? "(no unit)" : channel.unit)"
+            }
+            let distinct = Array(Set(resolutions)).sorted()
+            print(
+                "  coding      \(plan.binaryFormat), resolution "
+                    + (distinct.count == 1 ? distinct[0] : resolutions.joined(separator: ", "))
+                    + (plan.isLossy ? "" : "; every value exact"))
+            if plan.isLossy, !allowLossy {
+                for loss in plan.losses { printError("  loss: \(loss)") }
+                printError(
+                    "axon convert: not written: the conversion would lose what is listed above. Use .xdf or .csv "
+                        + "(exact), or --allow-lossy to write it anyway.")
+                throw ExitCode.failure
+            }
+            let result = try BrainVisionWriter.write(
+                recording, to: output, plan: plan, replace: force, anonymization: anonymization.value)
+            print(
+                "  wrote       \(output), \(result.dataPath) (\(result.dataBytes) bytes), \(result.markerPath) "
+                    + "(\(result.markers) markers"
+                    + (result.gaps > 0 ? ", \(result.gaps) gaps as New Segment markers" : "") + ")")
+            print("  start       \(Self.startText(recording))" + (result.startIsKnown ? "" : " — no date written"))
+            if result.rateReadBack != recording.sampleRate {
+                print(
+                    "  note: the sampling interval \(1e6 / recording.sampleRate) µs reads back as "
+                        + "\(result.rateReadBack) Hz")
+            }
+            if recording.counters != nil { print("  note: device counters are not carried by BrainVision") }
+            if let jitter = Self.timestampJitter(recording), jitter > 0.5 / recording.sampleRate {
+                print(
+                    "  note: the source's per-sample times stray up to \(fmt(jitter * 1000, 1)) ms from start + "
+                        + "frame ÷ rate; BrainVision keeps the start and the nominal rate")
+            }
+            for loss in plan.losses { print("  loss: \(loss)") }
         }
 
         /// `the stream Resp at 12.800 Hz`, `the streams …; …`: streams a conversion names in a loss.

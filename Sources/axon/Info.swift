@@ -7,8 +7,8 @@ extension Axon {
     /// Describes a recording file: format, header, channels, length, markers, warnings and damage.
     struct Info: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, XDF, Axon CSV, OpenBCI GUI text old and new, "
-                + "BrainFlow CSV, muse-lsl CSV, Mind Monitor CSV): format, "
+            abstract: "Describe a recording (EDF/EDF+/BDF/BDF+, XDF, BrainVision .vhdr, FIF raw, Axon CSV, OpenBCI GUI "
+                + "text old and new, BrainFlow CSV, muse-lsl CSV, Mind Monitor CSV): format, "
                 + "header fields, channels with units, ranges and rates, duration, frames, markers, warnings, damage.")
 
         @Argument(help: "The recording.")
@@ -66,6 +66,7 @@ extension Axon {
             let header = metadata.filter {
                 $0.key != "format" && !$0.key.hasPrefix(Recording.sourceColumnKeyPrefix)
                     && !$0.key.hasPrefix("edf.transducer.") && !$0.key.hasPrefix("edf.prefilter.")
+                    && !Self.perChannelPrefixes.contains(where: $0.key.hasPrefix)
             }
             if !header.isEmpty {
                 print("  header")
@@ -114,7 +115,11 @@ extension Axon {
                     metadata[Recording.sourceColumnKeyPrefix + channel.label]
                     .map { "  (as written: \"\($0)\")" }
                     ?? channel.writtenLabel.map { "  (as written: \"\($0)\")" } ?? ""
-                let extra = [metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
+                let extra =
+                    ([metadata["edf.transducer.\(channel.label)"], metadata["edf.prefilter.\(channel.label)"]]
+                    + perChannelPrefixes.map { prefix in
+                        metadata[prefix + channel.label].map { "\(prefix.split(separator: ".")[1]) \($0)" }
+                    })
                     .compactMap { $0 }.joined(separator: "; ")
                 let label = channel.label.rightPadded(labelWidth)
                 let unit = channel.unit.padding(toLength: 6, withPad: " ", startingAt: 0)
@@ -123,6 +128,9 @@ extension Axon {
                         + (extra.isEmpty ? "" : "  [\(extra)]"))
             }
         }
+
+        /// Per-channel metadata keys (`<prefix><label>`) shown beside their channel, not in the header list.
+        static let perChannelPrefixes = ["brainvision.resolution.", "brainvision.reference.", "fif.kind."]
 
         /// Seconds from the first frame to `frame`: by the timestamps when the file has them, else at the nominal
         /// rate counting the samples missing in gaps.
