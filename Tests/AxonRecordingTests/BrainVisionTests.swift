@@ -184,9 +184,16 @@ struct BrainVisionTests {
                 values: values)
         }
         #expect(BrainVisionPlan(recording([1, -8092, 0.5])).binaryFormat == .float32)
-        // An EDF step of 0.2 µV on a grid through 0: 16 bits at a resolution of 0.2 µV (0.1 would also be exact).
-        let whole = BrainVisionPlan(recording([-32768, -1, 0, 5, 32767].map { 0.2 * Double($0) + 0.0 }))
-        #expect(whole.binaryFormat == .int16 && !whole.isLossy && abs(whole.resolutions[0] - 0.2) < 1e-15, "\(whole)")
+        // float32 volts in µV (MNE's FIF) and float32 µV × 10 (MNE's BrainVision export) stay float32.
+        let volts = BrainVisionPlan(recording([Float(1.234e-5), Float(-3.3e-6)].map { Double($0) * 1e6 }))
+        #expect(volts.binaryFormat == .float32 && volts.resolutions == [1e6] && !volts.isLossy)
+        let tenths = BrainVisionPlan(recording([Float(123_456.7), Float(-0.3)].map { Double($0) * 0.1 }))
+        #expect(tenths.binaryFormat == .float32 && tenths.resolutions == [0.1] && !tenths.isLossy)
+        // An EDF step on a grid through 0 (6400 µV over 65535 steps): 16 bits at that step.
+        let step16 = 6400.0 / 65535
+        let whole = BrainVisionPlan(recording([-32768, -1, 0, 5, 32767].map { step16 * Double($0) }))
+        #expect(whole.binaryFormat == .int16 && !whole.isLossy, "\(whole)")
+        #expect(abs(whole.resolutions[0] - step16) < 1e-15)
         let decimals = BrainVisionPlan(recording([61_379.36, -16_597.06, 0.01]))
         #expect(decimals.binaryFormat == .int32 && decimals.resolutions == [0.01] && !decimals.isLossy)
         // An EDF step with the digital range offset by half a step: 6400 µV over 65535 steps.

@@ -3,8 +3,10 @@
 ///
 /// The choice, in order (``init(_:)``):
 ///
-/// 1. **`IEEE_FLOAT_32`, resolution 1**, when every value is exactly a 32-bit float (NaN included): integers below
-///    2²⁴ (an EDF's or BDF's digital steps of 1 µV), values read from a float32 file.
+/// 1. **`IEEE_FLOAT_32`**, when every value of each channel is exactly a 32-bit float times one of the resolutions
+///    1, 0.1 and 10⁶ (NaN included): integers below 2²⁴ (an EDF's or BDF's digital steps of 1 µV) and values read
+///    from a float32 file at resolution 1; MNE-Python's own BrainVision export (float32 µV × 10) at 0.1; float32
+///    volts given in µV (a FIF file MNE-Python saved) at 10⁶, the float32 holding the volts.
 /// 2. **`INT_16`, else `INT_32`**, when every value of each channel is a whole multiple of one resolution: the
 ///    largest of 1, 0.1, …, 10⁻⁹ (values written with a fixed number of decimals, as the OpenBCI GUI's 0.01 µV) and
 ///    the channel's smallest step between two values and its half (an EDF's or BDF's step, also when its digital
@@ -31,6 +33,9 @@ public struct BrainVisionPlan: Sendable, Hashable {
     /// The resolutions tried for whole multiples, largest first.
     static let decimalResolutions: [Double] = [1, 0.1, 0.01, 0.001, 1e-4, 1e-5, 1e-6, 1e-7, 1e-8, 1e-9]
 
+    /// The resolutions tried for 32-bit floats, in order.
+    static let floatResolutions: [Double] = [1, 0.1, 1e6]
+
     /// Chooses the coding of `recording`'s samples (its own stream; ``Recording/companions`` are not written).
     public init(_ recording: Recording) {
         let channels = recording.channelCount
@@ -42,16 +47,17 @@ public struct BrainVisionPlan: Sendable, Hashable {
                 losses.append("\(channel.label): a line break in the label or unit is written as a space")
             }
         }
-        if values.allSatisfy({ $0.isNaN || Double(Float($0)) == $0 }) {
+        let columns = (0..<channels).map { channel in (0..<frames).map { values[$0 * channels + channel] } }
+        let floats = columns.compactMap(Self.floatResolution(of:))
+        if floats.count == channels {
             self.init(
-                binaryFormat: .float32, resolutions: Array(repeating: 1, count: channels),
-                maximumErrors: Array(repeating: 0, count: channels), losses: losses)
+                binaryFormat: .float32, resolutions: floats, maximumErrors: Array(repeating: 0, count: channels),
+                losses: losses)
             return
         }
         var resolutions: [Double] = []
         var fits16 = true
-        for channel in 0..<channels {
-            let column = (0..<frames).map { values[$0 * channels + channel] }
+        for column in columns {
             guard let (resolution, coded) = Self.wholeMultiple(of: column) else { break }
             resolutions.append(resolution)
             fits16 = fits16 && coded.lowerBound >= -32_768 && coded.upperBound <= 32_767
@@ -86,6 +92,13 @@ public struct BrainVisionPlan: Sendable, Hashable {
         self.resolutions = resolutions
         self.maximumErrors = maximumErrors
         self.losses = losses
+    }
+
+    /// The first of ``floatResolutions`` at which every value is a 32-bit float times it, or `nil`.
+    static func floatResolution(of column: [Double]) -> Double? {
+        floatResolutions.first { resolution in
+            column.allSatisfy { $0.isNaN || Double(Float($0 / resolution)) * resolution == $0 }
+        }
     }
 
     /// The largest resolution of which every value is a whole multiple within 32 bits, and the range of the coded

@@ -5,8 +5,8 @@ import Foundation
 /// file side by side, named after the header (`session.vhdr`, `session.eeg`, `session.vmrk`), as the Brain Products
 /// specification (Version 1.0) describes them and MNE-Python's `read_raw_brainvision` reads them.
 ///
-/// - **Samples** are coded as ``BrainVisionPlan`` chooses (32-bit floats when every value is one, else whole
-///   multiples of a resolution per channel in 16 or 32 bits), `MULTIPLEXED`, little-endian; each channel's unit as
+/// - **Samples** are coded as ``BrainVisionPlan`` chooses (32-bit floats when every value is one at a resolution of 1,
+///   0.1 or 10⁶, else whole multiples of a resolution per channel in 16 or 32 bits), `MULTIPLEXED`, little-endian; each channel's unit as
 ///   the recording has it (`µV` for EEG; no unit is written `n/a`, since an empty unit means µV in BrainVision).
 /// - **Start.** The recording's first timestamp, when it is a date (as ``EDFConversion/start(of:)`` decides), is the
 ///   date of the first marker, `New Segment` at sample 1 (`YYYYMMDDhhmmssuuuuuu`, UTC); without one the marker has no
