@@ -31,6 +31,7 @@ public enum IdentifyingFields {
         case .xdf: return try xdf(bytes: bytes)
         case .axonCSV: return axonCSV(text: String(decoding: bytes, as: UTF8.self))
         case .brainVision: return brainVision(recording)
+        case .fif: return fif(recording)
         default: return text(String(decoding: bytes, as: UTF8.self), format: format, recording: recording)
         }
     }
@@ -78,6 +79,17 @@ public enum IdentifyingFields {
                     value: BrainVisionDate.text(start)))
         }
         return fields + markers(recording) { marker in "marker file, position \(marker.frame + 1)" }
+    }
+
+    /// FIF: the measurement date and the annotations' texts. (The measurement info's subject and experimenter
+    /// blocks are not read by ``FIFReader``, so they are not listed.)
+    static func fif(_ recording: Recording) -> [IdentifyingField] {
+        var fields: [IdentifyingField] = []
+        if let start = recording.startTime {
+            fields.append(
+                .init(kind: .date, name: "measurement date", location: "FIFF_MEAS_DATE", value: "Unix \(start) s"))
+        }
+        return fields + markers(recording) { marker in "annotations block, frame \(marker.frame)" }
     }
 
     // MARK: - EDF

@@ -43,6 +43,8 @@ public enum RecordingError: Error, Sendable, EquatableByDescription {
     /// The contents are a `format` whose data lives in other files named relative to the file's folder (a
     /// BrainVision `.vhdr` names its `.eeg` and `.vmrk`): read it by path (``RecordingReader/read(path:options:)``).
     case needsPath(format: RecordingFormat, sourceName: String)
+    /// A FIF file (at `path`) cannot be read; ``FIFProblem`` says where and why.
+    case fif(path: String, problem: FIFProblem)
 
     /// A sentence for people.
     public var description: String {
@@ -81,6 +83,8 @@ public enum RecordingError: Error, Sendable, EquatableByDescription {
         case .edf(let path, let problem):
             return "\(path): \(problem)"
         case .brainVision(let path, let problem):
+            return "\(path): \(problem)"
+        case .fif(let path, let problem):
             return "\(path): \(problem)"
         case .needsPath(let format, let sourceName):
             return "\(sourceName): a \(format) file names its data files relative to its own folder, so it can only be "

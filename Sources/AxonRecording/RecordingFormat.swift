@@ -11,6 +11,7 @@
 /// | ``edf`` | the 8 bytes `0       ` (EDF, EDF+) |
 /// | ``bdf`` | the 8 bytes `\u{FF}BIOSEMI` (BDF, BDF+) |
 /// | ``xdf`` | the 4 bytes `XDF:` (XDF 1.0, LabRecorder's multi-stream format) |
+/// | ``fif`` | a FIF file-id tag: kind 100, type 31, size 20 (big-endian int32s) |
 /// | ``brainVision`` | `Brain Vision Data Exchange Header File Version 1.0` (or `BrainVision … Version 2.0`): a `.vhdr` |
 ///
 /// Threading: a value type; share freely.
@@ -36,6 +37,8 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     /// A BrainVision header (`.vhdr`) naming its data (`.eeg`) and marker (`.vmrk`) files; read by
     /// ``BrainVisionReader`` from a path only.
     case brainVision
+    /// FIF (`*_raw.fif`, what MNE-Python's `Raw.save` writes); read by ``FIFReader``.
+    case fif
 
     /// The format whose first line this is (BOM, line ending and surrounding spaces ignored), or `nil`.
     public static func detect(firstLine: String) -> RecordingFormat? {
@@ -62,6 +65,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
     public static func detect(bytes: [UInt8]) throws(RecordingError) -> RecordingFormat {
         if EDFHeader.isSignature(bytes) { return bytes[0] == 0xFF ? .bdf : .edf }
         if XDFReader.isSignature(bytes) { return .xdf }
+        if FIFReader.isSignature(bytes) { return .fif }
         let first = bytes.withUnsafeBufferPointer { LineCursor.firstLine(of: $0) }
         guard let format = detect(firstLine: first) else { throw .unsupportedFormat(firstLine: first) }
         return format
@@ -80,6 +84,7 @@ public enum RecordingFormat: String, Sendable, Hashable, CaseIterable, CustomStr
         case .bdf: return "BDF/BDF+"
         case .xdf: return "XDF"
         case .brainVision: return "BrainVision"
+        case .fif: return "FIF"
         }
     }
 }

@@ -58,6 +58,7 @@ public enum RecordingReader {
                 bytes: bytes, sourceName: sourceName)
         case .xdf: return try XDFReader.read(bytes: bytes).recording(sourceName: sourceName)
         case .brainVision: throw .needsPath(format: .brainVision, sourceName: sourceName)
+        case .fif: return try FIFReader().read(bytes: bytes, sourceName: sourceName)
         }
     }
 }

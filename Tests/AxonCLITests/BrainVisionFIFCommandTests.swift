@@ -60,4 +60,47 @@ struct BrainVisionFIFCommandTests {
         #expect(back.frameCount == source.frameCount)
         #expect(zip(back.values, source.values).allSatisfy { abs($0 - $1) < 1e-8 })
     }
+
+    @Test(
+        "info on MNE's FIF: format, channels with units, start, annotations; convert FIF → BrainVision keeps every value"
+    )
+    func fifInfo() throws {
+        guard FileManager.default.isExecutableFile(atPath: ConvertCommandTests.python) else { return }
+        let folder = try ConvertCommandTests.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = try RecordingReader.read(path: Self.physioNet).selecting(channels: ["C3..", "C4.."])
+        var volts: [Double] = []
+        for channel in 0..<2 {
+            volts += (0..<source.frameCount).map { source.value(frame: $0, channel: channel) * 1e-6 }
+        }
+        let values = folder.appendingPathComponent("v.f64")
+        try volts.withUnsafeBytes { try Data($0).write(to: values) }
+        let meta = folder.appendingPathComponent("m.json")
+        let start = try #require(source.startTime)
+        try Data(
+            #"{"labels": ["C3", "C4"], "rate": 160, "meas_date": \#(start), "annotations": [[2.5, 0, "T1"]]}"#.utf8
+        ).write(to: meta)
+        let fif = folder.appendingPathComponent("s_raw.fif").path
+        let script = ConvertCommandTests.root.appendingPathComponent("scripts/mne-write.py").path
+        let saved = try AxonExecutable.run(ConvertCommandTests.python, [script, "fif", values.path, meta.path, fif])
+        #expect(saved.status == 0, "\(saved.output)")
+
+        let info = try ConvertCommandTests.axon(["info", fif])
+        #expect(info.status == 0, "\(info.output)")
+        for line in [
+            "  format      FIF", "  stream      FIF EEG (EEG), native sample format float32",
+            "  frames      9760 at 160.000 Hz = 61.000 s", "  start       2009-08-12T16:15:00.000Z", "  channels (2)",
+            "    C3           µV", "  markers     1", "    frame 400 (2.500 s): T1", "    fif.kind: eeg",
+        ] {
+            #expect(info.output.contains(line), "missing \"\(line)\" in:\n\(info.output)")
+        }
+        // float32 volts given in µV: IEEE_FLOAT_32 at a resolution of 10⁶ µV keeps every value.
+        let header = folder.appendingPathComponent("s.vhdr").path
+        let converted = try ConvertCommandTests.axon(["convert", fif, header])
+        #expect(converted.status == 0, "\(converted.output)")
+        #expect(
+            converted.output.contains("IEEE_FLOAT_32, resolution 1000000 µV; every value exact"), "\(converted.output)")
+        let back = try RecordingReader.read(path: header)
+        #expect(back.values == (try RecordingReader.read(path: fif)).values)
+    }
 }

@@ -174,6 +174,7 @@ struct ReaderFuzzTests {
             }
         case .brainVision: return "brainVision"
         case .needsPath: return "needsPath"
+        case .fif: return "fif"
         }
     }
 }
