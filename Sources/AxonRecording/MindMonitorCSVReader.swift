@@ -388,13 +388,7 @@ public struct MindMonitorCSVReader: Sendable {
             }
             guard index == end else { return nil }
         }
-        // Days from 1970-01-01 (proleptic Gregorian; Howard Hinnant's days-from-civil).
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        let days = era * 146_097 + dayOfEra - 719_468
+        let days = CivilDate.days(year: year, month: month, day: day)
         let total = ((days * 24 + hour) * 60 + minute) * 60 + second
         return Double(total * 1000 + milliseconds) / 1000
     }

@@ -18,6 +18,18 @@ struct BrainVisionTests {
         #expect(status == 0, "\(output)")
     }
 
+    /// A recording of `channels` (label, unit) made here.
+    static func recording(
+        _ channels: [(String, String)], rate: Double, values: [Double], timestamps: [Double]? = nil,
+        markers: [RecordingMarker] = [], gaps: [RecordingGap] = []
+    ) -> Recording {
+        Recording(
+            descriptor: StreamDescriptor(
+                name: "t", contentType: .eeg, channels: channels.map { ChannelInfo(label: $0.0, unit: $0.1) },
+                nominalRate: rate, format: .float64, sourceID: "t"),
+            values: values, timestamps: timestamps, markers: markers, gaps: gaps)
+    }
+
     /// The largest absolute difference between two recordings' values (same shape).
     static func maximumDifference(_ a: Recording, _ b: Recording) -> Double {
         zip(a.values, b.values).reduce(0) { max($0, abs($1.0 - $1.1)) }
@@ -138,14 +150,9 @@ struct BrainVisionTests {
             RecordingMarker(frame: 0, value: 1), RecordingMarker(frame: 10, value: 0, text: "eyes, closed"),
             RecordingMarker(frame: 700, value: 2, text: "Response/R  2"),
         ]
-        let source = Recording(
-            descriptor: StreamDescriptor(
-                name: "t", contentType: .eeg,
-                channels: [
-                    ChannelInfo(label: "Fp1", unit: "µV"),
-                    ChannelInfo(label: "Trig,ger", unit: ""),
-                ], nominalRate: rate, format: .float32, sourceID: "t"),
-            values: values, timestamps: timestamps, markers: markers, gaps: [gap])
+        let source = Self.recording(
+            [("Fp1", "µV"), ("Trig,ger", "")], rate: rate, values: values, timestamps: timestamps, markers: markers,
+            gaps: [gap])
         let folder = try EDFPeers.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("gap.vhdr").path
@@ -176,13 +183,7 @@ struct BrainVisionTests {
 
     @Test("the coding: whole µV as floats, decimals and EDF steps as integers, the rest lossy")
     func planChoice() throws {
-        func recording(_ values: [Double]) -> Recording {
-            Recording(
-                descriptor: StreamDescriptor(
-                    name: "t", contentType: .eeg, channels: [ChannelInfo(label: "A", unit: "µV")], nominalRate: 100,
-                    format: .float64, sourceID: "t"),
-                values: values)
-        }
+        func recording(_ values: [Double]) -> Recording { Self.recording([("A", "µV")], rate: 100, values: values) }
         #expect(BrainVisionPlan(recording([1, -8092, 0.5])).binaryFormat == .float32)
         // float32 volts in µV (MNE's FIF) and float32 µV × 10 (MNE's BrainVision export) stay float32.
         let volts = BrainVisionPlan(recording([Float(1.234e-5), Float(-3.3e-6)].map { Double($0) * 1e6 }))
@@ -208,14 +209,7 @@ struct BrainVisionTests {
     /// A small valid recording's three files, for the damage cases.
     static func writeSmall(in folder: URL) throws -> String {
         let path = folder.appendingPathComponent("small.vhdr").path
-        let source = Recording(
-            descriptor: StreamDescriptor(
-                name: "t", contentType: .eeg,
-                channels: [
-                    ChannelInfo(label: "C3", unit: "µV"),
-                    ChannelInfo(label: "C4", unit: "µV"),
-                ], nominalRate: 500, format: .int16, sourceID: "t"),
-            values: (0..<200).map { Double($0 % 17) })
+        let source = Self.recording([("C3", "µV"), ("C4", "µV")], rate: 500, values: (0..<200).map { Double($0 % 17) })
         try BrainVisionWriter.write(source, to: path)
         return path
     }
