@@ -336,4 +336,44 @@ struct BrainVisionTests {
         try BrainVisionWriter.write(recording, to: path, replace: true)
         #expect(try BrainVisionReader().read(path: path).channelCount == 64)
     }
+
+    @Test("a hand-written Version 2.0 header: VECTORIZED INT_16, ANSI codepage, \\1 in a name, empty unit = µV")
+    func handWrittenHeader() throws {
+        let folder = try EDFPeers.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Windows-1252 bytes: µ is 0xB5; the header says ANSI.
+        let header =
+            "BrainVision Data Exchange Header File Version 2.0\r\n; a comment\r\n\r\n[Common Infos]\r\n"
+            + "Codepage=ANSI\r\nDataFile=data.bin\r\nMarkerFile=marks.vmrk\r\nDataFormat=BINARY\r\n"
+            + "DataOrientation=VECTORIZED\r\nNumberOfChannels=3\r\nDataPoints=4\r\nSamplingInterval=1953.125\r\n\r\n"
+            + "[Binary Infos]\r\nBinaryFormat=INT_16\r\nUseBigEndianOrder=YES\r\n\r\n[Channel Infos]\r\n"
+            + "Ch1=Fp1\\1Fp2,REF,0.5,\u{B5}V\r\nCh2=Cz,,2,\r\nCh3=Resp,,1,n/a\r\n\r\n[Comment]\r\nfree text = not a key\r\n"
+        let latin1 = header.unicodeScalars.map { UInt8(truncatingIfNeeded: $0.value) }
+        try Data(latin1).write(to: folder.appendingPathComponent("h.vhdr"))
+        // Channel-major, big-endian: Fp1,Fp2 = 1 2 3 4; Cz = -1 -2 -3 -4; Resp = 100 200 300 400.
+        let coded: [Int16] = [1, 2, 3, 4, -1, -2, -3, -4, 100, 200, 300, 400]
+        try Data(coded.flatMap { value in withUnsafeBytes(of: value.bigEndian) { Array($0) } })
+            .write(to: folder.appendingPathComponent("data.bin"))
+        let marks =
+            "Brain Vision Data Exchange Marker File, Version 1.0\r\n[Marker Infos]\r\n"
+            + "Mk1=New Segment,,1,1,0,00000000000000000000\r\nMk3=Response,R 12,4,1,0\r\nMk2=Stimulus,S  7,2,3,2\r\n"
+            + "Mk4=Comment,late,9,1,0\r\n"
+        try Data(marks.utf8).write(to: folder.appendingPathComponent("marks.vmrk"))
+
+        let recording = try RecordingReader.read(path: folder.appendingPathComponent("h.vhdr").path)
+        #expect(recording.channelLabels == ["Fp1,Fp2", "Cz", "Resp"])
+        #expect(recording.descriptor.channels.map(\.unit) == ["µV", "µV", ""])
+        #expect(recording.sampleRate == 512)
+        #expect(recording.descriptor.format == .int16)
+        #expect(recording.values == [0.5, -2, 100, 1, -4, 200, 1.5, -6, 300, 2, -8, 400])
+        #expect(recording.descriptor.metadata["brainvision.codepage"] == "ANSI")
+        #expect(recording.descriptor.metadata["brainvision.reference.Fp1,Fp2"] == "REF")
+        #expect(recording.descriptor.metadata["brainvision.resolution.Cz"] == "2")
+        #expect(recording.startTime == nil)
+        // By Mk number: the stimulus (3 samples long, on channel 2) before the response; the late one is skipped.
+        #expect(recording.markers.map(\.text) == ["Stimulus/S  7", "Response/R 12"])
+        #expect(recording.markers.map(\.frame) == [1, 3])
+        #expect(recording.markers.map(\.value) == [7, 12])
+        #expect(recording.warnings.count == 3, "\(recording.warnings)")
+    }
 }
