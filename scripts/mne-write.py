@@ -10,7 +10,8 @@
         Makes a RawArray of VALUES (float64 little-endian, channel-major, in volts) with META's "labels", "rate",
         optional "types" (MNE channel types, default eeg), "meas_date" (Unix s), "annotations"
         ([[onset s, duration s, description], ...]) and "cal" (volts per step of every channel, for the integer
-        formats: MNE stores value ÷ (range × cal)) and saves it with Raw.save(OUT, fmt=...). Then writes
+        formats: MNE stores value ÷ (range × cal)), "subject_info" (MNE's dict, "birthday" as YYYY-MM-DD) and
+        "experimenter", and saves it with Raw.save(OUT, fmt=...). Then writes
         OUT.read.f64: what MNE's own read_raw_fif(OUT).get_data() gives, channel-major float64 in volts.
 Exits 1 with MNE's error on standard error when MNE fails.
 """
@@ -37,6 +38,13 @@ def save_fif(values_path, meta_path, out, fmt):
     data = np.fromfile(values_path, dtype="<f8").reshape(len(labels), -1)
     info = mne.create_info(labels, meta["rate"], meta.get("types", "eeg"))
     raw = mne.io.RawArray(data, info, verbose="error")
+    if meta.get("subject_info") is not None:
+        info = meta["subject_info"]
+        if "birthday" in info:
+            info["birthday"] = datetime.date.fromisoformat(info["birthday"])
+        raw.info["subject_info"] = info
+    if meta.get("experimenter") is not None:
+        raw.info["experimenter"] = meta["experimenter"]
     if meta.get("cal") is not None:
         with raw.info._unlock():
             for ch in raw.info["chs"]:

@@ -81,10 +81,22 @@ public enum IdentifyingFields {
         return fields + markers(recording) { marker in "marker file, position \(marker.frame + 1)" }
     }
 
-    /// FIF: the measurement date and the annotations' texts. (The measurement info's subject and experimenter
-    /// blocks are not read by ``FIFReader``, so they are not listed.)
+    /// FIF: the subject block's fields (names, birthday, sex, hospital id, …), the experimenter and the description
+    /// of the measurement info, the measurement date and the annotations' texts.
     static func fif(_ recording: Recording) -> [IdentifyingField] {
         var fields: [IdentifyingField] = []
+        let metadata = recording.descriptor.metadata
+        for (key, value) in metadata.sorted(by: { $0.key < $1.key }) where key.hasPrefix("fif.subject.") {
+            fields.append(
+                .init(
+                    kind: .person, name: "subject \(key.dropFirst("fif.subject.".count))",
+                    location: "FIFFB_SUBJECT block", value: value))
+        }
+        for (key, name) in [("fif.experimenter", "experimenter"), ("fif.description", "description")] {
+            if let value = metadata[key] {
+                fields.append(.init(kind: .recording, name: name, location: "FIFFB_MEAS_INFO block", value: value))
+            }
+        }
         if let start = recording.startTime {
             fields.append(
                 .init(kind: .date, name: "measurement date", location: "FIFF_MEAS_DATE", value: "Unix \(start) s"))

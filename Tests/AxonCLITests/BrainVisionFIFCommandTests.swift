@@ -77,9 +77,11 @@ struct BrainVisionFIFCommandTests {
         try volts.withUnsafeBytes { try Data($0).write(to: values) }
         let meta = folder.appendingPathComponent("m.json")
         let start = try #require(source.startTime)
-        try Data(
-            #"{"labels": ["C3", "C4"], "rate": 160, "meas_date": \#(start), "annotations": [[2.5, 0, "T1"]]}"#.utf8
-        ).write(to: meta)
+        let json =
+            #"{"labels": ["C3", "C4"], "rate": 160, "meas_date": \#(start), "annotations": [[2.5, 0, "T1"]], "#
+            + #""subject_info": {"his_id": "P-0042", "last_name": "Doe", "birthday": "1951-08-02", "sex": 2}, "#
+            + #""experimenter": "Dr Who"}"#
+        try Data(json.utf8).write(to: meta)
         let fif = folder.appendingPathComponent("s_raw.fif").path
         let script = ConvertCommandTests.root.appendingPathComponent("scripts/mne-write.py").path
         let saved = try AxonExecutable.run(ConvertCommandTests.python, [script, "fif", values.path, meta.path, fif])
@@ -93,6 +95,15 @@ struct BrainVisionFIFCommandTests {
             "    C3           µV", "  markers     1", "    frame 400 (2.500 s): T1", "    fif.kind: eeg",
         ] {
             #expect(info.output.contains(line), "missing \"\(line)\" in:\n\(info.output)")
+        }
+        let identifiers = try ConvertCommandTests.axon(["info", "--identifiers", fif])
+        for line in [
+            "subject hisID — FIFFB_SUBJECT block: \"P-0042\"", "subject lastName — FIFFB_SUBJECT block: \"Doe\"",
+            "subject birthday — FIFFB_SUBJECT block: \"1951-08-02\"",
+            "experimenter — FIFFB_MEAS_INFO block: \"Dr Who\"",
+            "measurement date — FIFF_MEAS_DATE", "annotation text — annotations block, frame 400: \"T1\"",
+        ] {
+            #expect(identifiers.output.contains(line), "missing \"\(line)\" in:\n\(identifiers.output)")
         }
         // float32 volts given in µV: IEEE_FLOAT_32 at a resolution of 10⁶ µV keeps every value.
         let header = folder.appendingPathComponent("s.vhdr").path

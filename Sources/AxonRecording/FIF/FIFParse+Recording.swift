@@ -73,6 +73,7 @@ extension FIFParse {
             "file": sourceName, "format": "FIF", "fif.firstSample": String(firstSample),
             "fif.buffers": String(buffers.count),
         ]
+        metadata.merge(identification) { first, _ in first }
         if Set(kinds).count == 1 {
             metadata["fif.kind"] = kinds[0]
         } else {

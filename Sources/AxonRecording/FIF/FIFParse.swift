@@ -38,6 +38,9 @@ struct FIFParse {
     var annotationTexts: [String] = []
     var annotationOrigin: Double?
     var warnings: [String] = []
+    /// What the file says about who was measured and by whom, as metadata (`fif.subject.lastName`,
+    /// `fif.experimenter`, `fif.description`).
+    var identification: [String: String] = [:]
 
     init(bytes: FIFBytes, keepsCompleteBuffers: Bool) {
         self.bytes = bytes
@@ -129,6 +132,14 @@ struct FIFParse {
                     unit: bytes.int32(at + 72), name: bytes.text(at + 80, 16)))
         case (FIFTag.Block.measurementInfo, FIFTag.Kind.measurementDate):
             measurementDate = try date(tag)
+        case (FIFTag.Block.measurementInfo, FIFTag.Kind.experimenter):
+            if let text = value(tag) { identification["fif.experimenter"] = text }
+        case (FIFTag.Block.measurementInfo, FIFTag.Kind.comment):
+            if let text = value(tag) { identification["fif.description"] = text }
+        case (FIFTag.Block.subject, let kind):
+            if let name = FIFTag.Kind.subjectFields[kind], let text = value(tag) {
+                identification["fif.subject.\(name)"] = text
+            }
         case (FIFTag.Block.channelInfo, FIFTag.Kind.channelDACQName):
             guard tag.type == FIFTag.DataType.string else { throw wrongType(tag, "a string") }
             if !longNames.isEmpty { longNames[longNames.count - 1] = bytes.text(tag.dataOffset, tag.size) }
@@ -176,6 +187,23 @@ struct FIFParse {
             frames += bufferFrames
         default:
             break
+        }
+    }
+
+    /// A tag's value as text: a string, the first int32, float32 or float64, or a Julian day as `YYYY-MM-DD`; `nil`
+    /// for other types or an empty tag.
+    private func value(_ tag: FIFTag) -> String? {
+        switch tag.type {
+        case FIFTag.DataType.string: return bytes.text(tag.dataOffset, tag.size)
+        case FIFTag.DataType.int32 where tag.size >= 4: return String(bytes.int32(tag.dataOffset))
+        case FIFTag.DataType.float32 where tag.size >= 4: return "\(bytes.float32(tag.dataOffset))"
+        case FIFTag.DataType.float64 where tag.size >= 8: return "\(bytes.float64(tag.dataOffset))"
+        case FIFTag.DataType.julian where tag.size >= 4:
+            // Julian day 2440588 is 1970-01-01.
+            let date = CivilDate.date(days: Int(bytes.int32(tag.dataOffset)) - 2_440_588)
+            func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            return "\(date.year)-\(two(date.month))-\(two(date.day))"
+        default: return nil
         }
     }
 

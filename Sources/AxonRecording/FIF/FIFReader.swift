@@ -12,6 +12,7 @@ import AxonStreams
 /// | `FIFFB_RAW_DATA` / `FIFFB_CONTINUOUS_DATA`: `FIFF_DATA_BUFFER`s of float32, int16 (also packed), int32 or float64, channel-fastest | values = stored × range × cal (MNE-Python's `get_data()`), × 10⁶ for `V` channels other than stimulus ones |
 /// | `FIFF_DATA_SKIP` (buffers) and `FIFF_DATA_SKIP_SAMP` (samples) between buffers | a ``RecordingGap`` of that many samples (MNE-Python fills them with zeros; Axon keeps the samples it has); a skip before the first buffer moves the start |
 /// | `FIFF_FIRST_SAMPLE`, `FIFF_MEAS_DATE` (seconds, microseconds) | ``Recording/timestamps``: date + (first sample + frame + samples skipped before it) ÷ rate; none without a date |
+/// | `FIFFB_SUBJECT` (names, birthday, sex, hospital id, …), `FIFF_EXPERIMENTER`, `FIFF_DESCRIPTION` | `metadata["fif.subject.<field>"]`, `["fif.experimenter"]`, `["fif.description"]`: not technical, so an ``Anonymization`` drops them, and `axon info --identifiers` lists them |
 /// | `FIFFB_MNE_ANNOTATIONS` (onsets, ends, descriptions) | ``Recording/markers`` at onset × rate − first sample; text the description |
 ///
 /// Every other tag is stepped over by its `size` (or followed through its `next` pointer, checked to lie inside

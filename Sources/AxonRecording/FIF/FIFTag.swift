@@ -25,6 +25,12 @@ struct FIFTag: Sendable {
         static let dataSkip: Int32 = 301
         static let dataSkipSamples: Int32 = 303
         static let channelDACQName: Int32 = 258
+        static let experimenter: Int32 = 212
+        /// `FIFF_SUBJ_ID` … `FIFF_SUBJ_HIS_ID`: who was measured.
+        static let subjectFields: [Int32: String] = [
+            400: "id", 401: "firstName", 402: "middleName", 403: "lastName", 404: "birthday", 405: "sex", 406: "hand",
+            407: "weight", 408: "height", 409: "comment", 410: "hisID",
+        ]
         static let annotationOnsets: Int32 = 3568
         static let annotationEnds: Int32 = 3569
     }
@@ -33,6 +39,7 @@ struct FIFTag: Sendable {
     enum Block {
         static let measurement: Int32 = 100
         static let measurementInfo: Int32 = 101
+        static let subject: Int32 = 106
         static let rawData: Int32 = 102
         static let continuousData: Int32 = 112
         static let channelInfo: Int32 = 113
@@ -46,6 +53,7 @@ struct FIFTag: Sendable {
         static let int32: Int32 = 3
         static let float32: Int32 = 4
         static let float64: Int32 = 5
+        static let julian: Int32 = 6
         static let string: Int32 = 10
         static let packedInt16: Int32 = 16
         static let channelInfo: Int32 = 30
