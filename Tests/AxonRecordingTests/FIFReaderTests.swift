@@ -199,6 +199,33 @@ struct FIFReaderTests {
         }
     }
 
+    /// A small valid FIF file: two channels at 100 Hz, three float32 buffers of 10 frames, one annotation.
+    static func smallFile() -> [UInt8] {
+        var file = Builder.start()
+        file.measurementInfo()
+        file.tag(104, 3, Builder.be([Int32(3810)]))
+        file.tag(3568, 4, Builder.be([Float(0.05)]))
+        file.tag(3569, 4, Builder.be([Float(0.05)]))
+        file.tag(206, 10, Array("T0".utf8))
+        file.tag(105, 3, Builder.be([Int32(3810)]))
+        file.tag(104, 3, Builder.be([Int32(102)]))
+        file.tag(208, 3, Builder.be([Int32(0)]))
+        for buffer in 0..<3 {
+            file.tag(300, 4, Builder.be((0..<20).map { Float(buffer * 20 + $0) }))
+        }
+        file.tag(105, 3, Builder.be([Int32(102)]))
+        file.tag(108, 3, Builder.be([Int32(0)]), next: -1)
+        return file.bytes
+    }
+
+    @Test("the small hand-made file: 30 frames, the annotation at frame 5")
+    func smallFileReads() throws {
+        let recording = try FIFReader().read(bytes: Self.smallFile(), sourceName: "small.fif")
+        #expect(recording.frameCount == 30 && recording.channelCount == 2)
+        #expect(recording.markers == [RecordingMarker(frame: 5, value: 0, text: "T0")])
+        #expect(recording.value(frame: 29, channel: 1) == 59)
+    }
+
     @Test("hand-made: int16 buffers with a skip between them, a first sample, and a next pointer over junk")
     func skipsAndPointers() throws {
         var file = Builder.start()

@@ -11,7 +11,7 @@ struct ReaderFuzzTests {
     static let iterations = 300
 
     enum Reader: String, CaseIterable, CustomTestStringConvertible {
-        case openBCI, muse, axonCSV, edf, openBCILegacy, brainFlow, mindMonitor
+        case openBCI, muse, axonCSV, edf, openBCILegacy, brainFlow, mindMonitor, fif
         var testDescription: String { rawValue }
     }
 
@@ -35,6 +35,8 @@ struct ReaderFuzzTests {
             return firstLines(try RecordingFile.readAll(path: OlderOpenBCIFormatTests.brainFlowPath), 40)
         case .mindMonitor:
             return firstLines(try RecordingFile.readAll(path: MindMonitorCSVReaderTests.rawPath), 60)
+        case .fif:
+            return FIFReaderTests.smallFile()
         case .edf:
             // The PhysioNet header and its first two data records, with the record count set to 2.
             let whole = EDFFileReaderTests.bytes
@@ -52,6 +54,7 @@ struct ReaderFuzzTests {
         case .openBCILegacy: return try OpenBCILegacyTextReader().read(path: path)
         case .brainFlow: return try BrainFlowCSVReader().read(path: path)
         case .mindMonitor: return try MindMonitorCSVReader().read(path: path).recording
+        case .fif: return try FIFReader().read(path: path)
         }
     }
 

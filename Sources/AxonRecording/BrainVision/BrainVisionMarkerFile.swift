@@ -53,9 +53,10 @@ struct BrainVisionMarkerFile: Sendable {
                 guard index < fields.count else { return value }
                 let field = fields[index].trimmingCharacters(in: .whitespaces)
                 if field.isEmpty, index > 2 { return value }
-                guard let number = Int(field) else {
+                guard let number = Int(field), (-2_147_483_648...2_147_483_647).contains(number) else {
                     throw .badMarker(
-                        line: entry.line, text: entry.value, reason: "the \(name) \"\(field)\" is not a whole number")
+                        line: entry.line, text: entry.value,
+                        reason: "the \(name) \"\(field)\" is not a whole number of 32 bits")
                 }
                 return number
             }

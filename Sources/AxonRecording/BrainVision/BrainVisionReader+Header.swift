@@ -71,7 +71,7 @@ extension BrainVisionReader {
             }
             channelCount = channels
             let interval = try required(common, "SamplingInterval")
-            guard let micros = Double(interval.value), micros.isFinite, micros > 0 else {
+            guard let micros = Double(interval.value), micros.isFinite, micros > 0, (1e6 / micros).isFinite else {
                 throw .badValue(
                     line: interval.line, key: "SamplingInterval", value: interval.value,
                     reason: "not a positive number of microseconds")

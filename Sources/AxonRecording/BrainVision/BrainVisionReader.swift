@@ -204,9 +204,14 @@ public struct BrainVisionReader: Sendable {
                     missing = comment.count
                     cause = comment.cause
                 } else if let first = start, let date = entry.date {
-                    let elapsed = Int(((date - first) * rate).rounded()) - (entry.position - startPosition)
-                    missing = max(0, elapsed) - gaps.reduce(0) { $0 + $1.gap.missingCount }
-                    missing = max(0, missing)
+                    if let samples = Int(roundingFinite: (date - first) * rate) {
+                        let elapsed = samples - (entry.position - startPosition)
+                        missing = max(0, elapsed - gaps.reduce(0) { $0 + $1.gap.missingCount })
+                    } else {
+                        warnings.append(
+                            "line \(entry.line): the New Segment date is too far from the start to count samples; "
+                                + "kept as a gap of 0 samples")
+                    }
                 } else {
                     warnings.append(
                         "a New Segment (a discontinuity) before frame \(frame) has no date: a gap of unknown length, "
@@ -252,7 +257,7 @@ public struct BrainVisionReader: Sendable {
     static func gapComment(_ text: String) -> (count: Int, cause: GapRecord.Cause)? {
         guard text.hasPrefix("gap: "), text.hasSuffix(")"), let open = text.firstIndex(of: "(") else { return nil }
         let head = text[text.index(text.startIndex, offsetBy: 5)..<open].trimmingCharacters(in: .whitespaces)
-        guard head.hasSuffix(" samples"), let count = Int(head.dropLast(8)), count >= 0,
+        guard head.hasSuffix(" samples"), let count = Int(head.dropLast(8)), (0...2_147_483_647).contains(count),
             let cause = GapRecord.Cause(
                 rawValue: String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
         else { return nil }

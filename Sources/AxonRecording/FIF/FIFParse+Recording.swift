@@ -130,7 +130,11 @@ extension FIFParse {
                 } ?? 0
             for (index, onset) in annotationOnsets.enumerated() {
                 // A sample of MNE-Python's timeline (skipped samples counted), then Axon's frame.
-                let sample = Int(((onset + shift) * rate).rounded()) - firstSample
+                guard let timeline = Int(roundingFinite: (onset + shift) * rate) else {
+                    outside += 1
+                    continue
+                }
+                let sample = timeline - firstSample
                 var missing = 0
                 for gap in gaps {
                     if sample >= gap.beforeFrame + missing + gap.missing { missing += gap.missing }

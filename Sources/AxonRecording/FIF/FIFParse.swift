@@ -174,7 +174,15 @@ struct FIFParse {
                 throw .bufferSize(offset: tag.offset, size: tag.size, channels: count, width: width)
             }
             let bufferFrames = tag.size / (count * width)
-            let skipped = pendingSkip.samples + pendingSkip.buffers * bufferFrames
+            // A lying skip count must not overflow: more than 2⁴⁰ samples (years at any rate) is refused.
+            let (product, overflow) = pendingSkip.buffers.multipliedReportingOverflow(by: bufferFrames)
+            guard !overflow, product <= 1 << 40, pendingSkip.samples <= 1 << 40 else {
+                throw .badTag(
+                    offset: tag.offset, kind: tag.kind,
+                    reason: "the skips before it claim \(pendingSkip.buffers) buffers of \(bufferFrames) frames and "
+                        + "\(pendingSkip.samples) samples, beyond any recording")
+            }
+            let skipped = pendingSkip.samples + product
             pendingSkip = (0, 0)
             if skipped > 0 {
                 if buffers.isEmpty {
