@@ -376,4 +376,22 @@ struct BrainVisionTests {
         #expect(recording.markers.map(\.value) == [7, 12])
         #expect(recording.warnings.count == 3, "\(recording.warnings)")
     }
+
+    @Test("a first New Segment after sample 1 dates its own sample: the start is that date less the samples before")
+    func firstSegmentLater() throws {
+        let folder = try EDFPeers.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = try Self.writeSmall(in: folder)
+        let marks =
+            "Brain Vision Data Exchange Marker File, Version 1.0\r\n[Marker Infos]\r\n"
+            + "Mk1=New Segment,,3,1,0,20240102030405500000\r\nMk2=New Segment,,51,1,0,20240102030405700000\r\n"
+        try Data(marks.utf8).write(to: URL(fileURLWithPath: BrainVisionWriter.companionPaths(ofHeader: path).markers))
+        let recording = try BrainVisionReader().read(path: path)
+        // 2024-01-02T03:04:05.5Z at frame 2 of 500 Hz; the second segment 0.2 s later at frame 50: 52 samples missing.
+        let start = 1_704_164_645.5 - 2.0 / 500
+        #expect(abs((recording.startTime ?? 0) - start) < 1e-9)
+        #expect(recording.gaps.map(\.beforeFrame) == [50])
+        #expect(recording.gaps.map(\.gap.missingCount) == [52])
+        #expect(recording.markers.isEmpty)
+    }
 }

@@ -172,7 +172,6 @@ public struct BrainVisionReader: Sendable {
         var markers: [RecordingMarker] = []
         var gaps: [RecordingGap] = []
         var start: Double?
-        var startPosition = 1
         var outside = 0
         var lasting = 0
         var perChannel = 0
@@ -186,12 +185,12 @@ public struct BrainVisionReader: Sendable {
             if entry.type == "New Segment" {
                 defer { segmentSeen = true }
                 if !segmentSeen {
-                    start = entry.date
-                    startPosition = entry.position
+                    // The first segment dates its own sample: the start is that date less the samples before it.
+                    start = entry.date.map { $0 - Double(max(entry.position - 1, 0)) / rate }
                     if entry.date == nil, !entry.dateText.isEmpty, entry.dateText.contains(where: { $0 != "0" }) {
                         warnings.append("line \(entry.line): the New Segment date \"\(entry.dateText)\" is not a date")
                     }
-                    if entry.position <= 1 { continue }
+                    continue
                 }
                 guard entry.position > 1, entry.position <= frames else {
                     if entry.position > frames { outside += 1 }
@@ -205,7 +204,7 @@ public struct BrainVisionReader: Sendable {
                     cause = comment.cause
                 } else if let first = start, let date = entry.date {
                     if let samples = Int(roundingFinite: (date - first) * rate) {
-                        let elapsed = samples - (entry.position - startPosition)
+                        let elapsed = samples - (entry.position - 1)
                         missing = max(0, elapsed - gaps.reduce(0) { $0 + $1.gap.missingCount })
                     } else {
                         warnings.append(
