@@ -8,8 +8,9 @@ extension Axon {
     /// Plays a recording file through the EEG engine (replay → ring → engine), printing spectra rows and zones.
     struct Replay: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Play a recording (EDF/BDF, Axon CSV, OpenBCI, Muse) through the EEG engine in real time (any "
-                + "speed) or as fast as possible; print each spectrum's dominant frequencies and the zones.")
+            abstract: "Play a recording (EDF/BDF, BrainVision, FIF, XDF, Axon CSV, OpenBCI, Muse) through the EEG "
+                + "engine in real time (any speed) or as fast as possible; print each spectrum's dominant frequencies "
+                + "and the zones.")
 
         @Argument(help: "The recording.")
         var file: String
