@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "AxonLSL", targets: ["AxonLSL"]),
         .library(name: "AxonFleet", targets: ["AxonFleet"]),
         .library(name: "AxonConnect", targets: ["AxonConnect"]),
+        .library(name: "AxonSensors", targets: ["AxonSensors"]),
         .executable(name: "axon", targets: ["axon"]),
     ],
     traits: [
@@ -139,6 +140,10 @@ let package = Package(
                 "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
             ]),
 
+        // Sensors Axon has no adapter for: Open Sound Control 1.0 read in place (OSCPacketReader) and a UDP source
+        // on loopback that maps one OSC address to a stream (OSCSampleSource; Mind Monitor's /muse/eeg built in).
+        .target(name: "AxonSensors", dependencies: ["AxonStreams", "AxonMemory"]),
+
         // MARK: - Command line
         .executableTarget(
             name: "axon",
@@ -150,6 +155,8 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "AxonMemoryTests", dependencies: ["AxonMemory"]),
+        .testTarget(
+            name: "AxonSensorsTests", dependencies: ["AxonSensors", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
             name: "AxonConnectTests",
             dependencies: [
