@@ -90,7 +90,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
                     device: device, bus: bus, discovering: services, connectTimeout: min(10, openTimeout),
                     openTimeout: openTimeout)
             } catch {
-                throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
+                throw .transport(endpoint: endpoint, operation: "open", error)
             }
             do throws(TransportError) {
                 try transport.openBlocking(
@@ -102,7 +102,7 @@ public final class BLESerialLink: OBDByteLink, @unchecked Sendable {
                 continue
             } catch {
                 transport.closeBlocking()
-                throw .cannotOpen(endpoint: endpoint, code: 0, reason: error.description)
+                throw .transport(endpoint: endpoint, operation: "open", error)
             }
             self.transport = transport
             self.profile = profile
