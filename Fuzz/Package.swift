@@ -11,7 +11,7 @@ let rootPackage = URL(fileURLWithPath: Context.packageDirectory).deletingLastPat
 
 let axon: [Target.Dependency] = [
     "AxonStreams", "AxonRecording", "AxonBrainiac", "AxonOBD", "AxonBand", "AxonResearchBIT", "AxonScales",
-    "AxonOpenBCI", "AxonMuse",
+    "AxonOpenBCI", "AxonMuse", "AxonSensors",
 ].map { .product(name: $0, package: rootPackage) }
 
 let package = Package(

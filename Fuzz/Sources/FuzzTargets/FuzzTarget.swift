@@ -6,6 +6,7 @@ import AxonOpenBCI
 import AxonRecording
 import AxonResearchBIT
 import AxonScales
+import AxonSensors
 import AxonStreams
 
 /// Every decoder and reader Axon feeds with bytes from outside, as one libFuzzer target each.
@@ -48,6 +49,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case xdf
     /// The XML of an LSL stream header, as XDF files carry it (the input wrapped in one stream-header chunk).
     case lslxml
+    /// FIF raw files, as MNE-Python saves them.
+    case fif
+    /// Open Sound Control packets (datagrams), through ``OSCPacketReader``; the input as it is and padded to 4.
+    case osc
 
     /// Runs one input.
     public func run(_ bytes: [UInt8]) {
@@ -72,6 +77,14 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .ganglion: Self.ganglion(bytes)
         case .xdf: Self.xdf(self, bytes)
         case .lslxml: Self.xdf(self, Self.streamHeaderFile(xml: bytes))
+        case .fif:
+            Self.reader(self, bytes) { () throws(RecordingError) in try FIFReader().read(bytes: bytes) }
+            Self.reader(self, bytes) { () throws(RecordingError) in
+                try FIFReader(keepsCompleteBuffers: false).read(bytes: bytes)
+            }
+        case .osc:
+            Self.osc(bytes)
+            Self.osc(bytes + [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4))
         }
     }
 
@@ -301,6 +314,46 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
                 "markers not in frame order")
         } catch {
             require(!error.description.isEmpty, target, "an error without a description")
+        }
+    }
+
+    /// One datagram: read twice (the same messages both times), every view inside the packet, every address
+    /// starting with `/`, every argument the type tags announce handed out.
+    private static func osc(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { packet in
+            let range = UInt(bitPattern: packet.baseAddress)..<(UInt(bitPattern: packet.baseAddress) + UInt(packet.count))
+            func inside(_ view: UnsafeRawBufferPointer) -> Bool {
+                view.isEmpty || (range.contains(UInt(bitPattern: view.baseAddress))
+                    && UInt(bitPattern: view.baseAddress) + UInt(view.count) <= range.upperBound)
+            }
+            var first: [Int] = []
+            var second: [Int] = []
+            do throws(OSCDecodingError) {
+                try OSCPacketReader.forEachMessage(in: packet) { message in
+                    require(message.address.first == UInt8(ascii: "/"), .osc, "an address without /")
+                    require(inside(message.address) && inside(message.typeTags), .osc, "a view outside the packet")
+                    var arguments = 0
+                    message.forEachArgument { argument in
+                        arguments += 1
+                        switch argument {
+                        case .string(let view), .blob(let view):
+                            require(inside(view), .osc, "an argument outside the packet")
+                        default: break
+                        }
+                    }
+                    require(arguments == message.argumentCount, .osc, "\(arguments) arguments for \(message.argumentCount) tags")
+                    first.append(arguments)
+                }
+            } catch {
+                require(!error.description.isEmpty, .osc, "an error without a description")
+                return
+            }
+            do throws(OSCDecodingError) {
+                try OSCPacketReader.forEachMessage(in: packet) { second.append($0.argumentCount) }
+            } catch {
+                require(false, .osc, "a packet read once is rejected the second time: \(error)")
+            }
+            require(first == second, .osc, "two readings of one packet differ")
         }
     }
 

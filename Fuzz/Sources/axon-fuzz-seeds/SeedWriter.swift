@@ -5,6 +5,7 @@ import AxonOpenBCI
 import AxonRecording
 import AxonResearchBIT
 import AxonScales
+import AxonSensors
 import AxonStreams
 import Foundation
 import FuzzTargets
@@ -168,6 +169,26 @@ struct SeedWriter {
             let second = hex("65 00 00 5F FF F4 03 48 00 00 00 00 00 00 00 00 00 07 FF FF")
             let impedance: [UInt8] = [0xCA] + Array("1234Z".utf8)
             return [FuzzChunks.frame([raw, first, second, impedance])]
+        case .fif:
+            // Axon writes no FIF: the seeds are MNE-Python's own files (RawArray.save, float and short, two channels,
+            // an annotation), committed as Fuzz/Corpus/fif/seed-mne-*.
+            return []
+        case .osc:
+            func string(_ text: String) -> [UInt8] {
+                var bytes = Array(text.utf8) + [0]
+                while bytes.count % 4 != 0 { bytes.append(0) }
+                return bytes
+            }
+            func float(_ value: Float) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.bigEndian, Array.init) }
+            func int32(_ value: Int32) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+            // Mind Monitor's first RAW row as it streams it, a bundle holding it twice, and every other type tag.
+            let eeg = string("/muse/eeg") + string(",ffff") + [-44.922, 27.832, 32.715, 58.105].flatMap(float)
+            let bundle = string("#bundle") + [0, 0, 0, 0, 0, 0, 0, 1]
+                + int32(Int32(eeg.count)) + eeg + int32(Int32(eeg.count)) + eeg
+            let everything = string("/a") + string(",ifsbhdtcrmTFNI") + int32(-7) + float(1.5) + string("text")
+                + int32(3) + [1, 2, 3, 0] + [UInt8](repeating: 0x11, count: 8) + [UInt8](repeating: 0x22, count: 8)
+                + [UInt8](repeating: 0x33, count: 8) + int32(65) + int32(0x1020_3040) + int32(0x0090_3C40)
+            return [eeg, bundle, everything]
         case .xdf, .lslxml:
             let recording = try MuseCSVReader().read(path: museURL.path).frames(0..<8)
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-fuzz-seed.xdf").path

@@ -219,7 +219,7 @@ public final class OSCSampleSource: SampleSource, @unchecked Sendable {
                     tally.short += 1
                     return
                 }
-                frame.withUnsafeBufferPointer { writer.write($0, arrivalTime: arrival) }
+                _ = frame.withUnsafeBufferPointer { writer.write($0, arrivalTime: arrival) }
                 tally.frames += 1
             }
         } catch {
