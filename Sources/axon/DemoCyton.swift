@@ -37,7 +37,8 @@ extension Axon.Demo {
             while !Task.isCancelled {
                 let delivered = session.statistics().delivered
                 // A board that sent and then stopped ends the demo early (its port stays open, so the stream does not).
-                let stopped = cyton.map { !$0.state().isRunning && $0.state().statistics.packets > 0 } ?? false
+                let state = cyton?.state()
+                let stopped = state.map { !$0.isRunning && $0.statistics.packets > 0 } ?? false
                 if delivered >= samples || stopped { break }
                 try? await Task.sleep(for: .milliseconds(50))
             }
