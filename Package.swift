@@ -137,12 +137,13 @@ let package = Package(
             name: "AxonConnect",
             dependencies: [
                 "AxonStreams", "AxonDevices", "AxonBluetooth", "AxonBrainiac", "AxonMuse", "AxonOpenBCI", "AxonLSL",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonSensors",
             ]),
 
-        // Sensors Axon has no adapter for: Open Sound Control 1.0 read in place (OSCPacketReader) and a UDP source
-        // on loopback that maps one OSC address to a stream (OSCSampleSource; Mind Monitor's /muse/eeg built in).
-        .target(name: "AxonSensors", dependencies: ["AxonStreams", "AxonMemory"]),
+        // Sensors Axon has no adapter for: a sensor description file (transport, layout, channels) made a source
+        // (DescribedSensorSource over a serial line, BLE notifications, UDP or OSC), and Open Sound Control 1.0 read
+        // in place (OSCPacketReader; OSCSampleSource maps one OSC address to a stream, Mind Monitor's built in).
+        .target(name: "AxonSensors", dependencies: ["AxonStreams", "AxonMemory", "AxonDevices"]),
 
         // MARK: - Command line
         .executableTarget(
@@ -150,13 +151,13 @@ let package = Package(
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
                 "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
-                "AxonView", "AxonFleet", "AxonConnect", "CLinux", argumentParser,
+                "AxonView", "AxonFleet", "AxonConnect", "AxonSensors", "CLinux", argumentParser,
             ]),
 
         // MARK: - Tests
         .testTarget(name: "AxonMemoryTests", dependencies: ["AxonMemory"]),
         .testTarget(
-            name: "AxonSensorsTests", dependencies: ["AxonSensors", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
+            name: "AxonSensorsTests", dependencies: ["AxonSensors", "AxonRecording", "AxonStreams", "AxonDevices", "StreamTestSupport"]),
         .testTarget(
             name: "AxonConnectTests",
             dependencies: [

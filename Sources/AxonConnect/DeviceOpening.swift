@@ -1,4 +1,5 @@
 import AxonBluetooth
+import AxonSensors
 import AxonDevices
 import AxonLSL
 import AxonOpenBCI
@@ -39,13 +40,17 @@ public enum DeviceOpeningError: Error, CustomStringConvertible {
     case lsl(LSLError)
     /// The device answered but its source could not be made (for example an unknown Muse preset).
     case connectionFailed(device: String, cause: any Error)
+    /// The sensor description file at `path` could not be read or is not valid (every problem, with its path).
+    case sensorDescription(path: String, SensorDescriptionError)
+    /// The described sensor's source could not be made (its UDP port could not be bound).
+    case sensor(name: String, DescribedSensorError)
 
     /// A sentence for people (device names are shown as received: a terminal printer escapes them).
     public var description: String {
         switch self {
         case .notALiveDevice(let specifier):
             return "\(specifier) is no device Axon opens here; expected cyton:PATH, muse:NAME|ADDRESS, "
-                + "ganglion:NAME|ADDRESS or lsl:NAME|lsl:type=T|lsl:source_id=ID (every SOURCE: "
+                + "ganglion:NAME|ADDRESS, lsl:NAME|lsl:type=T|lsl:source_id=ID or sensor:FILE.json (every SOURCE: "
                 + "\(SourceSpecifier.forms))"
         case .notFound(let kind, let selector, let seconds, let seen):
             let list = seen.map { device in
@@ -63,6 +68,10 @@ public enum DeviceOpeningError: Error, CustomStringConvertible {
         case .cyton(let path, let error): return "Cyton on \(path): \(error)"
         case .lsl(let error): return "\(error)"
         case .connectionFailed(let device, let cause): return "\(device): \(cause)"
+        case .sensorDescription(let path, .invalid(let problems)):
+            return "sensor description \(path):\n" + problems.map { "  \($0)" }.joined(separator: "\n")
+        case .sensorDescription(let path, let error): return "sensor description \(path): \(error)"
+        case .sensor(let name, let error): return "sensor \(name): \(error)"
         }
     }
 

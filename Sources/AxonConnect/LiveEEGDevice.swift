@@ -3,11 +3,12 @@ import AxonDevices
 import AxonLSL
 import AxonMuse
 import AxonOpenBCI
+import AxonSensors
 import AxonStreams
 import Foundation
 
-/// An EEG device or stream SOURCE (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`, or an LSL stream,
-/// `lsl:NAME|lsl:type=T|lsl:source_id=ID`), opened as a sample source with what a program needs around it: the
+/// An EEG device or stream SOURCE (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`, an LSL stream,
+/// `lsl:NAME|lsl:type=T|lsl:source_id=ID`, or a sensor description file, `sensor:FILE.json`), opened as a sample source with what a program needs around it: the
 /// timeline that turns its counters into gap records, a title, a one-line summary of the device's counts, and how
 /// to let go of it. `axon record`, `view`, `analyze` and `demo` open their devices with it.
 ///
@@ -62,13 +63,14 @@ public struct LiveEEGDevice: Sendable {
     /// ``DeviceSearch/brainiacTransport(selector:bus:seconds:profile:progress:)``).
     public static func handles(_ specifier: SourceSpecifier) -> Bool {
         switch specifier {
-        case .cyton, .muse, .ganglion, .lsl: true
+        case .cyton, .muse, .ganglion, .lsl, .sensor: true
         case .file, .simulator, .testSequence, .brainiac: false
         }
     }
 
     /// Connects: the Cyton's text exchange on its port, or discovery and connection through BlueZ for a Muse or a
-    /// Ganglion (``DeviceSearch``), or an inlet on the LSL stream.
+    /// Ganglion (``DeviceSearch``), or an inlet on the LSL stream; a described sensor is read from its file and
+    /// its transport made (a BLE sensor found and connected as a Muse is, a UDP or OSC port bound on 127.0.0.1).
     ///
     /// - Throws: ``DeviceOpeningError``: ``DeviceOpeningError/notALiveDevice(_:)`` for a SOURCE of another kind,
     ///   ``DeviceOpeningError/notFound(kind:selector:seconds:seen:)`` when the device does not appear, and the
@@ -78,6 +80,7 @@ public struct LiveEEGDevice: Sendable {
     ) async throws(DeviceOpeningError) -> LiveEEGDevice {
         switch specifier {
         case .lsl(let query): return try openStream(query, options: options)
+        case .sensor(let path): return try await openSensor(path, options: options, progress: progress)
         case .cyton(let path): return try openCyton(path: path, channels: options.channels, progress: progress)
         case .muse(let selector):
             let transport = try await DeviceSearch.transport(
@@ -124,6 +127,33 @@ public struct LiveEEGDevice: Sendable {
             }, close: {})
     }
 
+    private static func openSensor(
+        _ path: String, options: Options, progress: (DeviceOpeningEvent) -> Void
+    ) async throws(DeviceOpeningError) -> LiveEEGDevice {
+        let sensor: SensorDescription
+        do { sensor = try SensorDescription(contentsOf: path) } catch { throw .sensorDescription(path: path, error) }
+        let transport: BusRecoveringTransport?
+        if case .ble(let device, let notify, _, _, _) = sensor.transport, let service = notify.service {
+            transport = try await DeviceSearch.transport(
+                kind: sensor.name, selector: device, service: service, bus: options.bus, seconds: options.searchSeconds,
+                progress: progress)
+        } else {
+            transport = nil
+        }
+        let source: DescribedSensorSource
+        do { source = try DescribedSensorSource(sensor, transport: transport) } catch {
+            transport?.central.close()
+            throw .sensor(name: sensor.name, error)
+        }
+        let endpoint = source.port.map { port in
+            if case .osc(_, let address) = sensor.transport { return "OSC \(address) on UDP 127.0.0.1:\(port)" }
+            return "UDP 127.0.0.1:\(port)"
+        } ?? sensor.transport.endpoint
+        return LiveEEGDevice(
+            source: source, timeline: source.timelineConfiguration, title: "\(sensor.name) (\(endpoint), \(path))",
+            summary: { sensorSummary(source.statistics) }, close: { transport?.central.close() })
+    }
+
     private static func openCyton(
         path: String, channels: [String]?, progress: (DeviceOpeningEvent) -> Void
     ) throws(DeviceOpeningError) -> LiveEEGDevice {
@@ -158,6 +188,18 @@ extension LiveEEGDevice {
             line += "; accelerometer \(a.map { String(format: "%.3f", $0) }.joined(separator: ", ")) g"
         }
         if let error = state.error { line += "; ended: \(error)" }
+        return line
+    }
+
+    /// One line of a described sensor's counts.
+    static func sensorSummary(_ s: DescribedSensorStatistics) -> String {
+        var line = "  sensor: \(s.packets) packets, \(s.samples) samples, \(s.rejected) rejected"
+        if s.rejectedDatagrams > 0 { line += ", \(s.rejectedDatagrams) datagrams not OSC" }
+        if s.otherMessages > 0 { line += ", \(s.otherMessages) messages to other addresses" }
+        if s.skippedBytes > 0 { line += ", \(s.skippedBytes) bytes skipped before sync" }
+        if s.skippedLines > 0 { line += ", \(s.skippedLines) header lines skipped" }
+        if s.linkLosses > 0 { line += "; \(s.linkLosses) link losses" }
+        if let reason = s.lastRejection { line += "; last rejected: \(reason)" }
         return line
     }
 

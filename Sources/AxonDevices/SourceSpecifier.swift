@@ -1,5 +1,6 @@
 /// One SOURCE argument, as every EEG command takes it: a recording's path, `simulator`, `test-sequence:HZ`,
-/// `cyton:PATH`, `muse:NAME`, `ganglion:NAME`, `ble:NAME` or `lsl:NAME|lsl:type=T|lsl:source_id=ID`.
+/// `cyton:PATH`, `muse:NAME`, `ganglion:NAME`, `ble:NAME`, `lsl:NAME|lsl:type=T|lsl:source_id=ID` or
+/// `sensor:FILE.json` (a sensor description file).
 ///
 /// Parsing only: what a command does with each kind (and which kinds it takes) is the command's business. A word
 /// with a `kind:` prefix that names no kind is an error listing every kind, not a path that does not exist.
@@ -23,14 +24,17 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     case brainiac(selector: String)
     /// A Lab Streaming Layer stream: `NAME`, `type=T` or `source_id=ID` (the text after `lsl:`).
     case lsl(query: String)
+    /// A sensor described by a file (`AxonSensors`' `SensorDescription`): its transport, layout and channels.
+    case sensor(description: String)
 
     /// Every form, as help texts and errors list them.
     public static let forms =
         "a recording's path, simulator, test-sequence:HZ, cyton:PATH, muse:NAME|ADDRESS, ganglion:NAME|ADDRESS, "
-        + "ble:NAME|ADDRESS (a Brainiac headset; ble: alone, the one in range), lsl:NAME|lsl:type=T|lsl:source_id=ID"
+        + "ble:NAME|ADDRESS (a Brainiac headset; ble: alone, the one in range), lsl:NAME|lsl:type=T|lsl:source_id=ID, "
+        + "sensor:FILE.json (a sensor description, docs/sensors.md)"
 
     /// The prefixes of the kinds that are not paths.
-    public static let kinds = ["test-sequence", "cyton", "muse", "ganglion", "ble", "lsl"]
+    public static let kinds = ["test-sequence", "cyton", "muse", "ganglion", "ble", "lsl", "sensor"]
 
     /// Parses `text`.
     ///
@@ -65,6 +69,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
         case "muse": self = .muse(selector: value)
         case "ganglion": self = .ganglion(selector: value)
         case "ble": self = .brainiac(selector: value)
+        case "sensor": self = .sensor(description: value)
         default: self = .lsl(query: value)
         }
     }
@@ -78,7 +83,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     /// Whether this is a device reached through a radio or a port (not a file, a simulator or an LSL stream).
     public var isDevice: Bool {
         switch self {
-        case .cyton, .muse, .ganglion, .brainiac: true
+        case .cyton, .muse, .ganglion, .brainiac, .sensor: true
         default: false
         }
     }
@@ -94,6 +99,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
         case .ganglion(let selector): "ganglion:\(selector)"
         case .brainiac(let selector): "ble:\(selector)"
         case .lsl(let query): "lsl:\(query)"
+        case .sensor(let path): "sensor:\(path)"
         }
     }
 }

@@ -48,6 +48,8 @@ extension Axon {
         @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
 
+        @OptionGroup var sensor: SensorOption
+
         @Option(help: "A liblsl configuration file for --device lsl:… (default: this machine only).")
         var lslConfig: String?
 
@@ -102,7 +104,7 @@ extension Axon {
         /// The SOURCE given, under its new spelling or an old one (`announce`: print a line for an old one).
         func resolvedSource(announce: Bool) throws -> SourceSpecifier {
             let specifier = try SourceArgument.resolve(
-                source, command: "analyze", announce: announce,
+                source, command: "analyze", announce: announce, sensor: sensor,
                 deprecated: [
                     .init(option: "--test-sequence", value: SourceArgument.testSequence(testSequence)),
                     .init(option: "--device", value: device),

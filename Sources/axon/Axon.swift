@@ -11,7 +11,7 @@ struct Axon: AsyncParsableCommand {
         subcommands: [
             Demo.self, Analyze.self, Record.self, Replay.self, Info.self, Convert.self, StreamDemo.self, Bench.self,
             Scan.self, OBD.self, Scale.self, Band.self, ResearchBIT.self, SimulateCyton.self, LSL.self, Fleet.self,
-            Impedance.self, Plot.self,
+            Impedance.self, Plot.self, Sensor.self,
         ] + liveViewCommands,
         defaultSubcommand: Demo.self)
 

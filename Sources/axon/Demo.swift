@@ -99,7 +99,7 @@ extension Axon {
             if filters.isActive {
                 switch try resolvedSource() {
                 case nil, .file?, .cyton?: break
-                case .testSequence?, .simulator?, .lsl?, .muse?, .ganglion?, .brainiac?:
+                case .testSequence?, .simulator?, .lsl?, .muse?, .ganglion?, .brainiac?, .sensor?:
                     // --view shows any source through axon view, which filters all of them.
                     guard view else {
                         throw ValidationError(
@@ -112,6 +112,8 @@ extension Axon {
 
         @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
+
+        @OptionGroup var sensor: SensorOption
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for a Bluetooth SOURCE (default: the system bus).")
         var bus: String?
@@ -132,7 +134,7 @@ extension Axon {
 
         /// The SOURCE given, under its new spelling or an old one; `nil` for the built-in demo.
         func resolvedSource() throws -> SourceSpecifier? {
-            try SourceArgument.resolve(source, command: "demo", deprecated: [
+            try SourceArgument.resolve(source, command: "demo", sensor: sensor, deprecated: [
                 .init(option: "--file", value: file),
                 .init(option: "--test-sequence", value: SourceArgument.testSequence(testSequence)),
                 .init(option: "--device", value: device),
@@ -162,7 +164,7 @@ extension Axon {
             case .cyton(let port): try await runCyton(path: port)
             case .muse, .ganglion: try await runLiveDevice(specifier!)
             case .brainiac(let selector): try await runHeadset(selector: selector)
-            case .lsl: try await runLiveDevice(specifier!)
+            case .lsl, .sensor: try await runLiveDevice(specifier!)
             }
         }
 

@@ -22,7 +22,8 @@ extension Axon {
                 SOURCE is `simulator` (a 4-channel 250 Hz simulated headset), `test-sequence:HZ` (the simulated \
                 Brainiac headset's test sequence through the packet decoder), a recording's path (any format axon \
                 reads), played in real time unless --speed or --fast, a device (cyton:PATH, muse:NAME, \
-                ganglion:NAME, ble:NAME) or an LSL stream (lsl:NAME, lsl:type=T). Without --seconds it runs \
+                ganglion:NAME, ble:NAME), an LSL stream (lsl:NAME, lsl:type=T) or a sensor described by a file \
+                (--sensor FILE.json, docs/sensors.md). Without --seconds it runs \
                 until SIGINT or SIGTERM, which close the file cleanly. EDF/BDF files are crash-safe: the header's \
                 record count is rewritten and the file fsynced after every data record. Annotated in EDF/BDF: the \
                 start, each zone, gaps, the simulated headset's status, and every line typed on standard input \
@@ -54,6 +55,8 @@ extension Axon {
 
         @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
+
+        @OptionGroup var sensor: SensorOption
 
         @Option(help: "D-Bus address of the bus bluetoothd is on, for a Bluetooth SOURCE (default: the system bus).")
         var bus: String?
@@ -128,7 +131,7 @@ extension Axon {
             let lslOption = source == nil && sourceOptions.count == 1 && LSLCommandSupport.isStream(sourceOptions[0])
                 ? sourceOptions[0] : nil
             return try SourceArgument.resolve(
-                source ?? lslOption, command: "record", announce: announce,
+                source ?? lslOption, command: "record", announce: announce, sensor: sensor,
                 deprecated: [
                     .init(option: "--source", value: lslOption == nil ? sourceOptions.first : nil),
                     .init(option: "--device", value: device),
@@ -150,6 +153,11 @@ extension Axon {
             let (source, pipelineConfiguration, timeBase) = try makeSource(
                 specifier, headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
+            if !descriptor.isRegular, ["edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
+                throw ValidationError(
+                    "\(descriptor.name) is irregular (no fixed rate); EDF and BDF hold regular signals: record it "
+                        + "to .csv or .xdf")
+            }
             let stage = try SOSFilterStage(filters, sampleRate: descriptor.nominalRate)
             let fileExtension = URL(fileURLWithPath: out).pathExtension.lowercased()
             let edfSink: EDFSink?
@@ -295,8 +303,11 @@ extension Axon {
             // A device streams until told to stop: --seconds ends it here, once that much data is in (or 10 s after
             // it is due, should the device stall). An LSL inlet ends itself after --seconds; the deadline is a net.
             let streamsUntilStopped = specifier.isDevice || source is LSLInletSource
-            let deadline = streamsUntilStopped ? duration.map { HostClock.now() + $0 + 10 } : nil
-            let wanted = specifier.isDevice ? duration.map { Int(($0 * descriptor.nominalRate).rounded()) } : nil
+            // An irregular sensor has no sample count to wait for: its --seconds are wall-clock seconds.
+            let irregularDevice = specifier.isDevice && !descriptor.isRegular
+            let deadline = streamsUntilStopped ? duration.map { HostClock.now() + $0 + (irregularDevice ? 0 : 10) } : nil
+            let wanted = specifier.isDevice && descriptor.isRegular
+                ? duration.map { Int(($0 * descriptor.nominalRate).rounded()) } : nil
             let tick = wanted == nil ? progress : min(progress, 0.05)
             var next = HostClock.now()
             var nextProgress = next + progress
@@ -387,7 +398,7 @@ extension Axon {
                     dominantFrequency: frequency, duration: duration, realTime: !fast)) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
             case .file(let file): path = file
-            case .cyton, .muse, .ganglion, .lsl: preconditionFailure("LiveEEGDevice opened \(specifier) above")
+            case .cyton, .muse, .ganglion, .lsl, .sensor: preconditionFailure("LiveEEGDevice opened \(specifier) above")
             }
             var recording: AxonRecording.Recording
             recording = try RecordingReader.read(path: path)

@@ -10,16 +10,18 @@ enum SourceArgument {
         let value: String?
     }
 
-    /// The one SOURCE given, or `nil` when none was.
+    /// The one SOURCE given, or `nil` when none was; `--sensor FILE` (`sensor`) is `sensor:FILE`.
     ///
     /// - Throws: `ValidationError` when more than one is given or the text names no source.
     static func resolve(
-        _ positional: String?, command: String, announce: Bool = true, deprecated: [Deprecated] = []
+        _ positional: String?, command: String, announce: Bool = true, sensor: SensorOption? = nil,
+        deprecated: [Deprecated] = []
     ) throws
         -> SourceSpecifier?
     {
         let old = deprecated.filter { $0.value != nil }
-        let given = (positional.map { [$0] } ?? []) + old.compactMap(\.value)
+        let described = sensor?.file.map { "sensor:\($0)" }
+        let given = (positional.map { [$0] } ?? []) + (described.map { [$0] } ?? []) + old.compactMap(\.value)
         guard given.count <= 1 else {
             throw ValidationError("give one SOURCE (\(given.joined(separator: ", ")) are \(given.count))")
         }
@@ -51,4 +53,15 @@ enum Deprecation {
         guard given else { return }
         printError("axon \(command): \(option) is deprecated and goes in the next release; use \(replacement)")
     }
+}
+
+/// `--sensor FILE.json`: a sensor description file as the SOURCE (the same as `sensor:FILE.json`).
+struct SensorOption: ParsableArguments {
+    @Option(
+        name: .customLong("sensor"),
+        help: ArgumentHelp(
+            "A sensor description file as the SOURCE: its transport, layout and channels (docs/sensors.md; "
+                + "examples/sensors/). The same as SOURCE sensor:FILE.json.",
+            valueName: "file.json"))
+    var file: String?
 }

@@ -35,6 +35,8 @@ extension Axon {
         @Option(help: ArgumentHelp("Deprecated: give the device as SOURCE.", visibility: .hidden))
         var device: String?
 
+        @OptionGroup var sensor: SensorOption
+
         @Option(help: "D-Bus address of the bus bluetoothd is on, for a Bluetooth SOURCE (default: the system bus).")
         var bus: String?
 
@@ -246,7 +248,7 @@ extension Axon {
         /// The SOURCE given, under its new spelling or the old `--device` (`announce`: print a line for that).
         func resolvedSource(announce: Bool) throws -> SourceSpecifier? {
             try SourceArgument.resolve(
-                source, command: "view", announce: announce, deprecated: [.init(option: "--device", value: device)])
+                source, command: "view", announce: announce, sensor: sensor, deprecated: [.init(option: "--device", value: device)])
         }
 
         private func makeSource(events: ViewEventRelay) throws -> MadeSource {
@@ -287,7 +289,7 @@ extension Axon {
                     label: "simulated Brainiac headset, test sequence \(fmt(frequency, 2)) Hz"
                         + (lost.isEmpty ? "" : ", \(lost.count) notifications lost"))
             case .file(let path): source = path
-            case .cyton, .muse, .ganglion, .lsl: return try live(specifier)
+            case .cyton, .muse, .ganglion, .lsl, .sensor: return try live(specifier)
             }
             var recording: Recording
             do {

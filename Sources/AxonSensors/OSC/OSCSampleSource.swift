@@ -103,7 +103,7 @@ public final class OSCSampleSource: SampleSource, @unchecked Sendable {
     public let port: UInt16
     /// What the source makes of the messages.
     public let mapping: OSCStreamMapping
-    private let socket: Int32
+    private let socket: LoopbackUDPSocket
     private let datagram = OwnedBuffer<UInt8>(repeating: 0, count: 65_536)
     private let frame: OwnedBuffer<Double>
     private let addressBytes: OwnedBuffer<UInt8>
@@ -123,41 +123,13 @@ public final class OSCSampleSource: SampleSource, @unchecked Sendable {
         self.mapping = mapping
         frame = OwnedBuffer(repeating: 0, count: mapping.channels.count)
         addressBytes = OwnedBuffer(copying: Array(mapping.address.utf8))
-        let fd: Int32
-        do {
-            fd = try SystemCall.retrying("socket") { Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }
-        } catch {
-            throw .cannotListen(port: port, error)
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = in_addr_t(INADDR_LOOPBACK).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        do {
-            _ = try SystemCall.retrying("bind") {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-                }
-            }
-            _ = try SystemCall.retrying("getsockname") {
-                withUnsafeMutablePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-                }
-            }
-        } catch {
-            close(fd)
-            throw .cannotListen(port: port, error)
-        }
-        socket = fd
-        self.port = UInt16(bigEndian: address.sin_port)
+        do { socket = try LoopbackUDPSocket(port: port) } catch { throw .cannotListen(port: port, error) }
+        self.port = socket.port
         descriptor = StreamDescriptor(
             name: mapping.name, contentType: mapping.contentType, channels: mapping.channels,
             nominalRate: mapping.nominalRate, format: .float32, sourceID: sourceID ?? "osc-\(self.port)",
             metadata: ["osc.address": mapping.address, "osc.port": String(self.port)])
     }
-
-    deinit { close(socket) }
 
     /// What has been received so far.
     public var statistics: OSCSourceStatistics {
@@ -178,17 +150,12 @@ public final class OSCSampleSource: SampleSource, @unchecked Sendable {
     /// - Throws: ``OSCSourceError/receiveFailed(_:)`` when the socket fails.
     public func run(into writer: FrameWriter) throws {
         while !writer.isStopRequested {
-            var poller = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let ready: Int32
-            do { ready = try SystemCall.retrying("poll") { poll(&poller, 1, 50) } } catch {
-                throw OSCSourceError.receiveFailed(error)
-            }
-            guard ready > 0 else { continue }
             let received: Int
             do {
-                received = try SystemCall.retrying("recv") {
-                    datagram.withUnsafeMutableBufferPointer { recv(socket, $0.baseAddress, $0.count, 0) }
-                }
+                guard let length = try datagram.withUnsafeMutableBufferPointer({ buffer throws(SystemCallError) in
+                    try socket.receive(into: UnsafeMutableRawBufferPointer(buffer), timeoutMilliseconds: 50)
+                }) else { continue }
+                received = length
             } catch {
                 throw OSCSourceError.receiveFailed(error)
             }
