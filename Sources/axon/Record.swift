@@ -150,7 +150,7 @@ extension Axon {
             let headsetEvents = HeadsetEventRelay()
             let lsl = try lslOut || LSLCommandSupport.isStream(specifier) || markers != nil
                 ? LSLRunOutput(configuration: lslConfig) : nil
-            let (source, pipelineConfiguration, timeBase) = try makeSource(
+            let (source, pipelineConfiguration, timeBase, deviceSummary) = try makeSource(
                 specifier, headsetEvents: headsetEvents, lsl: lsl)
             let descriptor = source.descriptor
             if !descriptor.isRegular, ["edf", "bdf"].contains(URL(fileURLWithPath: out).pathExtension.lowercased()) {
@@ -341,6 +341,7 @@ extension Axon {
                     + "\(writer.clippedSamples)"
             }
             print(summary)
+            if let deviceSummary { print(deviceSummary()) }
             if let auxiliary {
                 print(auxiliary.summary)
                 if let failure = auxiliary.failure { print("warning: muse auxiliary streams: \(failure)") }
@@ -361,10 +362,10 @@ extension Axon {
 
         private func makeSource(_ specifier: SourceSpecifier, headsetEvents: HeadsetEventRelay, lsl: LSLRunOutput?)
             throws
-            -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase)
+            -> (any SampleSource, StreamPipeline.Configuration, EDFSink.TimeBase, summary: (@Sendable () -> String)?)
         {
             if let selector = try LSLCommandSupport.selector(specifier), let lsl {
-                return (try lsl.source(selector, duration: duration), .init(), .host)
+                return (try lsl.source(selector, duration: duration), .init(), .host, nil)
             }
             if LiveEEGDevice.handles(specifier) {
                 let bus = bus
@@ -372,7 +373,7 @@ extension Axon {
                 let live = try runBlocking {
                     try await LiveEEGDevice.open(specifier, bus: bus, searchSeconds: searchSeconds)
                 }
-                return (live.source, .init(timeline: live.timeline), .host)
+                return (live.source, .init(timeline: live.timeline), .host, live.summary)
             }
             let path: String
             switch specifier {
@@ -384,11 +385,11 @@ extension Axon {
                     try await BluetoothOptions.brainiacTransport(selector: selector, bus: bus, searchSeconds: searchSeconds)
                 }
                 let headset = BrainiacTransportSource(transport: transport) { relay.forward($0) }
-                return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
+                return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host, nil)
             case .simulator:
                 let simulator = SimulatedSource(configuration: .init(
                     duration: duration, realTime: !fast, samplesPerPacket: 5, speed: speed))
-                return (simulator, .init(overflow: fast ? .rejectNewest : .dropOldest), .host)
+                return (simulator, .init(overflow: fast ? .rejectNewest : .dropOldest), .host, nil)
             case .testSequence(let frequency):
                 guard speed == 1 else {
                     throw ValidationError("--speed is for the simulator and recordings; use --fast")
@@ -396,7 +397,7 @@ extension Axon {
                 let relay = headsetEvents
                 let headset = SimulatedBrainiacHeadset(configuration: .init(
                     dominantFrequency: frequency, duration: duration, realTime: !fast)) { relay.forward($0) }
-                return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host)
+                return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host, nil)
             case .file(let file): path = file
             case .cyton, .muse, .ganglion, .lsl, .sensor: preconditionFailure("LiveEEGDevice opened \(specifier) above")
             }
@@ -405,7 +406,7 @@ extension Axon {
             if let duration, duration < recording.duration { recording = try recording.segment(from: 0, to: duration) }
             let replay = RecordingReplaySource(
                 recording: recording, options: .init(speed: fast ? .asFastAsPossible : .realTime(multiplier: speed)))
-            return (replay, replay.pipelineConfiguration(), .device)
+            return (replay, replay.pipelineConfiguration(), .device, nil)
         }
     }
 }

@@ -70,6 +70,7 @@ struct CommandLineRulesTests {
         Row(path: ["researchbit", "pair"], failing: ["X", "--out", "\(missing)/e.sqlite"], negative: nil),
         Row(path: ["simulate-cyton"], failing: ["\(missing)/a.txt"], negative: nil),
         Row(path: ["impedance"], failing: ["ganglion:X", "--bus", noBus], negative: nil),
+        Row(path: ["sensor", "check"], failing: ["\(missing)/sensor.json"], negative: nil),
         Row(path: ["lsl", "list"], failing: ["--lsl-config", "\(missing)/lsl.cfg"], negative: nil),
         Row(path: ["lsl", "record"], failing: ["--all", "--out", "\(missing)/a.xdf", "--lsl-config", "\(missing)/lsl.cfg"],
             negative: nil),
