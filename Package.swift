@@ -162,7 +162,7 @@ let package = Package(
             name: "AxonConnectTests",
             dependencies: [
                 "AxonConnect", "AxonOpenBCI", "AxonDevices", "AxonBluetooth", "AxonRecording", "AxonStreams",
-                "BlueZTestSupport", "StreamTestSupport",
+                "AxonSensors", "BlueZTestSupport", "StreamTestSupport",
             ]),
         .testTarget(name: "AxonStreamsTests", dependencies: ["AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonDSPTests", dependencies: ["AxonDSP"]),

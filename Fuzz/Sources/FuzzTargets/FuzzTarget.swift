@@ -8,6 +8,7 @@ import AxonResearchBIT
 import AxonScales
 import AxonSensors
 import AxonStreams
+import Foundation
 
 /// Every decoder and reader Axon feeds with bytes from outside, as one libFuzzer target each.
 ///
@@ -53,6 +54,11 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case fif
     /// Open Sound Control packets (datagrams), through ``OSCPacketReader``; the input as it is and padded to 4.
     case osc
+    /// Sensor description files (JSON), through ``SensorDescription/init(json:)``; a valid one's decoder is made and
+    /// fed the input itself as a packet.
+    case sensordescription
+    /// Packets through ``SensorPacketDecoder`` for five fixed layouts (the first byte picks one; chunked packets).
+    case sensorlayout
 
     /// Runs one input.
     public func run(_ bytes: [UInt8]) {
@@ -85,6 +91,8 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         case .osc:
             Self.osc(bytes)
             Self.osc(bytes + [UInt8](repeating: 0, count: (4 - bytes.count % 4) % 4))
+        case .sensordescription: Self.sensorDescription(bytes)
+        case .sensorlayout: Self.sensorLayout(bytes)
         }
     }
 
@@ -386,5 +394,134 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
         let sample: [UInt8] = [1, 1, 0] + withUnsafeBytes(of: Float(1.5).bitPattern.littleEndian, Array.init)
         return Array("XDF:".utf8) + chunk(tag: 1, Array("<?xml version=\"1.0\"?><info><version>1.0</version></info>".utf8))
             + chunk(tag: 2, id + xml) + chunk(tag: 3, id + sample)
+    }
+
+    // MARK: - Sensor descriptions
+
+    /// A description file: a description whose decoder can be made (every channel's and the counter's field exists)
+    /// or an error listing at least one problem, each with a sentence; a valid one decodes the input as a packet
+    /// into finite values or a typed rejection.
+    private static func sensorDescription(_ bytes: [UInt8]) {
+        let sensor: SensorDescription
+        do { sensor = try SensorDescription(json: Data(bytes)) } catch {
+            require(!error.problems.isEmpty, .sensordescription, "an error without problems")
+            require(error.problems.allSatisfy { !$0.description.isEmpty }, .sensordescription, "a problem without a sentence")
+            return
+        }
+        require(!sensor.channels.isEmpty && sensor.nominalRate >= 0, .sensordescription, "a description without channels")
+        let decoder = SensorPacketDecoder(sensor)
+        guard case .osc = sensor.layout else {
+            _ = decodeSensorPacket(decoder, bytes, .sensordescription)
+            return
+        }
+    }
+
+    /// The layouts ``sensorLayout(_:)`` decodes with: a packet counter over four samples, a filled packet with a bit
+    /// field, a float and a device clock, delimited text with a header and a wrapping counter, a regular expression,
+    /// and OSC arguments.
+    private static let sensorLayouts: [SensorDescription] = [
+        """
+        {"name": "counted", "rate": 250, "transport": {"udp": {"port": 0}},
+         "layout": {"binary": {"fields": [{"name": "seq", "offset": 0, "type": "uint8"}],
+            "samples": {"offset": 1, "stride": 4, "count": 4, "fields": [
+                {"name": "a", "offset": 0, "type": "int16be"}, {"name": "b", "offset": 2, "type": "int16be"}]}}},
+         "counter": {"field": "seq"},
+         "channels": [{"label": "A", "field": "a", "scale": 0.1}, {"label": "B", "field": "b", "offset": 3}]}
+        """,
+        """
+        {"name": "filled", "rate": 130, "transport": {"udp": {"port": 0}},
+         "layout": {"binary": {"fields": [{"name": "type", "offset": 0, "type": "uint8", "equals": 0},
+                                          {"name": "t", "offset": 1, "type": "uint32le"}],
+            "samples": {"offset": 5, "stride": 6, "fields": [
+                {"name": "x", "offset": 0, "bit": 4, "bits": 12, "signed": true, "endian": "big"},
+                {"name": "y", "offset": 2, "type": "float32le"}]}}},
+         "time": {"field": "t", "unit": "ms", "sample": "last"},
+         "channels": [{"label": "X", "field": "x"}, {"label": "Y", "field": "y"}]}
+        """,
+        """
+        {"name": "csv", "rate": 500, "transport": {"udp": {"port": 0}},
+         "layout": {"text": {"delimiter": ",", "columns": ["n", "", "v"], "skipLines": 1}},
+         "counter": {"field": "n", "modulus": 1000}, "channels": [{"label": "V", "field": "v", "scale": 2}]}
+        """,
+        #"""
+        {"name": "re", "rate": "irregular", "transport": {"udp": {"port": 0}},
+         "layout": {"text": {"pattern": "T=(?<t>-?[0-9.]+) H=(?<h>[0-9.]+)"}},
+         "channels": [{"label": "T", "field": "t"}, {"label": "H", "field": "h"}]}
+        """#,
+        """
+        {"name": "osc", "rate": 256, "transport": {"osc": {"port": 0, "address": "/muse/eeg"}},
+         "layout": {"osc": {"arguments": ["a", "", "b"]}},
+         "channels": [{"label": "A", "field": "a"}, {"label": "B", "field": "b"}]}
+        """,
+    ].map { try! SensorDescription(json: Data($0.utf8)) }
+
+    /// Packets through one of ``sensorLayouts`` (the first byte picks it): every packet decodes or is rejected with a
+    /// type, the counts reconcile, values are finite, counters stay below the modulus and count up by one inside a
+    /// packet, device times step by one period.
+    private static func sensorLayout(_ bytes: [UInt8]) {
+        guard let first = bytes.first else { return }
+        let sensor = sensorLayouts[Int(first) % sensorLayouts.count]
+        let decoder = SensorPacketDecoder(sensor)
+        var offered = 0
+        var emitted = 0
+        var others = 0
+        for chunk in FuzzChunks(bytes, from: 1) {
+            offered += 1
+            if case .osc(_, let address) = sensor.transport {
+                let result = chunk.withUnsafeBytes { raw in
+                    Array(address.utf8).withUnsafeBufferPointer { address in
+                        Result { () throws(OSCDecodingError) in
+                            try decoder.decode(oscDatagram: raw, address: address) { values, _, _ in
+                                emitted += 1
+                                require(values.allSatisfy(\.isFinite), .sensorlayout, "an OSC sample not finite")
+                            }
+                        }
+                    }
+                }
+                if case .success(let outcome) = result { others += outcome.otherMessages }
+                offered -= 1  // a datagram holds any number of messages: counted by the decoder itself
+            } else {
+                emitted += decodeSensorPacket(decoder, chunk, .sensorlayout) ?? 0
+            }
+        }
+        let s = decoder.statistics
+        require(s.samples == emitted, .sensorlayout, "\(s.samples) samples counted, \(emitted) emitted")
+        if case .osc = sensor.layout { return }
+        require(s.packets + s.rejected + s.skippedLines == offered, .sensorlayout, "packets do not reconcile")
+    }
+
+    /// One packet through `decoder`: the samples it made (checked), or `nil` when it was rejected.
+    private static func decodeSensorPacket(_ decoder: SensorPacketDecoder, _ packet: [UInt8], _ target: FuzzTarget) -> Int? {
+        let sensor = decoder.sensor
+        let modulus = decoder.sampleCounterModulus
+        var counters: [UInt64] = []
+        var times: [Double] = []
+        var made = 0
+        let result = packet.withUnsafeBytes { raw in
+            Result { () throws(SensorPacketError) in
+                try decoder.decode(raw) { values, counter, time in
+                    made += 1
+                    require(values.count == sensor.channels.count, target, "\(values.count) values")
+                    require(values.allSatisfy(\.isFinite), target, "a sample not finite")
+                    if let counter { counters.append(counter) }
+                    if let time { times.append(time) }
+                }
+            }
+        }
+        switch result {
+        case .success:
+            if let modulus { require(counters.allSatisfy { $0 < modulus }, target, "a counter beyond \(modulus)") }
+            if sensor.counter?.countsPackets == true {
+                require(zip(counters, counters.dropFirst()).allSatisfy { $1 == $0 + 1 }, target, "counters not consecutive")
+            }
+            if sensor.nominalRate > 0, let last = times.last, let first = times.first, times.count > 1 {
+                let expected = Double(times.count - 1) / sensor.nominalRate
+                require(abs((last - first) - expected) <= 1e-6 * max(1, abs(last)), target, "device times not one period apart")
+            }
+            return made
+        case .failure(let error):
+            require(!error.description.isEmpty && made == 0, target, "a rejection without a sentence, or after samples")
+            return nil
+        }
     }
 }

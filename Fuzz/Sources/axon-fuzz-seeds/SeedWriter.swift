@@ -189,6 +189,41 @@ struct SeedWriter {
                 + int32(3) + [1, 2, 3, 0] + [UInt8](repeating: 0x11, count: 8) + [UInt8](repeating: 0x22, count: 8)
                 + [UInt8](repeating: 0x33, count: 8) + int32(65) + int32(0x1020_3040) + int32(0x0090_3C40)
             return [eeg, bundle, everything]
+        case .sensordescription:
+            // The shipped examples (one per transport kind but UDP) and a UDP binary layout with every field form.
+            let examples = datasets.deletingLastPathComponent().appendingPathComponent("examples/sensors")
+            let files = ["arduino-csv.json", "mind-monitor-osc.json", "polar-h10-ecg.json"]
+            let udp = """
+                {"name": "b", "type": "EEG", "rate": 250, "transport": {"udp": {"port": 9000}},
+                 "layout": {"binary": {"fields": [{"name": "seq", "offset": 0, "type": "uint8"}],
+                    "samples": {"offset": 1, "stride": 5, "count": 2, "fields": [
+                        {"name": "a", "offset": 0, "bit": 4, "bits": 12, "signed": true, "endian": "big"},
+                        {"name": "b", "offset": 1, "type": "float32le"}]}}},
+                 "counter": {"field": "seq", "counts": "packets"},
+                 "channels": [{"label": "A", "field": "a", "unit": "µV", "scale": 0.5, "offset": -1, "range": [-2, 2]},
+                              {"label": "B", "field": "b"}]}
+                """
+            return try files.map { [UInt8](try Data(contentsOf: examples.appendingPathComponent($0))) } + [Array(udp.utf8)]
+        case .sensorlayout:
+            func be16(_ value: Int16) -> [UInt8] { withUnsafeBytes(of: value.bigEndian, Array.init) }
+            func le32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+            func float(_ value: Float) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.littleEndian, Array.init) }
+            func string(_ text: String) -> [UInt8] {
+                var bytes = Array(text.utf8) + [0]
+                while bytes.count % 4 != 0 { bytes.append(0) }
+                return bytes
+            }
+            // The first byte picks the layout (FuzzTarget.sensorLayouts' order); packets follow, chunked.
+            let counted = (0..<3).map { packet in [UInt8(254 + packet) &+ 0] + (0..<4).flatMap { be16(Int16(packet * 8 + $0)) + be16(-7) } }
+            let filled = [[0] + le32(1300) + [0x12, 0x34] + float(1.5) + [0xFF, 0xF0] + float(-2), [2] + le32(0)]
+            let csv = ["n,skip,v", "998,x,1.5", "999,x,-2", "0,x,3e2", "1,x,"].map { Array($0.utf8) }
+            let pattern = ["T=-3.5 H=41", "T=20 H=", "T=1 H=2"].map { Array($0.utf8) }
+            func oscFloat(_ value: Float) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.bigEndian, Array.init) }
+            let osc = [string("/muse/eeg") + string(",fff") + [1, 2, 3].flatMap(oscFloat), string("/other") + string(",")]
+            return [
+                [0] + FuzzChunks.frame(counted), [1] + FuzzChunks.frame(filled), [2] + FuzzChunks.frame(csv),
+                [3] + FuzzChunks.frame(pattern), [4] + FuzzChunks.frame(osc),
+            ]
         case .xdf, .lslxml:
             let recording = try MuseCSVReader().read(path: museURL.path).frames(0..<8)
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("axon-fuzz-seed.xdf").path

@@ -16,7 +16,7 @@ public enum SensorPacketError: Error, Sendable, Hashable, CustomStringConvertibl
     case partialSample(length: Int, stride: Int)
     /// A text line with fewer columns than the layout names.
     case missingColumns(expected: Int, found: Int)
-    /// A field whose text is not a finite number (or an OSC argument that is not numeric).
+    /// A field whose text (or float bits) is not a finite number, or an OSC argument that is not numeric.
     case notANumber(field: String)
     /// A text line the layout's regular expression does not match.
     case noMatch
@@ -278,6 +278,16 @@ public final class SensorPacketDecoder {
         }
         packetSamples = count
         let first = layout.packetFields.count
+        // A packet is taken whole or not at all: what could fail in a later sample (a float that is NaN or ±∞, a
+        // negative sample counter) is checked before the first sample is emitted.
+        for sample in 0..<count {
+            let base = group.offset + sample * group.stride
+            for (index, field) in group.fields.enumerated() where field.kind != .unsigned {
+                let value = Self.read(field, in: packet, at: base + field.offset)
+                if !value.isFinite { throw .notANumber(field: field.name) }
+                if counterField == first + index, value < 0 { throw .badCounter(value) }
+            }
+        }
         for sample in 0..<count {
             let base = group.offset + sample * group.stride
             for (index, field) in group.fields.enumerated() {
