@@ -214,8 +214,21 @@ struct SeedWriter {
                 return bytes
             }
             // The first byte picks the layout (FuzzTarget.sensorLayouts' order); packets follow, chunked.
-            let counted = (0..<3).map { packet in [UInt8(254 + packet) &+ 0] + (0..<4).flatMap { be16(Int16(packet * 8 + $0)) + be16(-7) } }
-            let filled = [[0] + le32(1300) + [0x12, 0x34] + float(1.5) + [0xFF, 0xF0] + float(-2), [2] + le32(0)]
+            // Packets 254, 255 and 0 (the counter wraps), four samples each.
+            var counted: [[UInt8]] = []
+            for packet in 0..<3 {
+                var bytes: [UInt8] = [UInt8((254 + packet) % 256)]
+                for sample in 0..<4 {
+                    bytes += be16(Int16(packet * 8 + sample))
+                    bytes += be16(-7)
+                }
+                counted.append(bytes)
+            }
+            var measurement: [UInt8] = [0]
+            measurement += le32(1300)
+            measurement += [0x12, 0x34] + float(1.5)
+            measurement += [0xFF, 0xF0] + float(-2)
+            let filled: [[UInt8]] = [measurement, [2] + le32(0)]
             let csv = ["n,skip,v", "998,x,1.5", "999,x,-2", "0,x,3e2", "1,x,"].map { Array($0.utf8) }
             let pattern = ["T=-3.5 H=41", "T=20 H=", "T=1 H=2"].map { Array($0.utf8) }
             func oscFloat(_ value: Float) -> [UInt8] { withUnsafeBytes(of: value.bitPattern.bigEndian, Array.init) }

@@ -22,7 +22,7 @@ public enum SensorPacketError: Error, Sendable, Hashable, CustomStringConvertibl
     case noMatch
     /// An OSC message with fewer arguments than the layout names.
     case missingArguments(expected: Int, found: Int)
-    /// A counter field holding a negative or fractional value.
+    /// A counter field holding a negative or fractional value, or one not below the counter's modulus.
     case badCounter(Double)
     /// A line longer than the framer holds (``SensorPacketDecoder/maximumLineLength``).
     case lineTooLong
@@ -41,7 +41,7 @@ public enum SensorPacketError: Error, Sendable, Hashable, CustomStringConvertibl
         case .notANumber(let field): "field \"\(field)\" is not a number"
         case .noMatch: "a line the pattern does not match"
         case .missingArguments(let expected, let found): "an OSC message with \(found) arguments; the layout reads \(expected)"
-        case .badCounter(let value): "counter value \(value) is not a whole number ≥ 0"
+        case .badCounter(let value): "counter value \(value) is not a whole number from 0 to the modulus − 1"
         case .lineTooLong: "a line longer than \(SensorPacketDecoder.maximumLineLength) bytes"
         case .notOSC(let error): "not an OSC packet: \(error)"
         case .otherPacket(let field, let value): "field \"\(field)\" is \(value), not this stream's"
@@ -282,10 +282,10 @@ public final class SensorPacketDecoder {
         // negative sample counter) is checked before the first sample is emitted.
         for sample in 0..<count {
             let base = group.offset + sample * group.stride
-            for (index, field) in group.fields.enumerated() where field.kind != .unsigned {
+            for (index, field) in group.fields.enumerated() where field.kind != .unsigned || counterField == first + index {
                 let value = Self.read(field, in: packet, at: base + field.offset)
                 if !value.isFinite { throw .notANumber(field: field.name) }
-                if counterField == first + index, value < 0 { throw .badCounter(value) }
+                if counterField == first + index, !isCounterValue(value) { throw .badCounter(value) }
             }
         }
         for sample in 0..<count {
@@ -373,13 +373,20 @@ public final class SensorPacketDecoder {
 
     // MARK: Output
 
+    /// Whether `value` can be the counter's: a whole number from 0 to the modulus − 1 (or below 2⁶⁴).
+    private func isCounterValue(_ value: Double) -> Bool {
+        guard value >= 0, value == value.rounded() else { return false }
+        guard let modulus = sensor.counter?.modulus else { return value < 18_446_744_073_709_551_616 }
+        return value < Double(modulus)
+    }
+
     private func emitSample(
         counterOffset: Int, _ emit: (UnsafeBufferPointer<Double>, UInt64?, Double?) -> Void
     ) throws(SensorPacketError) {
         var counter: UInt64?
         if let counterField, let described = sensor.counter {
             let raw = fields[counterField]
-            guard raw >= 0, raw == raw.rounded(), raw < 18_446_744_073_709_551_616 else { throw .badCounter(raw) }
+            guard isCounterValue(raw) else { throw .badCounter(raw) }
             if described.countsPackets, case .binary(let layout) = sensor.layout, let count = layout.sample.count {
                 counter = UInt64(raw) &* UInt64(count) &+ UInt64(counterOffset)
             } else {
