@@ -193,18 +193,24 @@ private struct DescriptionReader {
         return nil
     }
 
+    /// An object holding exactly one of `kinds` (a transport, a layout): the kind, its body and its path.
+    mutating func oneOf(_ value: JSONValue, _ path: String, kinds: [String]) -> (String, JSONValue, String)? {
+        guard let members = object(value, path, known: Set(kinds)) else { return nil }
+        let given = members.keys.filter { kinds.contains($0) }.sorted()
+        let choices = kinds.dropLast().joined(separator: ", ") + " or " + kinds.last!
+        guard given.count == 1, let kind = given.first, let body = members[kind] else {
+            note(path, .invalid(reason: given.isEmpty
+                ? "needs one of \(choices)"
+                : "needs exactly one of \(choices), not \(given.joined(separator: " and "))"))
+            return nil
+        }
+        return (kind, body, join(path, kind))
+    }
+
     // MARK: Transport
 
     mutating func transport(_ value: JSONValue, _ path: String) -> SensorTransport? {
-        guard let members = object(value, path, known: ["ble", "serial", "udp", "osc"]) else { return nil }
-        let kinds = members.keys.filter { ["ble", "serial", "udp", "osc"].contains($0) }
-        guard kinds.count == 1, let kind = kinds.first, let body = members[kind] else {
-            note(path, .invalid(reason: kinds.isEmpty
-                ? "needs one of ble, serial, udp or osc"
-                : "needs exactly one of ble, serial, udp or osc, not \(kinds.sorted().joined(separator: " and "))"))
-            return nil
-        }
-        let place = join(path, kind)
+        guard let (kind, body, place) = oneOf(value, path, kinds: ["ble", "serial", "udp", "osc"]) else { return nil }
         switch kind {
         case "ble":
             guard let fields = object(
@@ -326,15 +332,7 @@ private struct DescriptionReader {
     // MARK: Layout
 
     mutating func layout(_ value: JSONValue, _ path: String) -> SensorLayout? {
-        guard let members = object(value, path, known: ["binary", "text", "osc"]) else { return nil }
-        let kinds = members.keys.filter { ["binary", "text", "osc"].contains($0) }
-        guard kinds.count == 1, let kind = kinds.first, let body = members[kind] else {
-            note(path, .invalid(reason: kinds.isEmpty
-                ? "needs one of binary, text or osc"
-                : "needs exactly one of binary, text or osc, not \(kinds.sorted().joined(separator: " and "))"))
-            return nil
-        }
-        let place = join(path, kind)
+        guard let (kind, body, place) = oneOf(value, path, kinds: ["binary", "text", "osc"]) else { return nil }
         switch kind {
         case "binary": return binary(body, place).map(SensorLayout.binary)
         case "text": return text(body, place).map(SensorLayout.text)
