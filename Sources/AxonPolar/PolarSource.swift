@@ -21,7 +21,8 @@ import AxonStreams
 ///
 /// `run` opens the transport with notifications on the PMD control point and data characteristics (and Heart Rate
 /// Measurement), reads the features, then starts ECG and the accelerometer, each command answered on the control point
-/// before the next (``PolarError/refused(_:_:)`` when the strap refuses; "already in that state" counts as started).
+/// before the next (``PolarError/refused(_:_:)`` when the strap refuses; "already in that state" counts as started;
+/// a command whose answer does not come within a third of ``responseTimeout`` is written again, three times at most).
 /// It then waits until the pipeline asks it to stop, and stops both measurements before closing the transport. A
 /// link loss marks the stream (the samples the strap's clock counted meanwhile become one `.linkLoss` gap record when
 /// data resumes); once the transport is back (``AxonDevices/LinkEvent/ready``) the measurements are started again, as
@@ -112,12 +113,20 @@ public final class PolarSource: SampleSource, Sendable {
         try startMeasurements()
         running.withLock { $0 = writer }
         defer { running.withLock { $0 = nil } }
-        while !writer.waitForStopRequest(timeout: nil) {
-            if shared.withLock({ state in
+        var retrying = false
+        while !writer.waitForStopRequest(timeout: retrying ? 1 : nil) {
+            let restart = shared.withLock { state in
                 defer { state.restartPending = false }
                 return state.restartPending
-            }) {
-                try? startMeasurements()
+            }
+            if restart || retrying {
+                // Not started again (no answer yet on a link still settling): try once a second until it is.
+                do {
+                    try startMeasurements()
+                    retrying = false
+                } catch {
+                    retrying = true
+                }
             }
         }
         if accelerometer != nil { _ = try? request(.stop(.accelerometer), timeout: 1) }
@@ -126,7 +135,18 @@ public final class PolarSource: SampleSource, Sendable {
 
     private func startMeasurements() throws(PolarError) {
         for command in [PolarCommand.start(.ecg, .h10ECG)] + (accelerometer.map { [.start(.accelerometer, $0)] } ?? []) {
-            let response = try request(command, timeout: responseTimeout)
+            // Three tries: after a reconnection the control point's indications may not be subscribed again yet, so
+            // a start can be carried out with its answer lost; the next try then hears "already in that state".
+            var answer: PolarControlPointResponse?
+            for attempt in 1...3 {
+                do {
+                    answer = try request(command, timeout: responseTimeout / 3)
+                    break
+                } catch .noResponse where attempt < 3 {
+                    continue
+                }
+            }
+            guard let response = answer else { throw .noResponse(command, seconds: responseTimeout) }
             guard response.status == .success || response.status == .alreadyInState else {
                 throw .refused(command, response.status)
             }
