@@ -1,0 +1,63 @@
+import AxonRecording
+import BlueZTestSupport
+import Foundation
+import StreamTestSupport
+import Testing
+
+/// `axon record polar:NAME --out ecg.edf --seconds 60` against the mock bluetoothd's H10 streaming the real ECG:
+/// the EDF+ holds the recording sample for sample, the accelerometer and RR intervals are written beside it.
+@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
+struct PolarRecordCommandTests {
+    @Test("60 s of ECG to EDF+: every sample within 1 µV, a lost frame annotated and filled, ACC EDF and RR CSV beside")
+    func recordEDF() async throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-polar-record-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // The strap's clock at 4×: 60 s of ECG in 15 s; ECG frame 30 is lost on the radio.
+        let bed = try BlueZTestBed(devices: [PolarOverBluetoothTests.device(",speed=4,drop=30")])
+        defer { bed.stop() }
+        let out = folder.appendingPathComponent("ecg.edf")
+        let (status, output) = try await AxonExecutable.runOffPool(
+            axon,
+            ["record", "polar:\(PolarOverBluetoothTests.name)", "--out", out.path, "--seconds", "60", "--bus", bed.address])
+        print(output)
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("polar: accelerometer"), "\(output)")
+
+        let ecg = try PolarOverBluetoothTests.ecg()
+        let file = try EDFFileReader(keepsCompleteRecords: false).read(path: out.path)
+        #expect(file.channelLabels == ["ECG"] && file.sampleRate == 130)
+        let gaps = file.markers.compactMap(\.text).filter { $0.hasPrefix("gap:") }
+        #expect(gaps == ["gap: 73 samples (deviceCounter)"], "\(file.markers.compactMap(\.text))")
+        // 60 s were asked for: at least 7800 samples arrived, and the file has them plus the 73 filled.
+        let written = min(file.frameCount, 60 * 130 + 73)
+        #expect(file.frameCount >= 60 * 130)
+        var worst = 0.0
+        var compared = 0
+        for frame in 0..<written where !(30 * 73..<31 * 73).contains(frame) {
+            worst = max(worst, abs(file.value(frame: frame, channel: 0) - ecg[frame % ecg.count]))
+            compared += 1
+        }
+        print("axon record polar: \(compared) samples compared with the recording, worst difference \(worst) µV")
+        #expect(compared >= 60 * 130 - 73)
+        #expect(worst <= 1)
+
+        let accelerometer = try RecordingReader.read(path: folder.appendingPathComponent("ecg.accelerometer.edf").path)
+        #expect(accelerometer.sampleRate == 200 && accelerometer.channelLabels == ["X", "Y", "Z"])
+        // 15 s of wall time at the strap's 4× clock: about 60 s of 200 Hz samples, the first (0, 0, 1000) mG.
+        #expect(accelerometer.frameCount >= 50 * 200, "\(accelerometer.frameCount) accelerometer samples")
+        // (±8000 mG in 16 bits: 0.244 mG steps.)
+        #expect(abs(accelerometer.value(frame: 0, channel: 2) - 1000) < 0.25)
+        #expect(abs(accelerometer.value(frame: 1, channel: 1) + 1) < 0.25)
+
+        let lines = try String(contentsOf: folder.appendingPathComponent("ecg.rr.csv"), encoding: .utf8)
+            .split(separator: "\n")
+        #expect(lines.first == "unix_time,rr_ms,bpm")
+        let rr = try lines.dropFirst().map { try #require(Double($0.split(separator: ",")[1])) }
+        let expected = try PolarOverBluetoothTests.rr().map { ($0 * 1.024).rounded() / 1.024 }
+        print("axon record polar: \(rr.count) RR intervals in the CSV")
+        #expect(rr.count >= 60)
+        #expect(zip(rr, expected).allSatisfy { abs($0 - $1) < 0.001 }, "\(rr.prefix(5)) vs \(expected.prefix(5))")
+    }
+}
