@@ -1,3 +1,4 @@
+import AxonDevices
 import AxonRecording
 import BlueZTestSupport
 import Foundation
@@ -59,5 +60,45 @@ struct PolarRecordCommandTests {
         print("axon record polar: \(rr.count) RR intervals in the CSV")
         #expect(rr.count >= 60)
         #expect(zip(rr, expected).allSatisfy { abs($0 - $1) < 0.001 }, "\(rr.prefix(5)) vs \(expected.prefix(5))")
+    }
+
+    @Test("XDF: ECG, accelerometer, heart rate and RR intervals are streams of one file")
+    func recordXDF() async throws {
+        let axon = try #require(AxonExecutable.path, "build the axon executable first (swift build)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-polar-xdf-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bed = try BlueZTestBed(devices: [PolarOverBluetoothTests.device(",speed=4")])
+        defer { bed.stop() }
+        let out = folder.appendingPathComponent("h10.xdf")
+        let (status, output) = try await AxonExecutable.runOffPool(
+            axon,
+            ["record", "polar:\(PolarOverBluetoothTests.name)", "--out", out.path, "--seconds", "20", "--bus", bed.address])
+        #expect(status == 0, "\(output)")
+        let file = try XDFReader.read(bytes: Array(try Data(contentsOf: out)))
+        let byType = Dictionary(file.streams.map { ($0.type, $0) }, uniquingKeysWith: { first, _ in first })
+        let ecg = try #require(byType["ECG"], "\(file.streams.map(\.type))")
+        #expect(ecg.nominalRate == 130 && ecg.channelCount == 1 && ecg.sampleCount >= 20 * 130)
+        let recording = try PolarOverBluetoothTests.ecg()
+        #expect(ecg.values.prefix(20 * 130).enumerated().allSatisfy { abs($1 - recording[$0]) <= 1 })
+        let accelerometer = try #require(byType["Accelerometer"])
+        #expect(accelerometer.nominalRate == 200 && accelerometer.channelCount == 3 && accelerometer.sampleCount >= 15 * 200)
+        let rr = try #require(byType["RRInterval"])
+        #expect(rr.nominalRate == 0 && rr.channelCount == 1 && rr.sampleCount >= 20)
+        let expected = try PolarOverBluetoothTests.rr().map { ($0 * 1.024).rounded() / 1.024 }
+        #expect(zip(rr.values, expected).allSatisfy { abs($0 - $1) < 0.001 })
+        let heartRate = try #require(byType["HeartRate"])
+        #expect(heartRate.nominalRate == 0 && heartRate.sampleCount >= 4)
+        // RR intervals on the ECG's clock: the beats fall inside the recording.
+        #expect(rr.timestamps.first! > ecg.timestamps.first! - 2 && rr.timestamps.last! < ecg.timestamps.last! + 2)
+    }
+
+    @Test("polar:NAME parses as a device SOURCE and prints back")
+    func sourceSpecifier() throws {
+        let specifier = try SourceSpecifier(parsing: "polar:Polar H10 0A3B5C7D")
+        #expect(specifier == .polar(selector: "Polar H10 0A3B5C7D"))
+        #expect(specifier.isDevice && specifier.description == "polar:Polar H10 0A3B5C7D")
+        #expect(throws: SourceSpecifierError.missingValue(kind: "polar")) { try SourceSpecifier(parsing: "polar:") }
+        #expect(SourceSpecifier.forms.contains("polar:NAME|ADDRESS"))
     }
 }
