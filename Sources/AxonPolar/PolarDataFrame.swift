@@ -129,7 +129,8 @@ public enum PolarDeltaFrame {
             let bitCount = width * count * channels
             let length = (bitCount + 7) / 8
             guard offset + length <= bytes.count else {
-                throw .malformedDeltaFrame("a block of \(count) samples needs \(length) bytes, \(bytes.count - offset) left")
+                throw .malformedDeltaFrame(
+                    "a block of \(count) samples needs \(length) bytes, \(bytes.count - offset) left")
             }
             var bit = offset * 8
             for _ in 0..<count {

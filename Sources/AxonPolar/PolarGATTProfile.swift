@@ -27,5 +27,6 @@ public enum PolarGATTProfile {
     /// The data characteristic in its service.
     public static let dataID = GATTCharacteristicID(service: pmdService, characteristic: data)
     /// Heart Rate Measurement in its service.
-    public static let heartRateID = GATTCharacteristicID(service: heartRateService, characteristic: heartRateMeasurement)
+    public static let heartRateID = GATTCharacteristicID(
+        service: heartRateService, characteristic: heartRateMeasurement)
 }

@@ -94,7 +94,9 @@ public struct PolarSettings: Sendable, Hashable {
     public func validate(for type: PolarMeasurementType) throws(PolarError) {
         switch type {
         case .ecg:
-            guard sampleRate == 130 else { throw .invalidSettings(type, "an H10 samples ECG at 130 Hz, not \(sampleRate)") }
+            guard sampleRate == 130 else {
+                throw .invalidSettings(type, "an H10 samples ECG at 130 Hz, not \(sampleRate)")
+            }
             guard resolution == 14 else { throw .invalidSettings(type, "H10 ECG has 14 bits, not \(resolution)") }
             guard range == nil else { throw .invalidSettings(type, "ECG has no range setting") }
         case .accelerometer:
@@ -103,7 +105,8 @@ public struct PolarSettings: Sendable, Hashable {
             }
             guard resolution == 16 else { throw .invalidSettings(type, "H10 ACC has 16 bits, not \(resolution)") }
             guard let range, [2, 4, 8].contains(range) else {
-                throw .invalidSettings(type, "an H10 accelerometer's range is 2, 4 or 8 G, not \(range.map { "\($0)" } ?? "none")")
+                throw .invalidSettings(
+                    type, "an H10 accelerometer's range is 2, 4 or 8 G, not \(range.map { "\($0)" } ?? "none")")
             }
         default:
             throw .invalidSettings(type, "an H10 streams ECG and ACC only")

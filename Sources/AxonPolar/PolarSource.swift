@@ -87,7 +87,8 @@ public final class PolarSource: SampleSource, Sendable {
 
     /// Streams until the pipeline asks it to stop (see the type's documentation).
     public func run(into writer: FrameWriter) throws {
-        let receiver = PolarReceiver(source: self, writer: writer, accelerometerRate: Double(accelerometer?.sampleRate ?? 200))
+        let receiver = PolarReceiver(
+            source: self, writer: writer, accelerometerRate: Double(accelerometer?.sampleRate ?? 200))
         shared.withLock { $0.isRunning = true }
         defer {
             shared.withLock { $0.isRunning = false }
@@ -134,7 +135,8 @@ public final class PolarSource: SampleSource, Sendable {
     }
 
     private func startMeasurements() throws(PolarError) {
-        for command in [PolarCommand.start(.ecg, .h10ECG)] + (accelerometer.map { [.start(.accelerometer, $0)] } ?? []) {
+        for command in [PolarCommand.start(.ecg, .h10ECG)] + (accelerometer.map { [.start(.accelerometer, $0)] } ?? [])
+        {
             // Three tries: after a reconnection the control point's indications may not be subscribed again yet, so
             // a start can be carried out with its answer lost; the next try then hears "already in that state".
             var answer: PolarControlPointResponse?
@@ -213,7 +215,9 @@ public final class PolarSource: SampleSource, Sendable {
             times[k] = arrivalTime - later / 1000
             later += rr[k]
         }
-        yield(PolarAuxiliarySample(stream: .rrInterval, arrivalTime: arrivalTime, frames: rr.map { [$0] }, hostTimes: times))
+        yield(
+            PolarAuxiliarySample(
+                stream: .rrInterval, arrivalTime: arrivalTime, frames: rr.map { [$0] }, hostTimes: times))
     }
 
     fileprivate func linkChanged(_ event: LinkEvent) {

@@ -156,7 +156,8 @@ private final class AccelerometerEDF: @unchecked Sendable {
                 writer.annotate(onset: onset, text: "gap: \(lost) samples (deviceCounter)")
                 try writer.appendFill(count: Int(lost))
             } else {
-                writer.annotate(onset: onset, text: "accelerometer sample index jumped from \(expected) to \(first): not filled")
+                writer.annotate(
+                    onset: onset, text: "accelerometer sample index jumped from \(expected) to \(first): not filled")
             }
         }
         nextIndex = first + Int64(sample.frames.count)

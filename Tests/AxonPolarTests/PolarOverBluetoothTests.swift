@@ -10,7 +10,9 @@ import Testing
 
 /// A real ECG through bytes: the mock bluetoothd's `polar` kind streams `datasets/mitdb-208-ecg` as PMD frames and
 /// Heart Rate Measurements on a private bus; BlueZTransport → PolarSource → pipeline → EDF+, compared sample by sample.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
+@Suite(
+    .enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized
+)
 struct PolarOverBluetoothTests {
     static let address = "C0:FF:EE:00:00:50"
     static let name = "Polar H10 0A3B5C7D"
@@ -124,7 +126,9 @@ struct PolarOverBluetoothTests {
             guard rr.count + o <= expected.count else { return false }
             return zip(rr, expected[o...]).allSatisfy { abs($0 - $1) < 1e-9 }
         }
-        print("Polar RR: \(rr.count) intervals received, equal to the recording's from beat \(offset.map(String.init) ?? "none")")
+        print(
+            "Polar RR: \(rr.count) intervals received, equal to the recording's from beat \(offset.map(String.init) ?? "none")"
+        )
         #expect(rr.count >= 20)
         #expect(offset != nil)
         let bpm = auxiliary.filter { $0.stream == .heartRate }.map { $0.frames[0][0] }

@@ -7,7 +7,9 @@ import Testing
 
 /// `axon record polar:NAME --out ecg.edf --seconds 60` against the mock bluetoothd's H10 streaming the real ECG:
 /// the EDF+ holds the recording sample for sample, the accelerometer and RR intervals are written beside it.
-@Suite(.enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized)
+@Suite(
+    .enabled(if: BlueZTestBed.available, "needs dbus-daemon, python3-dbus and python3-gi (make test-deps)"), .serialized
+)
 struct PolarRecordCommandTests {
     @Test("60 s of ECG to EDF+: every sample within 1 µV, a lost frame annotated and filled, ACC EDF and RR CSV beside")
     func recordEDF() async throws {
@@ -21,7 +23,10 @@ struct PolarRecordCommandTests {
         let out = folder.appendingPathComponent("ecg.edf")
         let (status, output) = try await AxonExecutable.runOffPool(
             axon,
-            ["record", "polar:\(PolarOverBluetoothTests.name)", "--out", out.path, "--seconds", "60", "--bus", bed.address])
+            [
+                "record", "polar:\(PolarOverBluetoothTests.name)", "--out", out.path, "--seconds", "60", "--bus",
+                bed.address,
+            ])
         print(output)
         #expect(status == 0, "\(output)")
         #expect(output.contains("polar: accelerometer"), "\(output)")
@@ -73,7 +78,10 @@ struct PolarRecordCommandTests {
         let out = folder.appendingPathComponent("h10.xdf")
         let (status, output) = try await AxonExecutable.runOffPool(
             axon,
-            ["record", "polar:\(PolarOverBluetoothTests.name)", "--out", out.path, "--seconds", "20", "--bus", bed.address])
+            [
+                "record", "polar:\(PolarOverBluetoothTests.name)", "--out", out.path, "--seconds", "20", "--bus",
+                bed.address,
+            ])
         #expect(status == 0, "\(output)")
         let file = try XDFReader.read(bytes: Array(try Data(contentsOf: out)))
         let byType = Dictionary(file.streams.map { ($0.type, $0) }, uniquingKeysWith: { first, _ in first })
@@ -82,7 +90,9 @@ struct PolarRecordCommandTests {
         let recording = try PolarOverBluetoothTests.ecg()
         #expect(ecg.values.prefix(20 * 130).enumerated().allSatisfy { abs($1 - recording[$0]) <= 1 })
         let accelerometer = try #require(byType["Accelerometer"])
-        #expect(accelerometer.nominalRate == 200 && accelerometer.channelCount == 3 && accelerometer.sampleCount >= 15 * 200)
+        #expect(
+            accelerometer.nominalRate == 200 && accelerometer.channelCount == 3 && accelerometer.sampleCount >= 15 * 200
+        )
         let rr = try #require(byType["RRInterval"])
         #expect(rr.nominalRate == 0 && rr.channelCount == 1 && rr.sampleCount >= 20)
         let expected = try PolarOverBluetoothTests.rr().map { ($0 * 1.024).rounded() / 1.024 }
