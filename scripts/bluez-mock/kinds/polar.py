@@ -174,7 +174,7 @@ class Polar(mock.AirDevice):
         kind = data[1] if len(data) > 1 else 0
         if op == 0x01 and len(data) == 2:
             if kind in SETTINGS:
-                self._answer(op, kind, SUCCESS, bytes([0x00]) + SETTINGS[kind])
+                self._answer(op, kind, SUCCESS, SETTINGS[kind])
             else:
                 self._answer(op, kind, INVALID_TYPE)
         elif op == 0x02 and len(data) >= 2:
@@ -225,7 +225,7 @@ class Polar(mock.AirDevice):
     def _answer(self, op, kind, status, parameters=b""):
         answer = bytes([0xF0, op, kind, status])
         if status == SUCCESS:
-            answer += bytes([0x00]) + parameters if parameters else bytes([0x00])
+            answer += bytes([0x00]) + parameters  # `more` = 0: everything fits one indication
         if self.control_char is not None:
             self.control_char.notify(answer)
             # A read of the control point still returns the features, whatever was indicated.
