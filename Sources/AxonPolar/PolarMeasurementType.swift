@@ -113,3 +113,58 @@ public struct PolarSettings: Sendable, Hashable {
         }
     }
 }
+
+/// The settings in a control-point answer's parameters (Polar's SDK, `PmdSetting.parsePmdSettingsData`): entries of
+/// `type count value…`, the values little-endian of the type's size — sample rate 0, resolution 1 and range 2 two
+/// bytes, range in milli-units 3 four, channels 4 one, factor 5 four (an IEEE float's bits), security 6 sixteen.
+/// A settings answer (`01`) lists every value offered; a start answer may carry the factor that scales compressed
+/// frames.
+///
+///     let offered = try PolarSettingsAnswer(parameters: [0x00, 0x01, 0x82, 0x00, 0x01, 0x01, 0x0E, 0x00])
+///     // offered.values[0] == [130], offered.values[1] == [14]
+///
+/// Threading: a value type; share freely.
+public struct PolarSettingsAnswer: Sendable, Hashable {
+    /// The values per setting type, in the order sent (the factor as its float bits).
+    public var values: [UInt8: [UInt32]]
+
+    /// The factor (setting type 5), if the answer has one.
+    public var factor: Float? { values[5]?.first.map { Float(bitPattern: $0) } }
+    /// The sample rates offered (setting type 0).
+    public var sampleRates: [UInt32] { values[0] ?? [] }
+    /// The ranges offered (setting type 2).
+    public var ranges: [UInt32] { values[2] ?? [] }
+
+    /// Parses the parameters.
+    ///
+    /// - Throws: ``PolarError/malformedResponse(_:)`` for an unknown setting type or an entry cut short.
+    public init(parameters: [UInt8]) throws(PolarError) {
+        var values: [UInt8: [UInt32]] = [:]
+        var offset = 0
+        while offset < parameters.count {
+            guard offset + 2 <= parameters.count else { throw .malformedResponse(parameters) }
+            let type = parameters[offset]
+            let count = Int(parameters[offset + 1])
+            offset += 2
+            let size: Int
+            switch type {
+            case 0, 1, 2: size = 2
+            case 3, 5: size = 4
+            case 4: size = 1
+            case 6: size = 16
+            default: throw .malformedResponse(parameters)
+            }
+            guard offset + size * count <= parameters.count else { throw .malformedResponse(parameters) }
+            var list: [UInt32] = []
+            for _ in 0..<count {
+                var value: UInt32 = 0
+                // A security key (16 bytes) is not a number: its first four bytes stand for it.
+                for k in 0..<min(size, 4) { value |= UInt32(parameters[offset + k]) << (8 * UInt32(k)) }
+                list.append(value)
+                offset += size
+            }
+            values[type, default: []] += list
+        }
+        self.values = values
+    }
+}

@@ -152,6 +152,12 @@ public final class PolarSource: SampleSource, Sendable {
             guard response.status == .success || response.status == .alreadyInState else {
                 throw .refused(command, response.status)
             }
+            // A start answer may carry the factor of compressed frames (none for the H10's raw frames).
+            if case .start(.accelerometer, _) = command,
+                let factor = try? PolarSettingsAnswer(parameters: response.parameters).factor
+            {
+                shared.withLock { $0.accelerometerFactor = Double(factor) }
+            }
         }
         shared.withLock { $0.startsSent += 1 }
     }
@@ -264,6 +270,8 @@ public struct PolarSourceState: Sendable, Hashable {
     public var rrIntervals = 0
     /// Auxiliary samples dropped because ``PolarSource/auxiliary`` was not read fast enough.
     public var auxiliaryDropped = 0
+    /// The factor of compressed accelerometer frames from the start answer (1 when it sent none).
+    public var accelerometerFactor = 1.0
     /// A reconnection is waiting for the start commands.
     var restartPending = false
 
@@ -290,6 +298,7 @@ private final class PolarReceiver: TransportReceiver, @unchecked Sendable {
             source.controlPoint(value)
         case PolarGATTProfile.data:
             let rate = decoder.accelerometerRate
+            decoder.accelerometerFactor = source.state().accelerometerFactor
             try? decoder.decode(value, arrivalTime: arrivalTime, into: writer) { frame, deviceTimes, first in
                 let n = frame.sampleCount
                 let frames = (0..<n).map { i in (0..<3).map { Double(frame.values[i * 3 + $0]) } }

@@ -62,6 +62,25 @@ struct PolarPacketTests {
         }
     }
 
+    @Test("settings answers: the H10's offered ECG and ACC settings, a factor, malformed entries")
+    func settingsAnswers() throws {
+        let ecg = try PolarSettingsAnswer(parameters: PolarSettings.h10ECG.bytes)
+        #expect(ecg.sampleRates == [130] && ecg.values[1] == [14] && ecg.factor == nil)
+        let acc = try PolarSettingsAnswer(parameters: [
+            0x00, 0x04, 0x19, 0x00, 0x32, 0x00, 0x64, 0x00, 0xC8, 0x00, 0x01, 0x01, 0x10, 0x00, 0x02, 0x03, 0x02, 0x00,
+            0x04, 0x00, 0x08, 0x00,
+        ])
+        #expect(acc.sampleRates == [25, 50, 100, 200] && acc.values[1] == [16] && acc.ranges == [2, 4, 8])
+        // Factor 2.44E-4 (AccDataTest's) as its float bits, little-endian.
+        let bits = Float(2.44e-4).bitPattern
+        let factor = try PolarSettingsAnswer(parameters: [
+            0x05, 0x01, UInt8(bits & 0xFF), UInt8(bits >> 8 & 0xFF), UInt8(bits >> 16 & 0xFF), UInt8(bits >> 24),
+        ])
+        #expect(factor.factor == Float(2.44e-4))
+        #expect(throws: PolarError.self) { try PolarSettingsAnswer(parameters: [0x00, 0x02, 0x82, 0x00]) }
+        #expect(throws: PolarError.self) { try PolarSettingsAnswer(parameters: [0x09, 0x01, 0x00]) }
+    }
+
     @Test("the feature read announces ECG and ACC on an H10")
     func features() {
         #expect(PolarMeasurementType.announced(byFeatures: [0x0F, 0x05, 0x00]) == [.ecg, .accelerometer])
