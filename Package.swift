@@ -223,8 +223,8 @@ let package = Package(
         .testTarget(
             name: "AxonPolarTests",
             dependencies: [
-                "AxonPolar", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
-                "StreamTestSupport",
+                "AxonPolar", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "AxonConnect",
+                "BlueZTestSupport", "StreamTestSupport",
             ]),
         .testTarget(
             name: "AxonOBDTests",

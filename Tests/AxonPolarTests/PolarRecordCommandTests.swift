@@ -1,3 +1,4 @@
+import AxonConnect
 import AxonDevices
 import AxonRecording
 import BlueZTestSupport
@@ -110,5 +111,26 @@ struct PolarRecordCommandTests {
         #expect(specifier.isDevice && specifier.description == "polar:Polar H10 0A3B5C7D")
         #expect(throws: SourceSpecifierError.missingValue(kind: "polar")) { try SourceSpecifier(parsing: "polar:") }
         #expect(SourceSpecifier.forms.contains("polar:NAME|ADDRESS"))
+    }
+
+    @Test("axon scan names a Polar strap by its name or Polar's 0xFEEE; a plain heart-rate strap stays one")
+    func kindName() {
+        #expect(DeviceKindName.name(name: "Polar H10 0A3B5C7D", services: ["180d", "feee"]) == "Polar H10")
+        #expect(DeviceKindName.name(name: "Polar OH1 1234", services: ["180d", "feee"]) == "Polar sensor")
+        #expect(DeviceKindName.name(name: "Heartband-0002", services: ["180d", "180f"]) == "heart-rate sensor")
+    }
+
+    @Test("LiveEEGDevice opens polar:NAME through BlueZ: the ECG stream, a title and a summary of its counts")
+    func liveDevice() async throws {
+        let bed = try BlueZTestBed(devices: [PolarOverBluetoothTests.device(",speed=4")])
+        defer { bed.stop() }
+        let device = try await LiveEEGDevice.open(
+            .polar(selector: PolarOverBluetoothTests.address),
+            options: .init(bus: .address(bed.address), searchSeconds: 10))
+        defer { device.close() }
+        #expect(device.source.descriptor.channels.map(\.label) == ["ECG"])
+        #expect(device.source.descriptor.nominalRate == 130)
+        #expect(device.title.hasPrefix("Polar H10 \(PolarOverBluetoothTests.address) through BlueZ"))
+        #expect(device.summary().contains("0 ECG frames"), "\(device.summary())")
     }
 }
