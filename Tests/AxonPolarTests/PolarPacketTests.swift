@@ -191,6 +191,44 @@ struct PolarPacketTests {
         #expect(abs((times[146] - times[145]) * 130 - 74) < 0.01)
     }
 
+    @Test("a strap clock set back (a reset) continues the sample indices without a gap; ACC frames report theirs")
+    func clockReset() throws {
+        let layout = FrameLayout(channelCount: 1)
+        let ring = SPSCRing<Double>(capacity: 512, width: layout.width, overflow: .rejectNewest)
+        let writer = FrameWriter(ring: ring, layout: layout)
+        let decoder = PolarDecoder(accelerometerRate: 200)
+        func ecg(lastStamp: UInt64) -> [UInt8] {
+            [0x00] + (0..<8).map { UInt8(truncatingIfNeeded: lastStamp >> (8 * UInt64($0))) } + [0x00]
+                + [UInt8](repeating: 0, count: 3 * 73)
+        }
+        let period = UInt64(1_000_000_000 / 130)
+        let later: UInt64 = 700_000_000_000_000_000
+        let reset: UInt64 = 599_616_000_000_000_000  // 2019-01-01: the H10's time after a power-off
+        for stamp in [later, later + 73 * period, reset, reset + 73 * period] {
+            try decoder.decode(ecg(lastStamp: stamp), arrivalTime: 1, into: writer) { _, _, _ in }
+        }
+        #expect(decoder.statistics.missingECGSamples == 0 && decoder.statistics.ecgSamples == 4 * 73)
+        var slots = [Double](repeating: 0, count: 4 * 73 * layout.width)
+        #expect(slots.withUnsafeMutableBufferPointer { ring.pop(into: $0) } == 4 * 73)
+        let counters = (0..<(4 * 73)).map { slots[$0 * layout.width + FrameLayout.counterLane] }
+        #expect(counters == (0..<(4 * 73)).map { Double($0) })
+
+        // Two ACC frames of 36 samples at 200 Hz, one lost between them: the third starts at index 72.
+        var firsts: [Int64] = []
+        for k: UInt64 in [0, 2] {
+            let last = later + (k * 36 + 35) * 5_000_000
+            let frame: [UInt8] =
+                [0x02] + (0..<8).map { UInt8(truncatingIfNeeded: last >> (8 * UInt64($0))) } + [0x01]
+                + [UInt8](repeating: 0, count: 6 * 36)
+            try decoder.decode(frame, arrivalTime: 1, into: writer) { frame, times, first in
+                #expect(frame.sampleCount == 36 && times.count == 36)
+                #expect(abs((times[35] - times[0]) - 35.0 / 200) < 1e-6)
+                firsts.append(first)
+            }
+        }
+        #expect(firsts == [0, 72])
+    }
+
     static let sdkDeltaFrame: [UInt8] = [
         0x71, 0x07, 0xF0, 0x6A, 0x9E, 0x8D, 0x0A, 0x38, 0xBE, 0x5C, 0xBE, 0xBA, 0x2F, 0x96, 0xB3, 0xEE, 0x4B, 0xE5,
         0xAD,
