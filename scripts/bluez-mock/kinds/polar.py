@@ -48,6 +48,7 @@ Stats add `ecgFrames`, `ecgSamples` (sent), `accFrames`, `accSamples`, `hrSent`,
 
 import csv
 import math
+import os
 import time
 
 import dbus
@@ -337,3 +338,11 @@ class Polar(mock.AirDevice):
 
 
 DEVICE_KINDS = [Polar]
+
+# `--preset demo` (scripts/bluez-mock/run.sh) also has an H10 streaming the real ECG of datasets/mitdb-208-ecg, so its
+# owners can try Axon without a strap:
+#   scripts/bluez-mock/run.sh axon record "polar:Polar H10 0A3B5C7D" --out ecg.edf --seconds 60
+_DATASET = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "datasets",
+                                         "mitdb-208-ecg"))
+mock.PRESETS["demo"].append(("polar", "C0:FF:EE:00:00:50", "Polar H10 0A3B5C7D", {
+    "csv": os.path.join(_DATASET, "ecg-130hz-uv.csv"), "rr": os.path.join(_DATASET, "rr.csv")}))
