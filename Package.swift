@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AxonResearchBIT", targets: ["AxonResearchBIT"]),
         .library(name: "AxonOpenBCI", targets: ["AxonOpenBCI"]),
         .library(name: "AxonMuse", targets: ["AxonMuse"]),
+        .library(name: "AxonPolar", targets: ["AxonPolar"]),
         .library(name: "AxonLSL", targets: ["AxonLSL"]),
         .library(name: "AxonFleet", targets: ["AxonFleet"]),
         .library(name: "AxonConnect", targets: ["AxonConnect"]),
@@ -109,6 +110,9 @@ let package = Package(
         // Simulators: SimulatedMuse in-process, and the mock bluetoothd's `muse` kind (scripts/bluez-mock/kinds/muse.py);
         // both are fed by the shared muse-lsl recording.
         .target(name: "AxonMuse", dependencies: ["AxonDevices", "AxonStreams", "AxonMemory"]),
+        // The Polar H10 chest strap over Polar's Measurement Data protocol (ECG, accelerometer) and the standard Heart
+        // Rate service (RR intervals); simulated by the mock bluetoothd's `polar` kind fed a real ECG.
+        .target(name: "AxonPolar", dependencies: ["AxonDevices", "AxonStreams"]),
         // Lab Streaming Layer: inlets as sources, outlets as sinks (raw, spectra, zones), and LSLXDFRecorder, which
         // records any set of streams into one XDF file as LabRecorder does. liblsl is loaded at run time with dlopen
         // (see LSLLibrary): nothing links against it, and only LSL commands need it.
@@ -137,7 +141,7 @@ let package = Package(
             name: "AxonConnect",
             dependencies: [
                 "AxonStreams", "AxonDevices", "AxonBluetooth", "AxonBrainiac", "AxonMuse", "AxonOpenBCI", "AxonLSL",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonSensors",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonSensors", "AxonPolar",
             ]),
 
         // Sensors Axon has no adapter for: a sensor description file (transport, layout, channels) made a source
@@ -150,7 +154,7 @@ let package = Package(
             name: "axon",
             dependencies: [
                 "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonLSL",
+                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonPolar", "AxonLSL",
                 "AxonView", "AxonFleet", "AxonConnect", "AxonSensors", "CLinux", argumentParser,
             ]),
 
@@ -216,6 +220,12 @@ let package = Package(
             dependencies: [
                 "AxonMuse", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
                 "StreamTestSupport",
+            ]),
+        .testTarget(
+            name: "AxonPolarTests",
+            dependencies: [
+                "AxonPolar", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "AxonConnect",
+                "BlueZTestSupport", "StreamTestSupport",
             ]),
         .testTarget(
             name: "AxonOBDTests",

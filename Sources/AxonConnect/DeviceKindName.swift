@@ -24,6 +24,10 @@ public enum DeviceKindName {
         }
         if ScaleModel.advertised(name: name, services: services) == .standard { return "weight scale" }
         if BLESerialLink.Profile.known.contains(where: { services.contains($0.service) }) { return "OBD-II dongle (ELM327)" }
+        // Polar sensors advertise Heart Rate and Polar's 0xFEEE; the H10 has ECG (`polar:NAME`).
+        if services.contains("feee") || (name ?? "").hasPrefix("Polar ") {
+            return (name ?? "").hasPrefix("Polar H10") ? "Polar H10" : "Polar sensor"
+        }
         if services.contains(BandGATTProfile.heartRateService) { return "heart-rate sensor" }
         if services.contains("1101") {
             // The HS3's Bluetooth Classic serial port (docs/hs3-serial.md); any other serial port has no adapter here.

@@ -2,15 +2,17 @@ import AxonBluetooth
 import AxonDevices
 import AxonLSL
 import AxonMuse
+import AxonPolar
 import AxonOpenBCI
 import AxonSensors
 import AxonStreams
 import Foundation
 
-/// An EEG device or stream SOURCE (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`, an LSL stream,
-/// `lsl:NAME|lsl:type=T|lsl:source_id=ID`, or a sensor description file, `sensor:FILE.json`), opened as a sample source with what a program needs around it: the
-/// timeline that turns its counters into gap records, a title, a one-line summary of the device's counts, and how
-/// to let go of it. `axon record`, `view`, `analyze` and `demo` open their devices with it.
+/// An EEG or ECG device or stream SOURCE (`cyton:PATH`, `muse:NAME|ADDRESS`, `ganglion:NAME|ADDRESS`,
+/// `polar:NAME|ADDRESS`, an LSL stream, `lsl:NAME|lsl:type=T|lsl:source_id=ID`, or a sensor description file,
+/// `sensor:FILE.json`), opened as a sample source with what a program needs around it: the timeline that turns its
+/// counters into gap records, a title, a one-line summary of the device's counts, and how to let go of it.
+/// `axon record`, `view`, `analyze` and `demo` open their devices with it.
 ///
 ///     let device = try await LiveEEGDevice.open(try SourceSpecifier(parsing: "muse:Muse-0E2A")) { event in
 ///         if case .searching(let kind, _, let seconds) = event { print("looking for a \(kind) for \(seconds) s") }
@@ -63,7 +65,7 @@ public struct LiveEEGDevice: Sendable {
     /// ``DeviceSearch/brainiacTransport(selector:bus:seconds:profile:progress:)``).
     public static func handles(_ specifier: SourceSpecifier) -> Bool {
         switch specifier {
-        case .cyton, .muse, .ganglion, .lsl, .sensor: true
+        case .cyton, .muse, .ganglion, .polar, .lsl, .sensor: true
         case .file, .simulator, .testSequence, .brainiac: false
         }
     }
@@ -104,6 +106,19 @@ public struct LiveEEGDevice: Sendable {
                 source: source, timeline: source.timelineConfiguration,
                 title: "OpenBCI Ganglion \(selector) through BlueZ",
                 summary: { ganglionSummary(source.state()) }, close: { transport.central.close() })
+        case .polar(let selector):
+            let transport = try await DeviceSearch.transport(
+                kind: "Polar H10", selector: selector, service: PolarGATTProfile.heartRateService, bus: options.bus,
+                seconds: options.searchSeconds, progress: progress)
+            let source: PolarSource
+            do { source = try PolarSource(transport: transport) } catch {
+                transport.central.close()
+                throw .connectionFailed(device: "Polar \(selector)", cause: error)
+            }
+            return LiveEEGDevice(
+                source: source, timeline: source.timelineConfiguration,
+                title: "Polar H10 \(selector) through BlueZ (ECG 130 Hz, accelerometer 200 Hz ±8 G, heart rate)",
+                summary: { polarSummary(source.state()) }, close: { transport.central.close() })
         case .file, .simulator, .testSequence, .brainiac:
             throw .notALiveDevice(specifier)
         }
@@ -201,6 +216,17 @@ extension LiveEEGDevice {
         if s.linkLosses > 0 { line += "; \(s.linkLosses) link losses" }
         if let reason = s.lastRejection { line += "; last rejected: \(reason)" }
         return line
+    }
+
+    /// One line of a Polar source's counts.
+    static func polarSummary(_ state: PolarSourceState) -> String {
+        let s = state.statistics
+        return
+            "  Polar: \(s.ecgFrames) ECG frames, \(s.ecgSamples) samples, \(s.missingECGSamples) missing by the strap's "
+            + "clock, \(s.rejected) frames rejected; accelerometer \(s.accelerometerSamples) samples; "
+            + "\(state.heartRateNotifications) heart-rate notifications, \(state.rrIntervals) RR intervals"
+            + (state.heartRate.map { ", last \($0) bpm" } ?? "")
+            + "; \(state.linkLosses) link losses, started \(state.startsSent)×"
     }
 
     /// One line of a Muse source's counts.

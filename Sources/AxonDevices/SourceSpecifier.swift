@@ -1,5 +1,5 @@
 /// One SOURCE argument, as every EEG command takes it: a recording's path, `simulator`, `test-sequence:HZ`,
-/// `cyton:PATH`, `muse:NAME`, `ganglion:NAME`, `ble:NAME`, `lsl:NAME|lsl:type=T|lsl:source_id=ID` or
+/// `cyton:PATH`, `muse:NAME`, `ganglion:NAME`, `polar:NAME`, `ble:NAME`, `lsl:NAME|lsl:type=T|lsl:source_id=ID` or
 /// `sensor:FILE.json` (a sensor description file).
 ///
 /// Parsing only: what a command does with each kind (and which kinds it takes) is the command's business. A word
@@ -19,6 +19,8 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     case muse(selector: String)
     /// An OpenBCI Ganglion through BlueZ, by name or address.
     case ganglion(selector: String)
+    /// A Polar H10 chest strap (ECG, accelerometer, RR intervals) through BlueZ, by name or address.
+    case polar(selector: String)
     /// A Brainiac headset through BlueZ, by name or address; an empty selector (`ble:`) is the one headset in range,
     /// as the SDK's `start` needs no name.
     case brainiac(selector: String)
@@ -30,11 +32,11 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     /// Every form, as help texts and errors list them.
     public static let forms =
         "a recording's path, simulator, test-sequence:HZ, cyton:PATH, muse:NAME|ADDRESS, ganglion:NAME|ADDRESS, "
-        + "ble:NAME|ADDRESS (a Brainiac headset; ble: alone, the one in range), lsl:NAME|lsl:type=T|lsl:source_id=ID, "
-        + "sensor:FILE.json (a sensor description, docs/sensors.md)"
+        + "polar:NAME|ADDRESS (a Polar H10), ble:NAME|ADDRESS (a Brainiac headset; ble: alone, the one in range), "
+        + "lsl:NAME|lsl:type=T|lsl:source_id=ID, sensor:FILE.json (a sensor description, docs/sensors.md)"
 
     /// The prefixes of the kinds that are not paths.
-    public static let kinds = ["test-sequence", "cyton", "muse", "ganglion", "ble", "lsl", "sensor"]
+    public static let kinds = ["test-sequence", "cyton", "muse", "ganglion", "polar", "ble", "lsl", "sensor"]
 
     /// Parses `text`.
     ///
@@ -68,6 +70,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
         case "cyton": self = .cyton(port: value)
         case "muse": self = .muse(selector: value)
         case "ganglion": self = .ganglion(selector: value)
+        case "polar": self = .polar(selector: value)
         case "ble": self = .brainiac(selector: value)
         case "sensor": self = .sensor(description: value)
         default: self = .lsl(query: value)
@@ -83,7 +86,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
     /// Whether this is a device reached through a radio or a port (not a file, a simulator or an LSL stream).
     public var isDevice: Bool {
         switch self {
-        case .cyton, .muse, .ganglion, .brainiac, .sensor: true
+        case .cyton, .muse, .ganglion, .polar, .brainiac, .sensor: true
         default: false
         }
     }
@@ -97,6 +100,7 @@ public enum SourceSpecifier: Sendable, Hashable, CustomStringConvertible {
         case .cyton(let port): "cyton:\(port)"
         case .muse(let selector): "muse:\(selector)"
         case .ganglion(let selector): "ganglion:\(selector)"
+        case .polar(let selector): "polar:\(selector)"
         case .brainiac(let selector): "ble:\(selector)"
         case .lsl(let query): "lsl:\(query)"
         case .sensor(let path): "sensor:\(path)"

@@ -99,7 +99,7 @@ extension Axon {
             if filters.isActive {
                 switch try resolvedSource() {
                 case nil, .file?, .cyton?: break
-                case .testSequence?, .simulator?, .lsl?, .muse?, .ganglion?, .brainiac?, .sensor?:
+                case .testSequence?, .simulator?, .lsl?, .muse?, .ganglion?, .polar?, .brainiac?, .sensor?:
                     // --view shows any source through axon view, which filters all of them.
                     guard view else {
                         throw ValidationError(
@@ -163,6 +163,10 @@ extension Axon {
             case .simulator: try await runSimulator()
             case .cyton(let port): try await runCyton(path: port)
             case .muse, .ganglion: try await runLiveDevice(specifier!)
+            case .polar:
+                throw ValidationError(
+                    "polar: is a Polar H10 chest strap (ECG), and the demo shows EEG zones; record it with "
+                        + "axon record polar:NAME --out ecg.edf, or watch it with axon view polar:NAME")
             case .brainiac(let selector): try await runHeadset(selector: selector)
             case .lsl, .sensor: try await runLiveDevice(specifier!)
             }

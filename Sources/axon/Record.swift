@@ -4,6 +4,7 @@ import AxonConnect
 import AxonDevices
 import AxonEEG
 import AxonMuse
+import AxonPolar
 import AxonOpenBCI
 import AxonLSL
 import AxonRecording
@@ -21,7 +22,7 @@ extension Axon {
             discussion: """
                 SOURCE is `simulator` (a 4-channel 250 Hz simulated headset), `test-sequence:HZ` (the simulated \
                 Brainiac headset's test sequence through the packet decoder), a recording's path (any format axon \
-                reads), played in real time unless --speed or --fast, a device (cyton:PATH, muse:NAME, \
+                reads), played in real time unless --speed or --fast, a device (cyton:PATH, muse:NAME, polar:NAME, \
                 ganglion:NAME, ble:NAME), an LSL stream (lsl:NAME, lsl:type=T) or a sensor described by a file \
                 (--sensor FILE.json, docs/sensors.md). Without --seconds it runs \
                 until SIGINT or SIGTERM, which close the file cleanly. EDF/BDF files are crash-safe: the header's \
@@ -30,7 +31,10 @@ extension Axon {
                 (a user marker). Several LSL streams at once: give each as --source lsl:… with --out FILE.xdf; \
                 each becomes a stream of the file as its outlet sends it (any format, string streams included), \
                 with its own header, clock offsets every 5 s and footer, as LabRecorder records them, and nothing \
-                else runs (no engine, no zones). axon lsl record --all records every stream that answers.
+                else runs (no engine, no zones). axon lsl record --all records every stream that answers. \
+                polar:NAME records a Polar H10's ECG (µV, 130 Hz); its accelerometer goes to \
+                OUT-STEM.accelerometer.edf and its RR intervals to OUT-STEM.rr.csv (unix_time,rr_ms,bpm), or with \
+                .xdf to streams of the same file.
                 """)
 
         @Argument(help: ArgumentHelp("What to record: \(SourceSpecifier.forms).", valueName: "source"))
@@ -222,6 +226,20 @@ extension Axon {
                     ) { text in edfSink?.annotate(unixTime: HostClock.unixNow(), text: text) }
                 }
             }
+            // A Polar H10's accelerometer, heart rate and RR intervals go beside its ECG (PolarAuxiliaryRecording).
+            var polarAuxiliary: PolarAuxiliaryRecording?
+            if let polar = source as? PolarSource {
+                if fileExtension == "csv" {
+                    print(
+                        "note: the Polar's accelerometer, heart rate and RR intervals are recorded with .xdf, .edf or "
+                            + ".bdf, not with .csv")
+                } else {
+                    let format: EDFWriter.Format = fileExtension == "bdf" ? .bdfPlus : .edfPlus
+                    let options = anonymization.applied(to: .init(format: format, startAnnotation: nil))
+                    polarAuxiliary = try PolarAuxiliaryRecording(
+                        source: polar, out: out, xdf: xdf, options: options, replace: force)
+                }
+            }
             let status = try lslOut ? lsl?.statusOutlet(for: descriptor) : nil
             if let status {
                 headsetEvents.target { event in
@@ -329,6 +347,7 @@ extension Axon {
             if let spectraTask { waitForTask(spectraTask) }
             if let alphaTask { waitForTask(alphaTask) }
             let auxiliary = museAuxiliary?.finish()
+            let polarStreams = polarAuxiliary?.finish()
             if let xdf {
                 try xdf.writer.close()
                 print("xdf: \(xdf.writer.counts.chunks) chunks, \(xdf.writer.counts.boundaries) boundaries")
@@ -345,6 +364,10 @@ extension Axon {
             if let auxiliary {
                 print(auxiliary.summary)
                 if let failure = auxiliary.failure { print("warning: muse auxiliary streams: \(failure)") }
+            }
+            if let polarStreams {
+                print(polarStreams.summary)
+                if let failure = polarStreams.failure { print("warning: polar auxiliary streams: \(failure)") }
             }
             if let writer = edfSink?.writer {
                 for (channel, clipped) in zip(descriptor.channels, writer.clippedSamples) where clipped > 0 {
@@ -399,7 +422,7 @@ extension Axon {
                     dominantFrequency: frequency, duration: duration, realTime: !fast)) { relay.forward($0) }
                 return (headset, .init(timeline: BrainiacHeadset.timelineConfiguration), .host, nil)
             case .file(let file): path = file
-            case .cyton, .muse, .ganglion, .lsl, .sensor: preconditionFailure("LiveEEGDevice opened \(specifier) above")
+            case .cyton, .muse, .ganglion, .polar, .lsl, .sensor: preconditionFailure("LiveEEGDevice opened \(specifier) above")
             }
             var recording: AxonRecording.Recording
             recording = try RecordingReader.read(path: path)

@@ -289,7 +289,7 @@ extension Axon {
                     label: "simulated Brainiac headset, test sequence \(fmt(frequency, 2)) Hz"
                         + (lost.isEmpty ? "" : ", \(lost.count) notifications lost"))
             case .file(let path): source = path
-            case .cyton, .muse, .ganglion, .lsl, .sensor: return try live(specifier)
+            case .cyton, .muse, .ganglion, .polar, .lsl, .sensor: return try live(specifier)
             }
             var recording: Recording
             do {

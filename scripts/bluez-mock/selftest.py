@@ -31,6 +31,7 @@ PYTHON = "/usr/bin/python3"
 ADDRESS = "C0:FF:EE:00:00:01"
 DEVICE_PATH = "/org/bluez/hci0/dev_C0_FF_EE_00_00_01"
 BAND_ADDRESS = "C0:FF:EE:00:00:02"
+POLAR_ADDRESS = "C0:FF:EE:00:00:50"
 BAND_PATH = "/org/bluez/hci0/dev_C0_FF_EE_00_00_02"
 BRAINIAC_SERVICE = "8b5e0001-4c5a-4e1b-9a3e-6a78b7e1a0c0"
 BRAINIAC_DATA = "8b5e0002-4c5a-4e1b-9a3e-6a78b7e1a0c0"
@@ -533,6 +534,44 @@ class SelfTest:
         battery = self.client.iface(self.client.char_path(BAND_PATH, BATTERY_LEVEL), CHAR_IFACE)
         check(bytes(battery.ReadValue(NO_OPTIONS)) == b"\x32", "battery after SetBattery")
 
+    def test_polar_h10(self):
+        """kinds/polar.py: the PMD control point's features and answers, an ECG frame of the recording."""
+        dataset = os.path.join(HERE, "..", "..", "datasets", "mitdb-208-ecg")
+        ecg = os.path.join(dataset, "ecg-130hz-uv.csv")
+        path = self.client.control().AddDevice("polar", POLAR_ADDRESS, "Polar H10 0A3B5C7D", dbus.Dictionary(
+            {"csv": ecg, "rr": os.path.join(dataset, "rr.csv"), "speed": "4"}, signature="sv"))
+        adapter = self.client.iface("/org/bluez/hci0", ADAPTER_IFACE)
+        adapter.SetDiscoveryFilter(dbus.Dictionary({"Pattern": "Polar"}, signature="sv"))
+        if not bool(self.client.get("/org/bluez/hci0", ADAPTER_IFACE, "Discovering")):
+            adapter.StartDiscovery()
+        self.client.wait_for(lambda: any(p == path for p, _ in self.client.added), 2, "the H10 by Pattern")
+        _, err = self.client.call_async(path, DEVICE_IFACE, "Connect")
+        check(err is None, "Connect: %s" % err)
+        self.client.wait_for_change(path, DEVICE_IFACE, "ServicesResolved", True)
+        cp = self.client.char_path(path, "fb005c81-02e7-f387-1cad-8acd2d8df0c8")
+        data = self.client.char_path(path, "fb005c82-02e7-f387-1cad-8acd2d8df0c8")
+        control = self.client.iface(cp, CHAR_IFACE)
+        check(bytes(control.ReadValue(NO_OPTIONS)) == bytes.fromhex("0f0500"), "features")
+        control.StartNotify()
+        self.client.iface(data, CHAR_IFACE).StartNotify()
+
+        def answer(command, expected):
+            control.WriteValue(dbus.ByteArray(bytes.fromhex(command)), dbus.Dictionary({}, signature="sv"))
+            wanted = (cp, bytes.fromhex(expected))
+            self.client.wait_for(lambda: wanted in self.client.notifications, 2, "answer %s to %s" % (expected, command))
+
+        answer("0100", "f0010000000001820001010e00")
+        answer("02000001c80001010e00", "f0020008")  # 200 Hz ECG: invalid sample rate
+        answer("02000001820001010e00", "f002000000")
+        with open(ecg) as handle:
+            first = int(handle.read().split()[1])
+        self.client.wait_for(lambda: any(p == data for p, _ in self.client.notifications), 2, "an ECG frame")
+        frame = next(v for p, v in self.client.notifications if p == data)
+        check(len(frame) == 229 and frame[0] == 0 and frame[9] == 0, "ECG frame of %d bytes" % len(frame))
+        check(int.from_bytes(frame[10:13], "little", signed=True) == first, "first ECG sample")
+        answer("0300", "f003000000")
+        self.client.iface(path, DEVICE_IFACE).Disconnect()
+
     def test_reset(self):
         self.client.removed.clear()
         _, err = self.client.call_async(DEVICE_PATH, DEVICE_IFACE, "Connect")
@@ -579,7 +618,7 @@ class SelfTest:
             for name in ("object_manager", "discovery_without_filter", "discovery_with_filter", "connect",
                          "gatt_by_uuid", "streaming", "link_loss_and_resubscription", "fail_next_connects",
                          "connect_in_progress", "set_rate", "send_raw_and_status", "client_vanishing_drops_session",
-                         "kill_and_restart", "heart_rate_band", "reset", "battery_plugin"):
+                         "kill_and_restart", "heart_rate_band", "polar_h10", "reset", "battery_plugin"):
                 self.run(name.replace("_", " "), getattr(self, "test_" + name))
         finally:
             self.procs.stop()

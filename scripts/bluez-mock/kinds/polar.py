@@ -15,11 +15,11 @@ PMD service fb005c80-02e7-f387-1cad-8acd2d8df0c8:
                 03 TYPE        stop (06 when not started); any other op answers 01 (invalid op code)
   fb005c82-…  data (notify): type u8, timestamp u64 LE = nanoseconds since 2000-01-01 of the frame's LAST sample,
               frame type u8, then samples. ECG (type 00, frame type 00): `samples` × int24 LE µV. ACC (type 02, frame
-              type 01): 36 × (x, y, z) int16 LE mG (a 229-byte notification at 200 Hz, as the ECG's 73 samples).
+              type 01): 36 × (x, y, z) int16 LE mG (226 bytes; the ECG's 73 samples make 229, the H10's MTU of 232 − 3).
 
 Heart Rate service 0x180D, Heart Rate Measurement 0x2A37 (notify) once per second of strap time: flags 0x16 (8-bit
-bpm, contact detected, RR intervals present), bpm, then the RR intervals (uint16 LE, 1/1024 s) of the beats of that
-second. Body Sensor Location 0x2A38 = 1 (chest). Battery 0x180F, Device Information (model "Polar H10").
+bpm, contact detected, RR intervals present), bpm, then the RR intervals (uint16 LE, 1/1024 s) of the beats of the
+second that has just ended (flags 0x06 without an RR field when it had none). Body Sensor Location 0x2A38 = 1 (chest). Battery 0x180F, Device Information (model "Polar H10").
 
 The strap's clock starts at 2019-01-01T00:00:00Z (the H10's default time after a power-off, TimeSystemExplained.md)
 plus `clock` seconds when the device is made, and runs at `speed` × real time. ECG sample n of the recording (n counted
@@ -30,9 +30,10 @@ measurement (the strap streams only for a connected central), as does a stop.
 
 Options:
   csv=PATH       one column `ecg_uv` (integer µV, 130 Hz): the ECG streamed, looping at its end (required)
-  rr=PATH        columns `beat_s,rr_ms`: notification i of the Heart Rate Measurement carries the RR intervals
-                 (round(rr_ms × 1024 / 1000)) of the beats with i ≤ beat_s < i + 1 (looping every `period` s) and
-                 bpm = round(60000 / their mean), else the previous bpm; without rr=, bpm 60 and RR 1024 each second
+  rr=PATH        columns `beat_s,rr_ms`: notification i of the Heart Rate Measurement (sent i s of strap time after
+                 the subscription) carries the RR intervals (round(rr_ms × 1024 / 1000)) of the beats of the second
+                 that has just ended, i − 1 ≤ beat_s < i (looping every `period` s), and bpm = round(60000 / their
+                 mean), else the previous bpm (60 at first); without rr=, bpm 60 and RR 1024 each second
   period=S       the loop of rr.csv in seconds (default: the ECG recording's length, rows / 130)
   speed=S        the strap's clock runs S times real time (default 1)
   samples=N      ECG samples per notification (default 73, what an H10 sends at its MTU of 232)
@@ -48,6 +49,7 @@ Stats add `ecgFrames`, `ecgSamples` (sent), `accFrames`, `accSamples`, `hrSent`,
 
 import csv
 import math
+import os
 import time
 
 import dbus
@@ -174,7 +176,7 @@ class Polar(mock.AirDevice):
         kind = data[1] if len(data) > 1 else 0
         if op == 0x01 and len(data) == 2:
             if kind in SETTINGS:
-                self._answer(op, kind, SUCCESS, bytes([0x00]) + SETTINGS[kind])
+                self._answer(op, kind, SUCCESS, SETTINGS[kind])
             else:
                 self._answer(op, kind, INVALID_TYPE)
         elif op == 0x02 and len(data) >= 2:
@@ -225,7 +227,7 @@ class Polar(mock.AirDevice):
     def _answer(self, op, kind, status, parameters=b""):
         answer = bytes([0xF0, op, kind, status])
         if status == SUCCESS:
-            answer += bytes([0x00]) + parameters if parameters else bytes([0x00])
+            answer += bytes([0x00]) + parameters  # `more` = 0: everything fits one indication
         if self.control_char is not None:
             self.control_char.notify(answer)
             # A read of the control point still returns the features, whatever was indicated.
@@ -299,7 +301,8 @@ class Polar(mock.AirDevice):
             return False
         index = self.hr_index
         if self.beats:
-            millis = self.rr_of_second(index)
+            # Sent at the start of second `index`: the beats of the second that has just ended.
+            millis = self.rr_of_second(index - 1) if index > 0 else []
             if millis:
                 self.bpm = int(round(60000 / (sum(millis) / len(millis))))
         else:
@@ -337,3 +340,11 @@ class Polar(mock.AirDevice):
 
 
 DEVICE_KINDS = [Polar]
+
+# `--preset demo` (scripts/bluez-mock/run.sh) also has an H10 streaming the real ECG of datasets/mitdb-208-ecg, so its
+# owners can try Axon without a strap:
+#   scripts/bluez-mock/run.sh axon record "polar:Polar H10 0A3B5C7D" --out ecg.edf --seconds 60
+_DATASET = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "datasets",
+                                         "mitdb-208-ecg"))
+mock.PRESETS["demo"].append(("polar", "C0:FF:EE:00:00:50", "Polar H10 0A3B5C7D", {
+    "csv": os.path.join(_DATASET, "ecg-130hz-uv.csv"), "rr": os.path.join(_DATASET, "rr.csv")}))
