@@ -148,10 +148,10 @@ public struct LiveEEGDevice: Sendable {
         let sensor: SensorDescription
         do { sensor = try SensorDescription(contentsOf: path) } catch { throw .sensorDescription(path: path, error) }
         let transport: BusRecoveringTransport?
-        if case .ble(let device, let notify, _, _, _) = sensor.transport, let service = notify.service {
+        if case .ble(let link) = sensor.transport {
             transport = try await DeviceSearch.transport(
-                kind: sensor.name, selector: device, service: service, bus: options.bus, seconds: options.searchSeconds,
-                progress: progress)
+                kind: sensor.name, selector: link.device, service: link.advertised, bus: options.bus,
+                seconds: options.searchSeconds, progress: progress)
         } else {
             transport = nil
         }

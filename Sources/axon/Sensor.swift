@@ -166,12 +166,14 @@ extension Axon {
                         + (sensor.nominalRate > 0 ? " at \(number(sensor.nominalRate)) Hz" : ", irregular")
                 ]
                 switch sensor.transport {
-                case .ble(let device, let notify, let subscribe, let commands, let stops):
+                case .ble(let link):
                     lines.append(
-                        "transport: BLE device \"\(device)\", notifications of \(notify)"
-                            + (subscribe.isEmpty ? "" : " (also subscribed: \(subscribe.map(\.description).joined(separator: ", ")))")
-                            + ", \(commands.count) command"
-                            + (commands.count == 1 ? "" : "s") + " after subscribing, \(stops.count) before closing")
+                        "transport: BLE device \"\(link.device)\" (found by its service \(link.advertised)), "
+                            + "notifications of \(link.notify)"
+                            + (link.subscribe.isEmpty
+                                ? "" : " (also subscribed: \(link.subscribe.map(\.description).joined(separator: ", ")))")
+                            + ", \(link.commands.count) command" + (link.commands.count == 1 ? "" : "s")
+                            + " after subscribing, \(link.stopCommands.count) before closing")
                 case .serial(let path, let baud, .lines): lines.append("transport: serial \(path) at \(baud) baud, lines")
                 case .serial(let path, let baud, .sync(let bytes, let length)):
                     lines.append("transport: serial \(path) at \(baud) baud, \(length)-byte packets starting "

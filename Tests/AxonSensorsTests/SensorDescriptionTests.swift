@@ -82,12 +82,13 @@ struct SensorDescriptionTests {
         let polar = try SensorDescription(contentsOf: folder.appendingPathComponent("polar-h10-ecg.json").path)
         #expect(polar.nominalRate == 130 && polar.channels.map(\.unit) == ["µV"])
         #expect(polar.deviceTime == SensorDeviceTime(field: "timestamp", secondsPerUnit: 1e-9, ofLastSample: true))
-        guard case .ble(_, let notify, let subscribe, let commands, let stops) = polar.transport else {
+        guard case .ble(let link) = polar.transport else {
             Issue.record("\(polar.transport)")
             return
         }
-        #expect(notify.characteristic == BluetoothUUID(parsing: "fb005c82-02e7-f387-1cad-8acd2d8df0c8"))
-        #expect(subscribe.count == 1 && stops.map(\.bytes) == [[0x03, 0x00]])
-        #expect(commands.map(\.bytes) == [[0x02, 0x00, 0x00, 0x01, 0x82, 0x00, 0x01, 0x01, 0x0E, 0x00]])
+        #expect(link.notify.characteristic == BluetoothUUID(parsing: "fb005c82-02e7-f387-1cad-8acd2d8df0c8"))
+        #expect(link.advertised == BluetoothUUID(parsing: "180d"), "an H10 advertises Heart Rate")
+        #expect(link.subscribe.count == 1 && link.stopCommands.map(\.bytes) == [[0x03, 0x00]])
+        #expect(link.commands.map(\.bytes) == [[0x02, 0x00, 0x00, 0x01, 0x82, 0x00, 0x01, 0x01, 0x0E, 0x00]])
     }
 }

@@ -167,8 +167,8 @@ public final class DescribedSensorSource: SampleSource, @unchecked Sendable {
         var notifications = [ByteStreamTransport.stream]
         var commands: [SensorCommand] = []
         var stopCommands: [SensorCommand] = []
-        if case .ble(_, let characteristic, let subscribe, let start, let stop) = sensor.transport {
-            (notifications, commands, stopCommands) = ([characteristic] + subscribe, start, stop)
+        if case .ble(let link) = sensor.transport {
+            (notifications, commands, stopCommands) = ([link.notify] + link.subscribe, link.commands, link.stopCommands)
         }
         do throws(TransportError) {
             try transport.openBlocking(notifications: notifications, receiver: receiver)
@@ -289,8 +289,8 @@ private final class SensorTransportReceiver: TransportReceiver, @unchecked Senda
     init(source: DescribedSensorSource, writer: FrameWriter) {
         self.source = source
         self.writer = writer
-        if case .ble(_, let notify, _, _, _) = source.sensor.transport {
-            packets = notify.characteristic
+        if case .ble(let link) = source.sensor.transport {
+            packets = link.notify.characteristic
         } else {
             packets = nil
         }

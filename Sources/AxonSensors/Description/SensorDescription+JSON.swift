@@ -214,11 +214,13 @@ private struct DescriptionReader {
         switch kind {
         case "ble":
             guard let fields = object(
-                body, place, known: ["device", "service", "characteristic", "subscribe", "commands", "stopCommands"])
+                body, place,
+                known: ["device", "service", "characteristic", "advertised", "subscribe", "commands", "stopCommands"])
             else { return nil }
             let device = string(fields, "device", place)
             let service = uuid(fields, "service", place)
             let characteristic = uuid(fields, "characteristic", place)
+            let advertised = uuid(fields, "advertised", place, required: false)
             var subscribe: [GATTCharacteristicID]? = []
             if let listed = list(fields, "subscribe", place, required: false) {
                 for (index, element) in listed.enumerated() {
@@ -235,10 +237,11 @@ private struct DescriptionReader {
             }
             let commands = self.commands(fields, "commands", place, service: service)
             let stops = self.commands(fields, "stopCommands", place, service: service)
-            guard let device, let characteristic, let subscribe, let commands, let stops else { return nil }
-            return .ble(
+            guard let device, let service, let characteristic, let subscribe, let commands, let stops else { return nil }
+            if fields["advertised"] != nil && advertised == nil { return nil }
+            return .ble(BLESensorLink(
                 device: device, notify: GATTCharacteristicID(service: service, characteristic: characteristic),
-                subscribe: subscribe, commands: commands, stopCommands: stops)
+                advertised: advertised ?? service, subscribe: subscribe, commands: commands, stopCommands: stops))
         case "serial":
             guard let fields = object(body, place, known: ["path", "baud", "framing"]) else { return nil }
             let device = string(fields, "path", place)

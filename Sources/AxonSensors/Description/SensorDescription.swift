@@ -90,13 +90,9 @@ public struct SensorChannel: Sendable, Hashable {
 ///
 /// Threading: a value type; share freely.
 public enum SensorTransport: Sendable, Hashable {
-    /// A Bluetooth LE peripheral through BlueZ: each notification of `notify` is one packet; `subscribe` lists
-    /// characteristics whose notifications or indications must be on too (a control point answering the commands;
-    /// their values are not samples); `commands` are written (in order) once notifications are on, `stopCommands`
-    /// before the link is closed.
-    case ble(
-        device: String, notify: GATTCharacteristicID, subscribe: [GATTCharacteristicID], commands: [SensorCommand],
-        stopCommands: [SensorCommand])
+    /// A Bluetooth LE peripheral through BlueZ (``BLESensorLink``): each notification of its characteristic is one
+    /// packet.
+    case ble(BLESensorLink)
     /// A serial line (a USB serial adapter, a pty) in raw mode at `baud`, cut into packets by `framing`.
     case serial(path: String, baud: Int, framing: SerialFraming)
     /// UDP datagrams to 127.0.0.1:`port`, each one packet (for a text layout, each line of it).
@@ -107,11 +103,44 @@ public enum SensorTransport: Sendable, Hashable {
     /// The endpoint in words (`ble:Polar H10 …`, `serial:/dev/ttyACM0`, `udp:5000`, `osc:5000/muse/eeg`).
     public var endpoint: String {
         switch self {
-        case .ble(let device, _, _, _, _): "ble:\(device)"
+        case .ble(let link): "ble:\(link.device)"
         case .serial(let path, _, _): "serial:\(path)"
         case .udp(let port): "udp:\(port)"
         case .osc(let port, let address): "osc:\(port)\(address)"
         }
+    }
+}
+
+/// How a described BLE sensor is reached and started.
+///
+/// Threading: a value type; share freely.
+public struct BLESensorLink: Sendable, Hashable {
+    /// The device's name or address.
+    public var device: String
+    /// The characteristic whose notifications are the packets (with its service).
+    public var notify: GATTCharacteristicID
+    /// The service the device advertises, which discovery filters on (the notify characteristic's service unless
+    /// the file says otherwise: a Polar H10 advertises Heart Rate, not its measurement service).
+    public var advertised: BluetoothUUID
+    /// Characteristics whose notifications or indications must be on too (a control point answering the commands;
+    /// their values are not samples).
+    public var subscribe: [GATTCharacteristicID]
+    /// Written in order once notifications are on.
+    public var commands: [SensorCommand]
+    /// Written before the link is closed.
+    public var stopCommands: [SensorCommand]
+
+    /// A link.
+    public init(
+        device: String, notify: GATTCharacteristicID, advertised: BluetoothUUID, subscribe: [GATTCharacteristicID] = [],
+        commands: [SensorCommand] = [], stopCommands: [SensorCommand] = []
+    ) {
+        self.device = device
+        self.notify = notify
+        self.advertised = advertised
+        self.subscribe = subscribe
+        self.commands = commands
+        self.stopCommands = stopCommands
     }
 }
 
