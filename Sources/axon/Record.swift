@@ -69,8 +69,8 @@ extension Axon {
         var out: String
 
         @Option(help: ArgumentHelp(
-            "Seconds of data to record (default: until SIGINT/SIGTERM); a device not found within them (at most "
-                + "30 s) is an error."))
+            "Seconds of data to record (default: until SIGINT/SIGTERM): a device's first seconds × rate samples; a "
+                + "device not found within them (at most 30 s) is an error."))
         var seconds: Double?
 
         @Option(name: .customLong("duration"), help: ArgumentHelp("Deprecated: --seconds.", visibility: .hidden))
@@ -257,6 +257,11 @@ extension Axon {
             let watched = WatchedSource(inner: source, done: done)
             let stopRequested = StopSignals()
 
+            // A device recorded for --seconds stops at exactly that many samples (its last packet cut): the stream
+            // after the limit is what the file, the engine and the counts see.
+            let wanted = specifier.isDevice && descriptor.isRegular
+                ? duration.map { Int(($0 * descriptor.nominalRate).rounded()) } : nil
+            let stages: [any SampleProcessor] = (wanted.map { [SampleCountLimit(limit: $0)] } ?? []) + (stage.map { [$0] } ?? [])
             let zones = (edfSink != nil || xdf != nil) && baseline > 0 && descriptor.contentType == .eeg
                 && descriptor.channelCount == 4
             print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "
@@ -282,7 +287,7 @@ extension Axon {
                     sampleRate: descriptor.nominalRate, channelLabels: descriptor.channels.map(\.label),
                     baselineDuration: baseline, indicatorPeriod: indicator)
                 let session = try EEGSession(
-                    source: watched, configuration: configuration, stages: stage.map { [$0] } ?? [], sinks: sinks,
+                    source: watched, configuration: configuration, stages: stages, sinks: sinks,
                     options: .init(publishSamples: false, pipeline: pipelineConfiguration))
                 let rate = descriptor.nominalRate
                 let powers = try powerBands.powers(configuration: configuration)
@@ -311,7 +316,7 @@ extension Axon {
                 stop = session.stop
             } else {
                 let pipeline = StreamPipeline(
-                    source: watched, processors: stage.map { [$0] } ?? [], sinks: sinks,
+                    source: watched, processors: stages, sinks: sinks,
                     configuration: pipelineConfiguration)
                 try pipeline.start()
                 statistics = pipeline.statistics
@@ -324,8 +329,6 @@ extension Axon {
             // An irregular sensor has no sample count to wait for: its --seconds are wall-clock seconds.
             let irregularDevice = specifier.isDevice && !descriptor.isRegular
             let deadline = streamsUntilStopped ? duration.map { HostClock.now() + $0 + (irregularDevice ? 0 : 10) } : nil
-            let wanted = specifier.isDevice && descriptor.isRegular
-                ? duration.map { Int(($0 * descriptor.nominalRate).rounded()) } : nil
             let tick = wanted == nil ? progress : min(progress, 0.05)
             var next = HostClock.now()
             var nextProgress = next + progress

@@ -72,9 +72,10 @@ struct SensorCommandTests {
         #expect(result.status == 0, "\(result.output)")
         #expect(result.output.contains("axon record: Arduino EEG, 3 channels at 500 Hz"), "\(result.output)")
         #expect(result.output.contains("sensor: ") && result.output.contains("0 rejected"), "\(result.output)")
+        #expect(result.output.contains("done: 2000 samples (4.00 s)"), "exactly --seconds of samples: \(result.output)")
         let recording = try RecordingReader.read(path: out)
         #expect(recording.channelLabels == ["A0", "A1", "A2"] && recording.sampleRate == 500)
-        #expect(recording.frameCount >= 2_000 + 11, "2,000 samples and the 11 missing")
+        #expect(recording.frameCount >= 2_000 + 11, "2,000 samples and the 11 missing (then the last record's padding)")
         let gaps = recording.markers.compactMap(\.text).filter { $0.hasPrefix("gap: ") }
         #expect(gaps == ["gap: 10 samples (deviceCounter)", "gap: 1 samples (deviceCounter)"], "\(recording.markers)")
         #expect(recording.descriptor.channels.allSatisfy { $0.unit == "uV" }, "EDF writes µV as uV")

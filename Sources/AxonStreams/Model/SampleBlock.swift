@@ -80,6 +80,17 @@ public final class SampleBlock {
         reset(frameCount: 0)
     }
 
+    /// Keeps the first `count` frames and the gap records before them, dropping the rest: how a stage ends a stream
+    /// at a number of samples. Allocates nothing.
+    public func keepFirst(_ count: Int) {
+        guard count < frameCount else { return }
+        let kept = max(0, count)
+        var gaps = 0
+        while gaps < gapCount, gapStorage[gaps].beforeFrame < kept { gaps += 1 }
+        frameCount = kept
+        gapCount = gaps
+    }
+
     /// Lane `lane` of frame `frame`.
     @inlinable
     public func lane(_ lane: Int, ofFrame frame: Int) -> Double { rows[frame * layout.width + lane] }
