@@ -16,11 +16,8 @@ import Foundation
 /// Threading: `start` on the command's thread; the samples are consumed by one detached task, whose end ``finish()``
 /// waits for (the source's `auxiliary` stream finishes when its run returns).
 final class MuseAuxiliaryRecording: Sendable {
-    /// What was written per stream, for the closing line.
-    private let counts = ThreadLocked<[MuseAuxiliaryStream: Int]>([:])
+    private let consumer = AuxiliaryStreamConsumer<MuseAuxiliaryStream>()
     private let files: [MuseAuxiliaryStream: String]
-    private let task: ThreadLocked<Task<Void, Never>?> = ThreadLocked(nil)
-    private let failure = ThreadLocked<String?>(nil)
 
     /// Starts consuming `source.auxiliary` into `xdf`, or into files beside `out` (EDF+/BDF+ by its extension) with
     /// telemetry annotated through `annotate`. An existing file beside `out` is refused unless `replace`.
@@ -83,42 +80,24 @@ final class MuseAuxiliaryRecording: Sendable {
         }
     }
 
-    /// Consumes the samples on a detached task: `write` gets each one with its frames' host times and values
-    /// (frame-major); `finished` runs after the last.
+    /// Consumes the samples: `write` gets each one with its frames' host times (a notification's frames end at its
+    /// arrival, spaced at the stream's rate) and values (frame-major); `finished` runs after the last.
     private func start(
         _ source: MuseSource,
         write: @escaping @Sendable (MuseAuxiliarySample, [Double], [Double]) throws -> Void,
         finished: @escaping @Sendable () throws -> Void = {}
     ) {
-        let counts = self.counts
-        let failure = self.failure
-        let consumer = Task.detached {
-            for await sample in source.auxiliary {
-                let rate = source.auxiliaryDescriptor(sample.stream).nominalRate
-                let n = sample.frames.count
-                let times = (0..<n).map { sample.arrivalTime - (rate > 0 ? Double(n - 1 - $0) / rate : 0) }
-                do {
-                    try write(sample, times, sample.frames.flatMap { $0 })
-                    counts.withLock { $0[sample.stream, default: 0] += n }
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = "\(sample.stream.rawValue): \(error)" } }
-                }
-            }
-            do { try finished() } catch { failure.withLock { if $0 == nil { $0 = "closing: \(error)" } } }
-        }
-        task.withLock { $0 = consumer }
+        consumer.start(source.auxiliary, stream: \.stream, count: \.frames.count, write: { sample in
+            let rate = source.auxiliaryDescriptor(sample.stream).nominalRate
+            let n = sample.frames.count
+            let times = (0..<n).map { sample.arrivalTime - (rate > 0 ? Double(n - 1 - $0) / rate : 0) }
+            try write(sample, times, sample.frames.flatMap { $0 })
+        }, finished: finished)
     }
 
     /// Waits until the source's run has ended and everything is written; returns the closing line, and the first
     /// failure if any.
-    func finish() -> (summary: String, failure: String?) {
-        if let consumer = task.withLock({ $0 }) { waitForTask(consumer) }
-        let written = counts.withLock { $0 }
-        let parts = written.sorted { $0.key.rawValue < $1.key.rawValue }.map { stream, count in
-            "\(stream.rawValue) \(count) samples" + (files[stream].map { " → \($0)" } ?? "")
-        }
-        return ("muse: " + (parts.isEmpty ? "no auxiliary samples" : parts.joined(separator: ", ")), failure.withLock { $0 })
-    }
+    func finish() -> (summary: String, failure: String?) { consumer.finish(label: "muse", files: files) }
 }
 
 /// One motion or PPG stream in an EDF+/BDF+ file of its own: frames in order, a lost notification (a jump in the

@@ -18,10 +18,8 @@ import Foundation
 /// Threading: `init` on the command's thread; the samples are consumed by one detached task, whose end ``finish()``
 /// waits for (the source's `auxiliary` stream finishes when its run returns).
 final class PolarAuxiliaryRecording: Sendable {
-    private let counts = ThreadLocked<[PolarAuxiliaryStream: Int]>([:])
+    private let consumer = AuxiliaryStreamConsumer<PolarAuxiliaryStream>()
     private let files: [PolarAuxiliaryStream: String]
-    private let task: ThreadLocked<Task<Void, Never>?> = ThreadLocked(nil)
-    private let failure = ThreadLocked<String?>(nil)
 
     /// Starts consuming `source.auxiliary` into `xdf`, or into files beside `out` (EDF+/BDF+ by its extension). An
     /// existing file beside `out` is refused unless `replace`.
@@ -93,40 +91,17 @@ final class PolarAuxiliaryRecording: Sendable {
         }
     }
 
-    /// Consumes the samples on a detached task: `write` gets each one; `finished` runs after the last.
+    /// Consumes the samples: `write` gets each one; `finished` runs after the last.
     private func start(
         _ source: PolarSource, write: @escaping @Sendable (PolarAuxiliarySample) throws -> Void,
         finished: @escaping @Sendable () throws -> Void = {}
     ) {
-        let counts = self.counts
-        let failure = self.failure
-        let consumer = Task.detached {
-            for await sample in source.auxiliary {
-                do {
-                    try write(sample)
-                    counts.withLock { $0[sample.stream, default: 0] += sample.frames.count }
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = "\(sample.stream.rawValue): \(error)" } }
-                }
-            }
-            do { try finished() } catch { failure.withLock { if $0 == nil { $0 = "closing: \(error)" } } }
-        }
-        task.withLock { $0 = consumer }
+        consumer.start(source.auxiliary, stream: \.stream, count: \.frames.count, write: write, finished: finished)
     }
 
     /// Waits until the source's run has ended and everything is written; returns the closing line, and the first
     /// failure if any.
-    func finish() -> (summary: String, failure: String?) {
-        if let consumer = task.withLock({ $0 }) { waitForTask(consumer) }
-        let written = counts.withLock { $0 }
-        let parts = written.sorted { $0.key.rawValue < $1.key.rawValue }.map { stream, count in
-            "\(stream.rawValue) \(count) samples" + (files[stream].map { " → \($0)" } ?? "")
-        }
-        return (
-            "polar: " + (parts.isEmpty ? "no auxiliary samples" : parts.joined(separator: ", ")),
-            failure.withLock { $0 }
-        )
-    }
+    func finish() -> (summary: String, failure: String?) { consumer.finish(label: "polar", files: files) }
 }
 
 /// The accelerometer in an EDF+/BDF+ file of its own: samples in order, a jump in the strap's sample index filled
