@@ -264,7 +264,7 @@ extension Axon {
             let stages: [any SampleProcessor] = (wanted.map { [SampleCountLimit(limit: $0)] } ?? []) + (stage.map { [$0] } ?? [])
             let zones = (edfSink != nil || xdf != nil) && baseline > 0 && descriptor.contentType == .eeg
                 && descriptor.channelCount == 4
-            print("axon record: \(descriptor.name), \(descriptor.channelCount) channels at "
+            print("axon record: \(descriptor.name), \(descriptor.channelCount) channel\(descriptor.channelCount == 1 ? "" : "s") at "
                 + "\(fmt(descriptor.nominalRate, 0)) Hz → \(out)"
                 + (duration.map { " for \(fmt($0, 1)) s" } ?? " until SIGINT/SIGTERM")
                 + (zones ? "; zones annotated after a \(fmt(baseline, 0)) s baseline" : ""))

@@ -167,7 +167,7 @@ extension Axon {
             } else if !server.configuration.isLoopback {
                 print("  note: the token travels over plain HTTP: use a network you trust, or a TLS proxy in front")
             }
-            print("  \(descriptor.channelCount) channels at \(fmt(descriptor.nominalRate, 0)) Hz; baseline "
+            print("  \(descriptor.channelCount) channel\(descriptor.channelCount == 1 ? "" : "s") at \(fmt(descriptor.nominalRate, 0)) Hz; baseline "
                 + "\(fmt(baseline, 0)) s, an indicator every \(fmt(indicator, 0)) s; Ctrl-C stops")
             if let filtered = filters.summary(.causal, sampleRate: descriptor.nominalRate) {
                 print("  filtered before the engine and the page: \(filtered)")
