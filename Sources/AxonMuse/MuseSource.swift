@@ -110,10 +110,7 @@ public final class MuseSource: SampleSource, Sendable {
         // Samples arrive on the transport's thread; this one sleeps until a keep-alive is due, a reconnection asks
         // for the stream to be started again, or the pipeline asks it to stop.
         while true {
-            if shared.withLock({ state in
-                defer { state.restartPending = false }
-                return state.restartPending
-            }) {
+            if shared.withLock({ $0.restarts.takeRestart() }) {
                 try? startStreaming()
             }
             if keepAliveInterval > 0, HostClock.now() >= nextKeepAlive {
@@ -130,7 +127,7 @@ public final class MuseSource: SampleSource, Sendable {
         try send(.halt)
         try send(.preset(preset))
         try send(.start)
-        shared.withLock { $0.startsSent += 1 }
+        shared.withLock { $0.restarts.noteStart() }
     }
 
     private func send(_ command: MuseCommand) throws {
@@ -200,15 +197,7 @@ public final class MuseSource: SampleSource, Sendable {
     private func rejected() { shared.withLock { $0.auxiliaryRejected += 1 } }
 
     fileprivate func linkChanged(_ event: LinkEvent) {
-        let restart = shared.withLock { state -> Bool in
-            switch event {
-            case .linkLost, .serviceVanished: state.linkLosses += 1
-            case .ready: if state.startsSent > 0 { state.restartPending = true }
-            default: break
-            }
-            return state.restartPending
-        }
-        if restart { running.withLock { $0 }?.interruptWait() }
+        if shared.withLock({ $0.restarts.note(event) }) { running.withLock { $0 }?.interruptWait() }
         linkEventHandler?(event)
     }
 }
@@ -224,9 +213,9 @@ public struct MuseSourceState: Sendable, Hashable {
     /// Keep-alives written.
     public var keepAlivesSent = 0
     /// Times `h`, the preset and `d` were sent (once, then once per reconnection).
-    public var startsSent = 0
+    public var startsSent: Int { restarts.startsSent }
     /// Link losses seen.
-    public var linkLosses = 0
+    public var linkLosses: Int { restarts.linkLosses }
     /// Text of the control characteristic's replies (JSON fragments, concatenated).
     public var replies = ""
     /// The latest telemetry (battery, fuel gauge, temperature).
@@ -249,8 +238,8 @@ public struct MuseSourceState: Sendable, Hashable {
     public var auxiliaryRejected = 0
     /// Auxiliary samples dropped because ``MuseSource/auxiliary`` was not read fast enough.
     public var auxiliaryDropped = 0
-    /// A reconnection is waiting for the start commands.
-    var restartPending = false
+    /// Link losses, starts, and whether a reconnection waits for the start commands.
+    var restarts = StreamRestartTracker()
 
     /// An empty state.
     public init() {}

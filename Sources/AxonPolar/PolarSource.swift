@@ -1,9 +1,6 @@
 import AxonDevices
 import AxonStreams
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Dispatch
 
 /// A Polar H10 chest strap over any ``AxonDevices/DeviceTransport`` (BlueZ for hardware, the mock bluetoothd in
 /// tests) as a `SampleSource`: one channel "ECG" in µV at 130 Hz, from Polar Measurement Data frames, each sample with
@@ -51,6 +48,8 @@ public final class PolarSource: SampleSource, Sendable {
 
     private let shared = ThreadLocked(PolarSourceState())
     private let responses = ThreadLocked<[PolarControlPointResponse]>([])
+    /// Signalled once per control-point answer, so ``request(_:timeout:)`` waits without polling.
+    private let answered = DispatchSemaphore(value: 0)
     private let running = ThreadLocked<FrameWriter?>(nil)
     private let linkEventHandler: (@Sendable (LinkEvent) -> Void)?
 
@@ -116,10 +115,7 @@ public final class PolarSource: SampleSource, Sendable {
         defer { running.withLock { $0 = nil } }
         var retrying = false
         while !writer.waitForStopRequest(timeout: retrying ? 1 : nil) {
-            let restart = shared.withLock { state in
-                defer { state.restartPending = false }
-                return state.restartPending
-            }
+            let restart = shared.withLock { $0.restarts.takeRestart() }
             if restart || retrying {
                 // Not started again (no answer yet on a link still settling): try once a second until it is.
                 do {
@@ -159,7 +155,7 @@ public final class PolarSource: SampleSource, Sendable {
                 shared.withLock { $0.accelerometerFactor = Double(factor) }
             }
         }
-        shared.withLock { $0.startsSent += 1 }
+        shared.withLock { $0.restarts.noteStart() }
     }
 
     /// Writes `command` and waits for the control point's answer to it (`timeout` seconds).
@@ -171,11 +167,14 @@ public final class PolarSource: SampleSource, Sendable {
             throw .transport(error)
         }
         shared.withLock { $0.commandsSent += 1 }
+        // Each answer signals `answered`; a signal left from an earlier answer costs one more look, nothing else.
         let deadline = HostClock.now() + timeout
-        while HostClock.now() < deadline {
+        while true {
             if let answer = responses.withLock({ list in list.first { $0.answers(command) } }) { return answer }
-            usleep(2_000)
+            let left = deadline - HostClock.now()
+            guard left > 0, answered.wait(timeout: .now() + left) == .success else { break }
         }
+        if let answer = responses.withLock({ list in list.first { $0.answers(command) } }) { return answer }
         throw .noResponse(command, seconds: timeout)
     }
 
@@ -187,6 +186,7 @@ public final class PolarSource: SampleSource, Sendable {
                 return
             }
             responses.withLock { $0.append(response) }
+            answered.signal()
         } else if first == 0x01 {
             // Polar's "online measurement stopped" (PmdControlPointCommandServiceToClient), types after it.
             shared.withLock { $0.stoppedByStrap += 1 }
@@ -227,15 +227,7 @@ public final class PolarSource: SampleSource, Sendable {
     }
 
     fileprivate func linkChanged(_ event: LinkEvent) {
-        let restart = shared.withLock { state -> Bool in
-            switch event {
-            case .linkLost, .serviceVanished: state.linkLosses += 1
-            case .ready: if state.startsSent > 0 { state.restartPending = true }
-            default: break
-            }
-            return state.restartPending
-        }
-        if restart { running.withLock { $0 }?.interruptWait() }
+        if shared.withLock({ $0.restarts.note(event) }) { running.withLock { $0 }?.interruptWait() }
         linkEventHandler?(event)
     }
 }
@@ -253,13 +245,13 @@ public struct PolarSourceState: Sendable, Hashable {
     /// Control-point commands written.
     public var commandsSent = 0
     /// Times the measurements were started (once, then once per reconnection).
-    public var startsSent = 0
+    public var startsSent: Int { restarts.startsSent }
     /// Control-point indications that were not PMD responses.
     public var malformedResponses = 0
     /// "Measurement stopped" notices from the strap.
     public var stoppedByStrap = 0
     /// Link losses seen.
-    public var linkLosses = 0
+    public var linkLosses: Int { restarts.linkLosses }
     /// Heart Rate Measurement notifications decoded.
     public var heartRateNotifications = 0
     /// Heart Rate Measurement notifications that could not be decoded.
@@ -272,8 +264,8 @@ public struct PolarSourceState: Sendable, Hashable {
     public var auxiliaryDropped = 0
     /// The factor of compressed accelerometer frames from the start answer (1 when it sent none).
     public var accelerometerFactor = 1.0
-    /// A reconnection is waiting for the start commands.
-    var restartPending = false
+    /// Link losses, starts, and whether a reconnection waits for the start commands.
+    var restarts = StreamRestartTracker()
 
     /// An empty state.
     public init() {}

@@ -123,7 +123,6 @@ struct DescribedSensorSourceTests {
             }
             send(bytes)
             if packet == 255 { send([9, 9, 9]) }
-            Thread.sleep(forTimeInterval: 0.02)
         }
         waitUntil(seconds: 5) { sink.snapshot.values.count >= 16 }
         pipeline.stop()

@@ -95,8 +95,6 @@ public final class SensorPacketDecoder {
     private let offsets: [Double]
     private let counterField: Int?
     private let timeField: Int?
-    /// Samples of the current packet, for a device time of its last sample.
-    private var packetSamples = 1
     /// Text columns (or OSC arguments) → field index, -1 for one not read.
     private let columnFields: [Int]
     private let lastColumn: Int
@@ -178,8 +176,7 @@ public final class SensorPacketDecoder {
                     return
                 }
                 if regex != nil { try decodePattern(packet) } else { try decodeDelimited(packet) }
-                packetSamples = 1
-                try emitSample(counterOffset: 0, emit)
+                try emitSample(0, of: 1, emit)
             case .osc: preconditionFailure("an OSC layout decodes OSC messages: decode(_:_:) with an OSCMessageView")
             }
         } catch {
@@ -207,10 +204,9 @@ public final class SensorPacketDecoder {
             fields[columnFields[index]] = value
         }
         if failure == nil, index <= lastColumn { failure = .missingArguments(expected: lastColumn + 1, found: index) }
-        packetSamples = 1
         do throws(SensorPacketError) {
             if let failure { throw failure }
-            try emitSample(counterOffset: 0, emit)
+            try emitSample(0, of: 1, emit)
         } catch {
             reject(error)
             throw error
@@ -276,7 +272,6 @@ public final class SensorPacketDecoder {
             if let expected = field.expected, value != expected { throw .otherPacket(field: field.name, value: value) }
             fields[index] = value
         }
-        packetSamples = count
         let first = layout.packetFields.count
         // A packet is taken whole or not at all: what could fail in a later sample (a float that is NaN or ±∞, a
         // negative sample counter) is checked before the first sample is emitted.
@@ -293,7 +288,7 @@ public final class SensorPacketDecoder {
             for (index, field) in group.fields.enumerated() {
                 fields[first + index] = Self.read(field, in: packet, at: base + field.offset)
             }
-            try emitSample(counterOffset: sample, emit)
+            try emitSample(sample, of: count, emit)
         }
     }
 
@@ -380,24 +375,22 @@ public final class SensorPacketDecoder {
         return value < Double(modulus)
     }
 
+    /// Emits sample `place` of a packet of `count`: its channels, its counter and its device time.
     private func emitSample(
-        counterOffset: Int, _ emit: (UnsafeBufferPointer<Double>, UInt64?, Double?) -> Void
+        _ place: Int, of count: Int, _ emit: (UnsafeBufferPointer<Double>, UInt64?, Double?) -> Void
     ) throws(SensorPacketError) {
         var counter: UInt64?
         if let counterField, let described = sensor.counter {
             let raw = fields[counterField]
             guard isCounterValue(raw) else { throw .badCounter(raw) }
-            if described.countsPackets, case .binary(let layout) = sensor.layout, let count = layout.sample.count {
-                counter = UInt64(raw) &* UInt64(count) &+ UInt64(counterOffset)
-            } else {
-                counter = UInt64(raw)
-            }
+            // A packet counter comes with a fixed sample count (the description's check), `count` here.
+            counter = described.countsPackets ? UInt64(raw) &* UInt64(count) &+ UInt64(place) : UInt64(raw)
         }
         var deviceTime: Double?
         if let timeField, let time = sensor.deviceTime {
             let stamped = fields[timeField] * time.secondsPerUnit
-            let place = time.ofLastSample ? counterOffset - (packetSamples - 1) : counterOffset
-            deviceTime = stamped + Double(place) / sensor.nominalRate
+            let offset = time.ofLastSample ? place - (count - 1) : place
+            deviceTime = stamped + Double(offset) / sensor.nominalRate
         }
         for channel in 0..<channelFields.count {
             values[channel] = fields[channelFields[channel]] * scales[channel] + offsets[channel]
