@@ -26,19 +26,42 @@ public final class NATSConnection: @unchecked Sendable {
         try natsCheck(natsOptions_Create(&opts), "create options")
         defer { natsOptions_Destroy(opts) }
         try Self.configure(opts!, options)
-        var connection: OpaquePointer?
-        try natsCheck(natsConnection_Connect(&connection, opts), "connect to \(options.urls.joined(separator: ","))")
         var jsOpts = jsOptions()
         try natsCheck(jsOptions_Init(&jsOpts), "init JetStream options")
         jsOpts.Wait = Int64(options.timeout * 1000)
+        let connection = try Self.connect(opts!, options)
         var js: OpaquePointer?
         let status = natsConnection_JetStream(&js, connection, &jsOpts)
         guard status == NATS_OK, let js else {
             natsConnection_Destroy(connection)
             throw NATSError("open JetStream", status: status)
         }
-        self.connection = connection!
+        self.connection = connection
         self.jetStream = js
+    }
+
+    /// How many times a client whose credentials sign the server's nonce tries before an authentication refusal
+    /// stands: libnats 3.4 (Debian 12's) base64-encodes the signature only when its first byte is not zero, so one
+    /// CONNECT in 256 goes out without `sig` and is refused (fixed in nats.c 3.8, nats-io/nats.c#705). Every attempt
+    /// gets a new nonce, hence a new signature: four attempts leave one refusal in 2³² of a right key, and a wrong key
+    /// is still refused, four times over, in milliseconds.
+    static let signedConnectAttempts = 4
+
+    private static func connect(_ opts: OpaquePointer, _ options: NATSOptions) throws(NATSError) -> OpaquePointer {
+        let attempts: Int
+        switch options.credentials {
+        case .nkey, .credentialsFile: attempts = signedConnectAttempts
+        case .none, .userPassword, .token: attempts = 1
+        }
+        var attempt = 1
+        while true {
+            var connection: OpaquePointer?
+            let status = natsConnection_Connect(&connection, opts)
+            if status == NATS_OK, let connection { return connection }
+            let error = NATSError("connect to \(options.urls.joined(separator: ","))", status: status)
+            guard error.isAuthenticationFailure, attempt < attempts else { throw error }
+            attempt += 1
+        }
     }
 
     private static func configure(_ opts: OpaquePointer, _ options: NATSOptions) throws(NATSError) {
