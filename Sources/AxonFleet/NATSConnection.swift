@@ -65,8 +65,9 @@ public final class NATSConnection: @unchecked Sendable {
     }
 
     private static func configure(_ opts: OpaquePointer, _ options: NATSOptions) throws(NATSError) {
-        guard !options.urls.isEmpty else { throw NATSError("connect", status: NATS_INVALID_ARG) }
-        let urls = options.urls.map { strdup($0) }
+        let servers = options.serverURLs
+        guard !servers.isEmpty else { throw NATSError("connect", status: NATS_INVALID_ARG) }
+        let urls = servers.map { strdup($0) }
         defer { urls.forEach { free($0) } }
         var pointers = urls.map { UnsafePointer<CChar>($0) }
         try natsCheck(natsOptions_SetServers(opts, &pointers, Int32(pointers.count)), "set servers")

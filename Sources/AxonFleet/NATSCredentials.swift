@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a client proves who it is to the NATS servers of a real deployment (the tests' loopback cluster has no
 /// authentication).
 ///
@@ -20,7 +22,8 @@ public enum NATSCredentials: Sendable, Hashable {
 ///
 /// Threading: a plain value, `Sendable`.
 public struct NATSOptions: Sendable, Hashable {
-    /// Server URLs (`nats://host:port`); the client fails over between them.
+    /// Server URLs (`nats://host:port`); the client fails over between them. An element may list several,
+    /// comma-separated, as the NATS tools take them (`nats://a:4222,nats://b:4222`).
     public var urls: [String]
     /// Authentication.
     public var credentials: NATSCredentials
@@ -30,6 +33,11 @@ public struct NATSOptions: Sendable, Hashable {
     public var timeout: Double
     /// Keep reconnecting forever (a gateway or a worker), or give up after the library's default attempts.
     public var reconnectForever: Bool
+
+    /// Every server of ``urls``, comma-separated lists split and blanks trimmed.
+    public var serverURLs: [String] {
+        urls.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
 
     /// Creates options.
     public init(

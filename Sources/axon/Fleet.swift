@@ -17,7 +17,7 @@ extension Axon {
 /// The connection options every `axon fleet` command takes.
 struct FleetConnectionOptions: ParsableArguments {
     @Option(name: .customLong("nats"), parsing: .upToNextOption,
-            help: "NATS server URLs (the client fails over between them).")
+            help: "NATS server URLs, one or several per --nats, comma-separated as the NATS tools take them (the client fails over between them).")
     var urls: [String] = ["nats://127.0.0.1:4222"]
 
     @Option(help: "User name (with --password).")

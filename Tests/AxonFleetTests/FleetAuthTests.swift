@@ -82,7 +82,8 @@ struct FleetAuthTests {
         #expect(refusals.isEmpty, "\(refusals.count) of 600 refused, first: \(String(describing: refusals.first))")
     }
 
-    /// `axon fleet status --token`: the command line takes the credentials; without them it says why it failed.
+    /// `axon fleet status --token`: the command line takes the credentials; without them it says why it failed. And
+    /// `--nats` takes a comma-separated list.
     @Test func statusCommandWithToken() throws {
         guard let axon = AxonExecutable.path else {
             Issue.record("the axon executable is not built")
@@ -94,6 +95,10 @@ struct FleetAuthTests {
         #expect(granted.status == 0, "\(granted.output)")
         #expect(granted.output.contains("axon fleet status: 0 workers"), "\(granted.output)")
         #expect(granted.output.contains("stream AXON_RAW: 0 messages"), "\(granted.output)")
+        // The NATS tools' comma-separated form, a server that refuses connections first in the list.
+        let listed = try AxonExecutable.run(
+            axon, ["fleet", "status", "--replicas", "1", "--nats", "nats://127.0.0.1:1,\(server.urls[0])", "--token", Self.token])
+        #expect(listed.status == 0 && listed.output.contains("axon fleet status: 0 workers"), "\(listed.output)")
         let refused = try AxonExecutable.run(axon, base + ["--token", "not-the-token"])
         #expect(refused.status != 0)
         #expect(refused.output.contains("cannot connect to NATS") && refused.output.contains("Authorization Violation"),
