@@ -7,7 +7,10 @@ import Foundation
 /// Order is kept: while anything is spooled, new batches go behind it; the spool is replayed oldest first (at most
 /// once per ``Options/retryInterval`` after a failure), each message with its original `Nats-Msg-Id`, so a batch
 /// the broker stored but did not acknowledge in time is not stored twice (and a "duplicate" answer that names no
-/// stored sequence is a failure, retried: ``NATSError/isUnconfirmedDuplicate``). Frames are dropped — and counted in
+/// stored sequence is a failure, retried: ``NATSError/isUnconfirmedDuplicate``). A "duplicate" that names a sequence
+/// is checked too, ``Options/duplicateCheckDelay`` later, with the later batches held behind it: a stream leader that
+/// was paused answers from proposals its successor never stored, so the batch is published again unless the stream
+/// holds it at that sequence. Frames are dropped — and counted in
 /// ``Statistics/droppedFrames`` — only when the spool is full; the next batch's `Axon-First-Frame` then jumps, and
 /// the worker turns the jump into a gap.
 ///
@@ -30,11 +33,14 @@ public final class FleetPublisher {
         public var retryInterval: Double
         /// Seconds between status messages.
         public var statusInterval: Double
+        /// Seconds after a "duplicate" acknowledgement before the stream is asked whether it holds the batch: long
+        /// enough for a deposed leader to have learned of its successor.
+        public var duplicateCheckDelay: Double
 
         /// Creates options.
         public init(
             batchFrames: Int = 125, spoolDirectory: URL, spoolLimit: Int = 64 << 20, publishTimeout: Double = 1,
-            retryInterval: Double = 0.5, statusInterval: Double = 2
+            retryInterval: Double = 0.5, statusInterval: Double = 2, duplicateCheckDelay: Double = 2
         ) {
             self.batchFrames = batchFrames
             self.spoolDirectory = spoolDirectory
@@ -42,6 +48,7 @@ public final class FleetPublisher {
             self.publishTimeout = publishTimeout
             self.retryInterval = retryInterval
             self.statusInterval = statusInterval
+            self.duplicateCheckDelay = duplicateCheckDelay
         }
     }
 
@@ -55,9 +62,10 @@ public final class FleetPublisher {
         public var frames = 0
         /// Messages acknowledged by JetStream (first try or replay).
         public var publishedBatches = 0
-        /// Acknowledgements that said "duplicate": a retry of something already stored.
+        /// Acknowledgements that said "duplicate": a retry of something already stored, or so the stream said.
         public var duplicateAcknowledgements = 0
-        /// Publish attempts that failed (timeout, no quorum, disconnected).
+        /// Publish attempts that failed (timeout, no quorum, disconnected), and "duplicate" acknowledgements the
+        /// stream did not bear out (its sequence held another message or none).
         public var publishFailures = 0
         /// Messages that went to the spool.
         public var spooledBatches = 0
@@ -91,6 +99,8 @@ public final class FleetPublisher {
     private var nextFirstFrame: UInt64 = 0
     private var nextRetry = 0.0
     private var nextStatus = 0.0
+    /// The oldest spooled batch was acknowledged as a duplicate of the message at `sequence`: checked at `due`.
+    private var duplicateToCheck: (sequence: UInt64, due: Double)?
     /// What it did so far.
     public private(set) var statistics = Statistics()
 
@@ -160,6 +170,9 @@ public final class FleetPublisher {
     public func finish(deadline: Double) -> Bool {
         flush()
         while !spool.isEmpty, Date().timeIntervalSince1970 < deadline {
+            if let check = duplicateToCheck {
+                Thread.sleep(forTimeInterval: max(0, min(check.due, deadline) - Date().timeIntervalSince1970))
+            }
             nextRetry = 0
             replay()
         }
@@ -171,20 +184,23 @@ public final class FleetPublisher {
         if !spool.isEmpty { replay() }
         if spool.isEmpty {
             do {
-                try publish(record)
-                return
+                let ack = try publish(record)
+                // A first attempt called a duplicate is odd but possible (a restarted gateway within one epoch
+                // millisecond): spooled first in line, it is checked like a replay.
+                guard ack.duplicate else { return }
+                duplicateToCheck = (ack.sequence, Date().timeIntervalSince1970 + options.duplicateCheckDelay)
             } catch {
                 nextRetry = Date().timeIntervalSince1970 + options.retryInterval
             }
         }
-        do {
-            if try spool.append(record, name: name) {
-                statistics.spooledBatches += 1
-            } else {
-                statistics.droppedFrames += Int(record.headers["Axon-Frames"] ?? "") ?? 0
-            }
-        } catch {
+        var spooled = false
+        do { spooled = try spool.append(record, name: name) } catch {}
+        if spooled {
+            statistics.spooledBatches += 1
+        } else {
             statistics.droppedFrames += Int(record.headers["Axon-Frames"] ?? "") ?? 0
+            // A check belongs to the oldest spooled batch; one that never got there leaves nothing to check.
+            if spool.isEmpty { duplicateToCheck = nil }
         }
         noteSpool()
     }
@@ -197,12 +213,34 @@ public final class FleetPublisher {
             do { record = try spool.oldest() } catch {
                 // A damaged file cannot be replayed: count it and go on with the rest.
                 statistics.damagedSpoolFiles += 1
+                duplicateToCheck = nil
                 if (try? spool.removeOldest()) == nil { return }
                 continue
             }
             guard let record else { break }
+            if let check = duplicateToCheck {
+                guard Date().timeIntervalSince1970 >= check.due else { break }
+                do {
+                    let held = try nats.storedMessageID(stream: FleetSubjects.rawStream, sequence: check.sequence)
+                    duplicateToCheck = nil
+                    if held == record.id {
+                        statistics.replayedBatches += 1
+                        do { try spool.removeOldest() } catch { break }
+                        continue
+                    }
+                    // Not stored after all: publish it again (the new leader has never seen its id).
+                    statistics.publishFailures += 1
+                } catch {
+                    duplicateToCheck = (check.sequence, Date().timeIntervalSince1970 + options.retryInterval)
+                    break
+                }
+            }
             do {
-                try publish(record)
+                let ack = try publish(record)
+                if ack.duplicate {
+                    duplicateToCheck = (ack.sequence, Date().timeIntervalSince1970 + options.duplicateCheckDelay)
+                    break
+                }
                 statistics.replayedBatches += 1
                 try spool.removeOldest()
             } catch {
@@ -213,13 +251,14 @@ public final class FleetPublisher {
         noteSpool()
     }
 
-    private func publish(_ record: FleetSpool.Record) throws {
+    private func publish(_ record: FleetSpool.Record) throws -> NATSConnection.PublishAck {
         do {
             let ack = try nats.publish(
                 subject: record.subject, data: record.body, headers: record.headers, messageID: record.id,
                 timeout: options.publishTimeout)
             statistics.publishedBatches += 1
             if ack.duplicate { statistics.duplicateAcknowledgements += 1 }
+            return ack
         } catch {
             statistics.publishFailures += 1
             throw error

@@ -146,7 +146,9 @@ public final class NATSConnection: @unchecked Sendable {
         let answer = PublishAck(sequence: ack?.pointee.Sequence ?? 0, duplicate: ack?.pointee.Duplicate ?? false)
         // A clustered stream on nats-server before 2.11 notes a message id when it proposes the message, not when it
         // stores it, and answers a copy that comes meanwhile "duplicate" with sequence 0 and no error. If a leader
-        // change then drops the proposal, nothing was stored: only a duplicate naming the original's sequence proves it.
+        // change then drops the proposal, nothing was stored. A duplicate naming a sequence is not proof either: a
+        // leader paused and deposed answers from its own proposals until it learns of its successor
+        // (``storedMessageID(stream:sequence:)`` tells, once the election is over).
         if answer.duplicate, answer.sequence == 0 {
             throw NATSError("publish \(subject)", status: NATS_ERR, unconfirmedDuplicate: true)
         }
@@ -237,6 +239,20 @@ public final class NATSConnection: @unchecked Sendable {
         return StreamState(
             messages: state.Msgs, bytes: state.Bytes, firstSequence: state.FirstSeq, lastSequence: state.LastSeq,
             replicas: Int(info!.pointee.Config.pointee.Replicas))
+    }
+
+    /// The `Nats-Msg-Id` of the message stream `stream` holds at `sequence`: `nil` when it holds none there (never
+    /// stored, deleted, or aged out) or the message has no id. Answered by the stream's leader.
+    ///
+    /// - Throws: ``NATSError`` when the stream cannot be asked (a timeout, no leader).
+    public func storedMessageID(stream: String, sequence: UInt64) throws(NATSError) -> String? {
+        var message: OpaquePointer?
+        var code = jsErrCode(rawValue: 0)
+        let status = js_GetMsg(&message, jetStream, stream, sequence, nil, &code)
+        if status == NATS_NOT_FOUND { return nil }
+        try natsCheck(status, "get \(stream) #\(sequence)", code)
+        defer { natsMsg_Destroy(message) }
+        return NATSMessage(message!, keys: ["Nats-Msg-Id"]).headers["Nats-Msg-Id"]
     }
 
     /// Opens key-value bucket `bucket`, creating it with `ttl` (seconds, 0 = keep forever) and `replicas` when it

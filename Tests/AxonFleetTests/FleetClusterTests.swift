@@ -65,16 +65,21 @@ final class FleetClusterTests {
         return try last!.get()
     }
 
-    /// Every device's raw batches as the stream holds them, in stream order: (first frame, frames).
-    func storedBatches() throws -> [String: [(first: UInt64, frames: UInt64)]] {
+    /// Every device's raw batches as the stream holds them, in stream order: (stream sequence, first frame, frames).
+    /// Read up to the stream's last sequence, so a consumer that pauses while the cluster settles cuts nothing off.
+    func storedBatches() throws -> [String: [(sequence: UInt64, first: UInt64, frames: UInt64)]] {
         let nats = try connect()
+        let last = try nats.streamState(FleetSubjects.rawStream).lastSequence
         let subscription = try nats.subscribeOrderedSync(stream: FleetSubjects.rawStream, subject: "axon.raw.>", startSequence: 1)
-        var batches: [String: [(first: UInt64, frames: UInt64)]] = [:]
+        var batches: [String: [(sequence: UInt64, first: UInt64, frames: UInt64)]] = [:]
         let keys = ["Axon-Device", "Axon-First-Frame", "Axon-Frames"]
-        while let message = try subscription.next(timeout: 2, headerKeys: keys) {
+        var read: UInt64 = 0
+        while read < last, let message = try subscription.next(timeout: 10, headerKeys: keys) {
+            read = message.streamSequence
             batches[message.headers["Axon-Device"] ?? "", default: []].append(
-                (UInt64(message.headers["Axon-First-Frame"] ?? "") ?? .max, UInt64(message.headers["Axon-Frames"] ?? "") ?? 0))
+                (read, UInt64(message.headers["Axon-First-Frame"] ?? "") ?? .max, UInt64(message.headers["Axon-Frames"] ?? "") ?? 0))
         }
+        #expect(read >= last, "the raw stream read up to #\(read) of #\(last)")
         return batches
     }
 
@@ -229,7 +234,11 @@ final class FleetClusterTests {
             }
             let ack = try #require(answer, "\(id) never acknowledged")
             #expect(ack.sequence > 0, "\(id): \(ack)")
+            // What the gateway asks before it believes a duplicate: the stream holds this id at that sequence.
+            #expect(try nats.storedMessageID(stream: FleetSubjects.rawStream, sequence: ack.sequence) == id)
         }
+        let last = try nats.streamState(FleetSubjects.rawStream).lastSequence
+        #expect(try nats.storedMessageID(stream: FleetSubjects.rawStream, sequence: last + 1) == nil, "nothing there yet")
         let stored = try nats.subscribeOrderedSync(stream: FleetSubjects.rawStream, subject: subject, startSequence: 1)
         var bodies: [UInt8] = []
         while let message = try stored.next(timeout: 2, headerKeys: []) { bodies.append(contentsOf: message.data) }
@@ -288,8 +297,10 @@ final class FleetClusterTests {
         let raw = try storedBatches()
         for id in ids {
             let stored = raw[id] ?? []
-            let contiguous = zip(stored, stored.dropFirst()).allSatisfy { $0.first + $0.frames == $1.first }
-            #expect(stored.first?.first == 0 && contiguous, "\(id) raw batches (first frame, frames): \(stored)")
+            let breaks = zip(stored, stored.dropFirst()).filter { $0.first + $0.frames != $1.first }.map {
+                "#\($0.sequence) frames \($0.first)+\($0.frames), then #\($1.sequence) frames \($1.first)+\($1.frames)"
+            }
+            #expect(stored.first?.first == 0 && breaks.isEmpty, "\(id) raw batches out of line: \(breaks)")
         }
         if !report.devices.allSatisfy(\.complete) {
             for worker in ["p-1", "p-2"] {
