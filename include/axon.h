@@ -1,5 +1,6 @@
 /*
- * axon.h — the C interface of Axon (libAxonC.so): recordings read from files, and the EEG engine.
+ * axon.h — the C interface of Axon (libAxonC.so): recordings read from files, the EEG engine, and EDF+/BDF+ files
+ * written.
  *
  * This header is the contract. The library implements each function with the exact types declared here (the Swift
  * side is compiled against this file), so a change on either side that breaks the other does not build.
@@ -9,7 +10,7 @@
  *   - Returns an int status: AXON_OK (0) on success, a negative AXON_ERR_* code on failure. On failure
  *     axon_last_error() holds a sentence saying what went wrong, and no output parameter is written except the
  *     ones its comment names (string lengths, counts).
- *   - Handles (axon_recording *, axon_engine *) are opaque: the library makes them, the caller never dereferences
+ *   - Handles (axon_recording *, axon_engine *, axon_writer *) are opaque: the library makes them, the caller never dereferences
  *     them. A handle stays valid until its close/destroy call, which also sets the caller's pointer to NULL. Any
  *     later call with a copy of a closed handle returns AXON_ERR_CLOSED_HANDLE: handles are never reused, so a stale
  *     one is always detected and never touches freed memory.
@@ -19,7 +20,8 @@
  *
  * Threading:
  *   - Different handles are independent: use them on different threads at the same time.
- *   - An axon_engine is used by one thread at a time (calls on it may move between threads, not overlap).
+ *   - An axon_engine or axon_writer is used by one thread at a time (calls on it may move between threads, not
+ *     overlap).
  *   - An axon_recording is immutable once open: any number of threads may read it at the same time. Close it when
  *     no other call on it is running.
  *   - axon_last_error() is per thread: it reports the last failure of a call made on the calling thread.
@@ -421,6 +423,69 @@ int axon_engine_take_spectra(axon_engine *engine, axon_spectrum_row *rows, size_
  * channel_count while indicators wait). */
 int axon_engine_take_indicators(axon_engine *engine, axon_indicator *indicators, size_t capacity,
                                 axon_channel_zone *zones, size_t zone_capacity, size_t *count);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Writing EDF+ and BDF+
+ *
+ * Axon's crash-safe writer (the one `axon record` uses): the header's record count is rewritten and the file synced
+ * after every data record, so a killed process leaves a file that readers open, holding every record up to the last.
+ * Samples are stored as 16-bit (EDF+) or 24-bit (BDF+) integers over each channel's physical range; a value outside
+ * it is clipped to its edge. The file's first annotation is "Recording starts" at 0 s, as in `axon record`'s files.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/* A file being written. */
+typedef struct axon_writer axon_writer;
+
+/* axon_writer_config.format */
+#define AXON_FORMAT_EDF_PLUS 0
+#define AXON_FORMAT_BDF_PLUS 1
+
+/* What a file is written from. Always start from axon_writer_config_default. */
+typedef struct axon_writer_config {
+    /* sizeof(axon_writer_config), set by axon_writer_config_default; axon_writer_create refuses any other value. */
+    size_t struct_size;
+    /* AXON_FORMAT_EDF_PLUS (16-bit samples) or AXON_FORMAT_BDF_PLUS (24-bit). Default EDF+. */
+    int32_t format;
+    /* Samples per second per channel; sample_rate × record_seconds must be a whole number. Default 250. */
+    double sample_rate;
+    /* Channels per frame, and NULL or channel_count UTF-8 labels (NULL: "ch1" … "chN"). Default 4, NULL. */
+    size_t channel_count;
+    const char *const *channel_labels;
+    /* Every channel's unit. Default "uV". */
+    const char *unit;
+    /* Every channel's physical range, in the unit; both 0 for the format's default (EDF+ ±3276.7, BDF+ ±838860).
+     * Default 0, 0. */
+    double physical_min;
+    double physical_max;
+    /* Unix time of the first sample, seconds; NaN writes EDF+'s "start date unknown". Default NaN. */
+    double start_time;
+    /* Seconds per data record. Default 1. */
+    double record_seconds;
+} axon_writer_config;
+
+/* Sets *config to the defaults and sets struct_size. */
+int axon_writer_config_default(axon_writer_config *config);
+
+/* Creates (or truncates) the file at `path` and writes its header.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, a config the format cannot hold: axon_last_error() says which
+ * field), AXON_ERR_IO (the file cannot be created). */
+int axon_writer_create(const char *path, const axon_writer_config *config, axon_writer **writer);
+
+/* Appends `count` frames, channel-major (channel c's frame i at samples[c * count + i]); `channels` must be the
+ * file's. Every value must be finite; a refused append writes nothing. Allocates nothing.
+ * Errors: AXON_ERR_INVALID_ARGUMENT, AXON_ERR_IO (a write failed: what was written before stays readable). */
+int axon_writer_append(axon_writer *writer, const double *samples, size_t channels, size_t count);
+
+/* Annotates `text` (UTF-8) at `onset_seconds` from the first sample, lasting `duration_seconds` (NaN or negative
+ * for none). Written into the data record holding the onset, or the next one written.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (NULL text, a non-finite onset). */
+int axon_writer_annotate(axon_writer *writer, double onset_seconds, double duration_seconds, const char *text);
+
+/* Completes the file (the last partial record padded with each channel's last value, the annotations still
+ * waiting, the final record count, a sync), closes it, frees the writer and sets *writer to NULL. NULL *writer is
+ * AXON_OK. The writer is freed even when completing fails.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (writer is NULL), AXON_ERR_CLOSED_HANDLE, AXON_ERR_IO. */
+int axon_writer_close(axon_writer **writer);
 
 #ifdef __cplusplus
 }

@@ -53,6 +53,18 @@ struct CallFailure: Error {
         }
     }
 
+    /// The writer's: a file that cannot be created or written is an I/O error, a closed writer a closed handle, the
+    /// rest are about what it was given.
+    init(_ error: EDFWriterError, in function: String) {
+        let message = "\(function): \(error.description)"
+        switch error {
+        case .cannotCreate, .writeFailed: self.init(status: AXON_ERR_IO, message: message)
+        case .closed: self.init(status: AXON_ERR_CLOSED_HANDLE, message: message)
+        case .unsupportedStream, .notEncodable, .nonIntegerSamplesPerRecord, .invalidRange, .invalidOption:
+            self.init(status: AXON_ERR_INVALID_ARGUMENT, message: message)
+        }
+    }
+
     /// The engine's errors are all about what it was given: a configuration or a stream that cannot work.
     init(_ error: EEGError, in function: String) {
         self.init(status: AXON_ERR_INVALID_ARGUMENT, message: "\(function): \(error.description)")
