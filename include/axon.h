@@ -198,7 +198,8 @@ int axon_recording_warning(const axon_recording *recording, size_t warning, char
  * per channel and band the dominant frequency (NaN when the band holds no peak of its own), the band power, and the
  * window's signal quality. With a baseline it learns each channel's band shares for `baseline_seconds`, then makes
  * an indicator (an activity zone) every `indicator_seconds`. Results wait inside the engine until taken. This is
- * the engine `axon analyze` runs over a recording: the same configuration gives the same numbers.
+ * the engine `axon analyze` runs over a recording: the same configuration gives the same numbers (frequencies to
+ * within the last bits, since each process times its own FFT plan; docs/c-api.md).
  * ------------------------------------------------------------------------------------------------------------- */
 
 /* The most bands an engine analyses. */
