@@ -182,7 +182,7 @@ int axon_recording_channel_label(const axon_recording *recording, size_t channel
 /* A channel's unit ("uV", "µV", "" when the file gives none). */
 int axon_recording_channel_unit(const axon_recording *recording, size_t channel, char *buffer, size_t capacity,
                                 size_t *length);
-/* The file's format as its reader names it ("EDF+C", "XDF", "muse-lsl CSV", …; "" when the reader names none). */
+/* The file's format as its reader names it ("EDF+", "XDF", "muse-lsl CSV", …; "" when the reader names none). */
 int axon_recording_format(const axon_recording *recording, char *buffer, size_t capacity, size_t *length);
 /* A marker's text ("" for a marker without one). */
 int axon_recording_marker_text(const axon_recording *recording, size_t marker, char *buffer, size_t capacity,
@@ -371,8 +371,8 @@ typedef struct axon_channel_zone {
 int axon_engine_config_default(axon_engine_config *config);
 
 /* Fits *config to a recording as `axon analyze` does: sample_rate, channel_count and channel_labels from the
- * recording, hop to one second of samples (the rate rounded), rail_magnitude from the first channel's declared
- * physical range when the file has one (else left as it is), start_time to the first frame's time (0 without
+ * recording, hop to one second of samples (the rate rounded), rail_magnitude from the first physical range a channel
+ * declares (an EDF file's; the larger of its two magnitudes) when there is one (else left as it is), start_time to the first frame's time (0 without
  * timestamps). Everything else is left as it is. channel_labels then points into the recording's own storage:
  * create the engine before closing the recording.
  * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, struct_size not set), AXON_ERR_CLOSED_HANDLE. */

@@ -131,6 +131,17 @@ struct CExampleTests {
         #expect(run.output.isEmpty)
     }
 
+    @Test("the header alone compiles as pedantic C99 and as C++ (its extern \"C\" guards)", arguments: [
+        ["-x", "c", "-std=c99", "-pedantic"], ["-x", "c++", "-std=c++11", "-pedantic"],
+    ])
+    func headerCompiles(_ language: [String]) throws {
+        let compiler = try #require(
+            ["/usr/bin/gcc", "/usr/local/bin/gcc"].first { FileManager.default.isExecutableFile(atPath: $0) })
+        let run = try BuiltLibrary.run(
+            compiler, language + ["-Wall", "-Wextra", "-Werror", "-fsyntax-only", BuiltLibrary.file("include/axon.h")])
+        #expect(run.status == 0, "\(run.errors)")
+    }
+
     @Test("ldd finds every library libAxonC.so needs")
     func libraryDependenciesResolve() throws {
         let folder = try #require(BuiltLibrary.folder, "build libAxonC.so first (swift build --build-tests)")
