@@ -10,10 +10,10 @@
  *   - Returns an int status: AXON_OK (0) on success, a negative AXON_ERR_* code on failure. On failure
  *     axon_last_error() holds a sentence saying what went wrong, and no output parameter is written except the
  *     ones its comment names (string lengths, counts).
- *   - Handles (axon_recording *, axon_engine *, axon_writer *) are opaque: the library makes them, the caller never dereferences
- *     them. A handle stays valid until its close/destroy call, which also sets the caller's pointer to NULL. Any
- *     later call with a copy of a closed handle returns AXON_ERR_CLOSED_HANDLE: handles are never reused, so a stale
- *     one is always detected and never touches freed memory.
+ *   - Handles (axon_recording *, axon_engine *, axon_writer *) are opaque: the library makes them, the caller never
+ *     dereferences them. A handle stays valid until its close/destroy call, which also sets the caller's pointer to
+ *     NULL. Any later call with a copy of a closed handle returns AXON_ERR_CLOSED_HANDLE: handles are never reused,
+ *     so a stale one is always detected and never touches freed memory.
  *   - Every buffer is the caller's: the library writes into arrays the caller passes with their capacity (in
  *     elements) and says how many it wrote. It keeps no pointer to them after the call returns.
  *   - Nothing is called back: no call runs caller code, and the library starts no thread that calls the caller.
@@ -372,9 +372,9 @@ int axon_engine_config_default(axon_engine_config *config);
 
 /* Fits *config to a recording as `axon analyze` does: sample_rate, channel_count and channel_labels from the
  * recording, hop to one second of samples (the rate rounded), rail_magnitude from the first physical range a channel
- * declares (an EDF file's; the larger of its two magnitudes) when there is one (else left as it is), start_time to the first frame's time (0 without
- * timestamps). Everything else is left as it is. channel_labels then points into the recording's own storage:
- * create the engine before closing the recording.
+ * declares (an EDF file's; the larger of its two magnitudes) when there is one (else left as it is), start_time to
+ * the first frame's time (0 without timestamps). Everything else is left as it is. channel_labels then points into
+ * the recording's own storage: create the engine before closing the recording.
  * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, struct_size not set), AXON_ERR_CLOSED_HANDLE. */
 int axon_engine_config_for_recording(const axon_recording *recording, axon_engine_config *config);
 

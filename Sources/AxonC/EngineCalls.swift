@@ -26,7 +26,8 @@ public func axon_engine_create(
 @c @implementation
 public func axon_engine_destroy(_ engine: UnsafeMutablePointer<OpaquePointer?>?) -> CInt {
     reportingFailure { () throws(CallFailure) in
-        try HandleRegistry.shared.close(engine, as: EngineHandle.self, kind: EngineHandle.kind, in: "axon_engine_destroy")
+        try HandleRegistry.shared.close(
+            engine, as: EngineHandle.self, kind: EngineHandle.kind, in: "axon_engine_destroy")
     }
 }
 

@@ -31,7 +31,8 @@ public func axon_engine_config_default(_ config: UnsafeMutablePointer<axon_engin
         withUnsafeMutableBytes(of: &result.bands) { bytes in
             let bands = bytes.bindMemory(to: axon_band.self)
             for index in bands.indices {
-                bands[index] = index < defaults.bands.count
+                bands[index] =
+                    index < defaults.bands.count
                     ? axon_band(low_hz: defaults.bands[index].lower, high_hz: defaults.bands[index].upper)
                     : axon_band(low_hz: 0, high_hz: 0)
             }
@@ -96,7 +97,8 @@ extension EEGEngine.Configuration {
             throw .invalidArgument("\(function): baseline_seconds = \(config.baseline_seconds); it must be finite, ≥ 0")
         }
         guard config.indicator_seconds > 0, config.indicator_seconds.isFinite else {
-            throw .invalidArgument("\(function): indicator_seconds = \(config.indicator_seconds); it must be finite, > 0")
+            throw .invalidArgument(
+                "\(function): indicator_seconds = \(config.indicator_seconds); it must be finite, > 0")
         }
         indicatorPeriod = config.indicator_seconds
         guard config.rail_magnitude >= 0, config.rail_magnitude.isFinite else {
@@ -109,14 +111,16 @@ extension EEGEngine.Configuration {
         quality.blinkScale = config.blink_scale > 0 ? config.blink_scale : nil
         quality.excludeArtifacts = config.exclude_artifacts != 0
         bands = try Self.bands(config, in: function)
-        roles = EEGEngine.BandRoles(theta: Int(config.theta_band), alpha: Int(config.alpha_band), beta: Int(config.beta_band))
+        roles = EEGEngine.BandRoles(
+            theta: Int(config.theta_band), alpha: Int(config.alpha_band), beta: Int(config.beta_band))
         guard config.start_time.isFinite else {
             throw .invalidArgument("\(function): start_time = \(config.start_time); it must be finite")
         }
     }
 
     /// The config's bands, each checked to be a band (finite, low below high).
-    private static func bands(_ config: axon_engine_config, in function: String) throws(CallFailure) -> [FrequencyBand] {
+    private static func bands(_ config: axon_engine_config, in function: String) throws(CallFailure) -> [FrequencyBand]
+    {
         let count = config.band_count
         guard (1...Int(AXON_MAX_BANDS)).contains(count) else {
             throw .invalidArgument("\(function): band_count = \(count); it must lie in 1…\(AXON_MAX_BANDS)")

@@ -126,7 +126,9 @@ final class EngineHandle {
                 row.baseline_state = CInt(view.baselineState.rawValue)
                 row.band_count = bandCount
                 // The row's NaN (no peak) is kept as NaN, where the view's accessors say nil.
-                setDoubles(&row.dominant_hz, count: bandCount) { view.dominantFrequency(channel: channel, band: $0) ?? .nan }
+                setDoubles(&row.dominant_hz, count: bandCount) {
+                    view.dominantFrequency(channel: channel, band: $0) ?? .nan
+                }
                 setDoubles(&row.peak_power, count: bandCount) { view.peakPower(channel: channel, band: $0) ?? .nan }
                 setDoubles(&row.band_power, count: bandCount) { view.bandPower(channel: channel, band: $0) }
                 setDoubles(&row.relative_power, count: bandCount) { view.relativePower(channel: channel, band: $0) }

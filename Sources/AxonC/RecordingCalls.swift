@@ -13,7 +13,9 @@ public func axon_recording_open(
         guard let path else { throw .null("path", in: function) }
         guard let recording else { throw .null("recording", in: function) }
         let read: Recording
-        do throws(RecordingError) { read = try RecordingReader.read(path: String(cString: path)) } catch { throw CallFailure(error, in: function) }
+        do throws(RecordingError) { read = try RecordingReader.read(path: String(cString: path)) } catch {
+            throw CallFailure(error, in: function)
+        }
         recording.pointee = HandleRegistry.shared.open(RecordingHandle(read))
     }
 }
@@ -64,14 +66,16 @@ public func axon_recording_read(
         let recording = handle.recording
         guard let framesRead else { throw .null("frames_read", in: function) }
         guard (0...Int64(recording.frameCount)).contains(from) else {
-            throw .invalidArgument("\(function): from = \(from) is outside 0…\(recording.frameCount), the recording's frames")
+            throw .invalidArgument(
+                "\(function): from = \(from) is outside 0…\(recording.frameCount), the recording's frames")
         }
         let channels = recording.channelCount
         let (needed, overflow) = channels.multipliedReportingOverflow(by: count)
         guard !overflow else { throw .invalidArgument("\(function): count = \(count) frames is too many to address") }
         guard capacity >= needed else {
             throw .bufferTooSmall(
-                "\(function): \(count) frames of \(channels) channels need \(needed) doubles; the buffer holds \(capacity)")
+                "\(function): \(count) frames of \(channels) channels need \(needed) doubles; the buffer holds \(capacity)"
+            )
         }
         let start = Int(from)
         let frames = min(count, recording.frameCount - start)

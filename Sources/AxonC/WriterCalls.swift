@@ -73,7 +73,9 @@ public func axon_writer_append(
                 "\(function): sample \(index % count) of channel \(index / count) is \(samples[index]); every value "
                     + "must be finite")
         }
-        do throws(EDFWriterError) { try handle.append(samples, count: count) } catch { throw CallFailure(error, in: function) }
+        do throws(EDFWriterError) { try handle.append(samples, count: count) } catch {
+            throw CallFailure(error, in: function)
+        }
     }
 }
 
@@ -87,7 +89,9 @@ public func axon_writer_annotate(
         let handle = try WriterHandle.from(writer, in: function)
         guard let text else { throw .null("text", in: function) }
         guard onsetSeconds.isFinite else { throw .invalidArgument("\(function): onset_seconds is \(onsetSeconds)") }
-        guard !handle.writer.isClosed else { throw CallFailure(EDFWriterError.closed(path: handle.writer.path), in: function) }
+        guard !handle.writer.isClosed else {
+            throw CallFailure(EDFWriterError.closed(path: handle.writer.path), in: function)
+        }
         let duration = durationSeconds.isFinite && durationSeconds >= 0 ? durationSeconds : nil
         handle.writer.annotate(
             onset: onsetSeconds, duration: duration, utf8: UnsafeRawBufferPointer(start: text, count: strlen(text)))

@@ -16,13 +16,16 @@ struct WriterSettings {
         guard config.struct_size == MemoryLayout<axon_writer_config>.stride else {
             throw .invalidArgument(
                 "\(function): config.struct_size is \(config.struct_size), not "
-                    + "\(MemoryLayout<axon_writer_config>.stride): set the config up with axon_writer_config_default first")
+                    + "\(MemoryLayout<axon_writer_config>.stride): set the config up with axon_writer_config_default first"
+            )
         }
         let format: EDFWriter.Format
         switch config.format {
         case AXON_FORMAT_EDF_PLUS: format = .edfPlus
         case AXON_FORMAT_BDF_PLUS: format = .bdfPlus
-        default: throw .invalidArgument("\(function): format = \(config.format); it must be AXON_FORMAT_EDF_PLUS or AXON_FORMAT_BDF_PLUS")
+        default:
+            throw .invalidArgument(
+                "\(function): format = \(config.format); it must be AXON_FORMAT_EDF_PLUS or AXON_FORMAT_BDF_PLUS")
         }
         let channels = config.channel_count
         guard channels >= 1, channels <= 65_536 else {
@@ -41,7 +44,8 @@ struct WriterSettings {
             guard config.physical_min < config.physical_max, config.physical_min.isFinite, config.physical_max.isFinite
             else {
                 throw .invalidArgument(
-                    "\(function): physical range \(config.physical_min)…\(config.physical_max) must be finite and not empty")
+                    "\(function): physical range \(config.physical_min)…\(config.physical_max) must be finite and not empty"
+                )
             }
             range = config.physical_min...config.physical_max
         }

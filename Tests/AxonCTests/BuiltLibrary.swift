@@ -19,7 +19,9 @@ enum BuiltLibrary {
     static var folder: URL? {
         var folder = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         for _ in 0..<3 {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("libAxonC.so").path) { return folder }
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("libAxonC.so").path) {
+                return folder
+            }
             folder.deleteLastPathComponent()
         }
         return nil
@@ -34,17 +36,20 @@ enum BuiltLibrary {
             "gcc is needed to compile the C example")
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("axon-c-\(UUID().uuidString)").path
-        let (status, messages) = try AxonExecutable.run(gcc, [
-            "-std=c99", "-Wall", "-Werror", "-I", file("include"), file(source), "-o", output,
-            "-L", library.path, "-lAxonC", "-Wl,-rpath,\(library.path)",
-        ])
+        let (status, messages) = try AxonExecutable.run(
+            gcc,
+            [
+                "-std=c99", "-Wall", "-Werror", "-I", file("include"), file(source), "-o", output,
+                "-L", library.path, "-lAxonC", "-Wl,-rpath,\(library.path)",
+            ])
         try #require(status == 0, "gcc \(source) failed:\n\(messages)")
         return output
     }
 
     /// Runs `program` with `arguments`; returns its exit status and standard output, standard error apart (it goes to
     /// a file whose text is returned too).
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String)
+    {
         let errorsFile = FileManager.default.temporaryDirectory.appendingPathComponent("axon-c-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorsFile.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: errorsFile) }

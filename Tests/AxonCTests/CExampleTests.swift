@@ -24,8 +24,10 @@ struct CExampleTests {
                     windows.append((Int(numbers[0]), Int(numbers[1]), numbers[2], Array(numbers[3...])))
                 case "zone":
                     zones.append(
-                        (try #require(Int(fields[1])), try #require(Double(fields[2])), fields[3],
-                         try #require(Double(fields[4]))))
+                        (
+                            try #require(Int(fields[1])), try #require(Double(fields[2])), fields[3],
+                            try #require(Double(fields[4]))
+                        ))
                 default:
                     header = String(line)
                 }
@@ -46,8 +48,9 @@ struct CExampleTests {
         "datasets/physionet-eegmmidb/S001R02.edf",
     ]
 
-    @Test("every window's dominant frequencies equal EEGOfflineAnalysis's, the medians and zones axon analyze's",
-          arguments: recordings)
+    @Test(
+        "every window's dominant frequencies equal EEGOfflineAnalysis's, the medians and zones axon analyze's",
+        arguments: recordings)
     func exampleMatchesEngineAndAnalyze(_ path: String) throws {
         let program = try BuiltLibrary.compile("examples/c/analyze.c")
         defer { try? FileManager.default.removeItem(atPath: program) }
@@ -100,8 +103,9 @@ struct CExampleTests {
             #expect(Self.same(printedZone.percent, zone["percent"] as? Double))
             #expect(printedZone.time == zone["time"] as? Double)
         }
-        print("analyze.c on \(path): \(printed.windows.count) windows, \(printed.zones.count) zones; channel 0 alpha "
-            + "median \(Self.median(alpha.filter { !$0.isNaN }) ?? .nan) Hz, as axon analyze --json says")
+        print(
+            "analyze.c on \(path): \(printed.windows.count) windows, \(printed.zones.count) zones; channel 0 alpha "
+                + "median \(Self.median(alpha.filter { !$0.isNaN }) ?? .nan) Hz, as axon analyze --json says")
     }
 
     /// `axon analyze FILE --json`'s object (warnings go to standard error, kept apart).
@@ -131,9 +135,11 @@ struct CExampleTests {
         #expect(run.output.isEmpty)
     }
 
-    @Test("the header alone compiles as pedantic C99 and as C++ (its extern \"C\" guards)", arguments: [
-        ["-x", "c", "-std=c99", "-pedantic"], ["-x", "c++", "-std=c++11", "-pedantic"],
-    ])
+    @Test(
+        "the header alone compiles as pedantic C99 and as C++ (its extern \"C\" guards)",
+        arguments: [
+            ["-x", "c", "-std=c99", "-pedantic"], ["-x", "c++", "-std=c++11", "-pedantic"],
+        ])
     func headerCompiles(_ language: [String]) throws {
         let compiler = try #require(
             ["/usr/bin/gcc", "/usr/local/bin/gcc"].first { FileManager.default.isExecutableFile(atPath: $0) })

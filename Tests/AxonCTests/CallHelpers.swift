@@ -49,7 +49,9 @@ enum C {
         var buffer = [axon_spectrum_row](repeating: axon_spectrum_row(), count: chunk)
         while true {
             var count = 0
-            let status = buffer.withUnsafeMutableBufferPointer { axon_engine_take_spectra(engine, $0.baseAddress, chunk, &count) }
+            let status = buffer.withUnsafeMutableBufferPointer {
+                axon_engine_take_spectra(engine, $0.baseAddress, chunk, &count)
+            }
             precondition(status == AXON_OK, lastError)
             rows += buffer.prefix(count)
             if count == 0 { return rows }

@@ -49,7 +49,9 @@ struct EngineCallTests {
         for chunk in [1, 999, 4000, 17, 250].cycled(until: frames) {
             let count = min(chunk, frames - from)
             guard count > 0 else { break }
-            let block = (0..<4).flatMap { channel in samples[(channel * frames + from)..<(channel * frames + from + count)] }
+            let block = (0..<4).flatMap { channel in
+                samples[(channel * frames + from)..<(channel * frames + from + count)]
+            }
             #expect(axon_engine_push(engine, block, 4, count) == AXON_OK, "\(C.lastError)")
             rows += C.takeSpectra(engine)
             var taken = [axon_indicator](repeating: axon_indicator(), count: 2)
@@ -74,14 +76,23 @@ struct EngineCallTests {
             let time = 1_700_000_000 + Double(index) / 250
             let events = reference.ingest(Self.frame(samples, index, frames: frames), time: time)
             if events.contains(.spectrum) {
-                expectedRows.append((reference.withSpectrum {
-                    SpectrumFrame($0, labels: configuration.channelLabels, bands: configuration.bands, binWidth: reference.grid.binWidth)
-                }, time))
+                expectedRows.append(
+                    (
+                        reference.withSpectrum {
+                            SpectrumFrame(
+                                $0, labels: configuration.channelLabels, bands: configuration.bands,
+                                binWidth: reference.grid.binWidth)
+                        }, time
+                    ))
             }
             if events.contains(.indicators) {
-                expectedIndicators.append((reference.withIndicatorRow {
-                    ActivityIndicators(row: $0, layout: reference.indicatorLayout, labels: configuration.channelLabels)
-                }, time))
+                expectedIndicators.append(
+                    (
+                        reference.withIndicatorRow {
+                            ActivityIndicators(
+                                row: $0, layout: reference.indicatorLayout, labels: configuration.channelLabels)
+                        }, time
+                    ))
             }
         }
         try #require(rows.count == expectedRows.count * 4)
@@ -96,11 +107,16 @@ struct EngineCallTests {
             let dominant = C.doubles(row.dominant_hz, count: 8)
             #expect(zip(dominant, channel.bands.map { $0.dominantFrequency ?? .nan }).allSatisfy { C.same($0, $1) })
             #expect(dominant[3...].allSatisfy { $0.isNaN })
-            #expect(zip(C.doubles(row.peak_power, count: 3), channel.bands.map { $0.peakPower ?? .nan }).allSatisfy { C.same($0, $1) })
+            #expect(
+                zip(C.doubles(row.peak_power, count: 3), channel.bands.map { $0.peakPower ?? .nan }).allSatisfy {
+                    C.same($0, $1)
+                })
             #expect(C.doubles(row.band_power, count: 3) == channel.bands.map(\.power))
             #expect(C.doubles(row.relative_power, count: 3) == channel.bands.map(\.relativePower))
             #expect(row.reference_power == channel.referencePower)
-            #expect(row.quality.railed_fraction == channel.quality.railedFraction && row.quality.power == channel.quality.power)
+            #expect(
+                row.quality.railed_fraction == channel.quality.railedFraction
+                    && row.quality.power == channel.quality.power)
             #expect(row.quality.line_share == channel.quality.lineShare)
             #expect(C.same(row.quality.muscle_share, channel.quality.muscleShare ?? .nan))
             #expect(row.quality.slow_swing == channel.quality.slowSwing)
@@ -110,8 +126,11 @@ struct EngineCallTests {
         for (indicator, (expected, time)) in zip(indicators, expectedIndicators) {
             #expect(indicator.index == Int64(expected.counter) && indicator.time == time)
             #expect(indicator.sample_index == Int64(expected.sampleIndex))
-            #expect(indicator.zone == CInt(expected.activity.zone.rawValue) && indicator.percent == expected.activity.percent)
-            #expect(indicator.frames == CInt(expected.frames) && indicator.excluded_frames == CInt(expected.excludedFrames))
+            #expect(
+                indicator.zone == CInt(expected.activity.zone.rawValue)
+                    && indicator.percent == expected.activity.percent)
+            #expect(
+                indicator.frames == CInt(expected.frames) && indicator.excluded_frames == CInt(expected.excludedFrames))
             #expect(C.doubles(indicator.z_scores, count: 3) == expected.zScores)
             let channelZones = zones.filter { $0.indicator == indicator.index }
             #expect(channelZones.map(\.channel) == [0, 1, 2, 3])
@@ -161,7 +180,10 @@ struct EngineCallTests {
             #expect(row.sample_index == Int64(frame.sampleIndex) && row.filled_samples == CInt(frame.filledSamples))
             #expect(row.excluded == (frame.isExcluded ? 1 : 0))
             let dominant = C.doubles(row.dominant_hz, count: 3)
-            #expect(zip(dominant, frame.channels[0].bands.map { $0.dominantFrequency ?? .nan }).allSatisfy { C.same($0, $1) })
+            #expect(
+                zip(dominant, frame.channels[0].bands.map { $0.dominantFrequency ?? .nan }).allSatisfy {
+                    C.same($0, $1)
+                })
             #expect(C.doubles(row.band_power, count: 3) == frame.channels[0].bands.map(\.power))
         }
         // After the restart the next window ends a full window of real samples later.
@@ -255,10 +277,12 @@ struct EngineCallTests {
         #expect(axon_engine_create(nil, &engine) == AXON_ERR_INVALID_ARGUMENT)
     }
 
-    @Test("config for a recording: axon analyze's rate, labels, one-second hop and rail", arguments: [
-        ("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt", 250),
-        ("datasets/physionet-eegmmidb/S001R01.edf", 160),
-    ])
+    @Test(
+        "config for a recording: axon analyze's rate, labels, one-second hop and rail",
+        arguments: [
+            ("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt", 250),
+            ("datasets/physionet-eegmmidb/S001R01.edf", 160),
+        ])
     func configForRecording(_ path: String, hop: Int) throws {
         let file = BuiltLibrary.file(path)
         let recording = try RecordingReader.read(path: file)

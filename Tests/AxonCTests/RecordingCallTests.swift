@@ -8,7 +8,8 @@ import Testing
 @Suite("axon.h recordings: open, info, read, markers, texts, and their errors")
 struct RecordingCallTests {
     static let edf = BuiltLibrary.file("datasets/physionet-eegmmidb/S001R01.edf")
-    static let openBCI = BuiltLibrary.file("datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
+    static let openBCI = BuiltLibrary.file(
+        "datasets/openbci-cyton-eyes-closed/OpenBCI_GUI-v6-blinks-jawClench-alpha.txt")
 
     @Test("info and every sample, channel-major, equal RecordingReader's", arguments: [edf, openBCI])
     func infoAndSamples(_ path: String) throws {
@@ -36,7 +37,8 @@ struct RecordingCallTests {
             #expect(read == min(1000, expected.frameCount - from))
             for frame in 0..<read {
                 #expect(times[frame] == expected.time(ofFrame: from + frame))
-                for channel in 0..<channels where samples[channel * 1000 + frame] != expected.value(frame: from + frame, channel: channel) {
+                for channel in 0..<channels
+                where samples[channel * 1000 + frame] != expected.value(frame: from + frame, channel: channel) {
                     Issue.record("frame \(from + frame), channel \(channel) differs")
                     return
                 }

@@ -11,8 +11,9 @@ struct WriterCallTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("axon-c-\(UUID().uuidString).\(ext)").path
     }
 
-    @Test("10 s of 3 channels in odd blocks, read back within a step; the annotation at 2.5 s",
-          arguments: [(AXON_FORMAT_EDF_PLUS, "edf", 0.1), (AXON_FORMAT_BDF_PLUS, "bdf", 0.1)])
+    @Test(
+        "10 s of 3 channels in odd blocks, read back within a step; the annotation at 2.5 s",
+        arguments: [(AXON_FORMAT_EDF_PLUS, "edf", 0.1), (AXON_FORMAT_BDF_PLUS, "bdf", 0.1)])
     func roundTrip(_ format: CInt, _ ext: String, _ step: Double) throws {
         let path = Self.temporaryPath(ext)
         defer { try? FileManager.default.removeItem(atPath: path) }
@@ -61,7 +62,8 @@ struct WriterCallTests {
         var worst = 0.0
         for frame in 0..<frames {
             for channel in 0..<3 {
-                worst = max(worst, abs(recording.value(frame: frame, channel: channel) - values[channel * frames + frame]))
+                worst = max(
+                    worst, abs(recording.value(frame: frame, channel: channel) - values[channel * frames + frame]))
             }
         }
         #expect(worst <= step, "worst error \(worst)")
@@ -86,7 +88,10 @@ struct WriterCallTests {
         #expect(C.lastError.contains("format = 7"))
         #expect(created(path) { $0.sample_rate = 250.5 } == AXON_ERR_INVALID_ARGUMENT)
         #expect(C.lastError.contains("not a whole number of samples"), "\(C.lastError)")
-        #expect(created(path) { $0.physical_min = 5; $0.physical_max = -5 } == AXON_ERR_INVALID_ARGUMENT)
+        #expect(
+            created(path) {
+                $0.physical_min = 5; $0.physical_max = -5
+            } == AXON_ERR_INVALID_ARGUMENT)
         #expect(created(path) { $0.struct_size = 1 } == AXON_ERR_INVALID_ARGUMENT)
         #expect(created("/nonexistent/folder/x.edf") { _ in } == AXON_ERR_IO)
         #expect(C.lastError.contains("/nonexistent/folder/x.edf"), "\(C.lastError)")
