@@ -57,21 +57,12 @@ private func push(
 ) -> CInt {
     reportingFailure { () throws(CallFailure) in
         let handle = try EngineHandle.from(engine, in: function)
-        guard channels == handle.channelCount else {
-            throw .invalidArgument(
-                "\(function): \(channels) channels pushed; the engine was made for \(handle.channelCount)")
-        }
-        guard count >= 0 else { throw .invalidArgument("\(function): count is negative") }
-        guard count > 0 else { return }
-        guard let samples else { throw .null("samples", in: function) }
+        guard
+            let samples = try checkedSampleBlock(
+                samples, channels: channels, count: count, expected: handle.channelCount,
+                mismatch: "\(channels) channels pushed; the engine was made for \(handle.channelCount)", in: function)
+        else { return }
         if timed, times == nil { throw .null("times", in: function) }
-        let (values, overflow) = channels.multipliedReportingOverflow(by: count)
-        guard !overflow else { throw .invalidArgument("\(function): count = \(count) frames is too many to address") }
-        for index in 0..<values where !samples[index].isFinite {
-            throw .invalidArgument(
-                "\(function): sample \(index % count) of channel \(index / count) is \(samples[index]); every value "
-                    + "must be finite")
-        }
         if let times {
             for index in 0..<count where !times[index].isFinite {
                 throw .invalidArgument("\(function): times[\(index)] is \(times[index]); every time must be finite")

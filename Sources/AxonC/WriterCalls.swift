@@ -60,19 +60,11 @@ public func axon_writer_append(
     reportingFailure { () throws(CallFailure) in
         let function = "axon_writer_append"
         let handle = try WriterHandle.from(writer, in: function)
-        guard channels == handle.channelCount else {
-            throw .invalidArgument("\(function): \(channels) channels given; the file has \(handle.channelCount)")
-        }
-        guard count >= 0 else { throw .invalidArgument("\(function): count is negative") }
-        guard count > 0 else { return }
-        guard let samples else { throw .null("samples", in: function) }
-        let (values, overflow) = channels.multipliedReportingOverflow(by: count)
-        guard !overflow else { throw .invalidArgument("\(function): count = \(count) frames is too many to address") }
-        for index in 0..<values where !samples[index].isFinite {
-            throw .invalidArgument(
-                "\(function): sample \(index % count) of channel \(index / count) is \(samples[index]); every value "
-                    + "must be finite")
-        }
+        guard
+            let samples = try checkedSampleBlock(
+                samples, channels: channels, count: count, expected: handle.channelCount,
+                mismatch: "\(channels) channels given; the file has \(handle.channelCount)", in: function)
+        else { return }
         do throws(EDFWriterError) { try handle.append(samples, count: count) } catch {
             throw CallFailure(error, in: function)
         }
