@@ -31,6 +31,9 @@ let package = Package(
         .library(name: "AxonConnect", targets: ["AxonConnect"]),
         .library(name: "AxonSensors", targets: ["AxonSensors"]),
         .executable(name: "axon", targets: ["axon"]),
+        // The C interface (include/axon.h) as a shared library, libAxonC.so; a product named `axon` would clash with
+        // the executable's name.
+        .library(name: "AxonC", type: .dynamic, targets: ["AxonC"]),
     ],
     traits: [
         // The live view's server (Hummingbird, SwiftNIO). On by default; `make tsan-tests` builds without it, so the
@@ -149,6 +152,12 @@ let package = Package(
         // in place (OSCPacketReader; OSCSampleSource maps one OSC address to a stream, Mind Monitor's built in).
         .target(name: "AxonSensors", dependencies: ["AxonStreams", "AxonMemory", "AxonDevices"]),
 
+        // The C interface: include/axon.h made a Clang module (its module map lives under Sources/AxonC/ABI), and
+        // AxonC, which implements every function it declares over the recording readers and the EEG engine.
+        .systemLibrary(name: "CAxonABI", path: "Sources/AxonC/ABI"),
+        .target(
+            name: "AxonC", dependencies: ["CAxonABI", "AxonRecording", "AxonEEG", "AxonStreams"], exclude: ["ABI"]),
+
         // MARK: - Command line
         .executableTarget(
             name: "axon",
@@ -160,6 +169,11 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "AxonMemoryTests", dependencies: ["AxonMemory"]),
+        // The C interface: calls from Swift through the header, and examples/c/analyze.c compiled with gcc against
+        // the built libAxonC.so, its numbers checked against the engine and `axon analyze --json`.
+        .testTarget(
+            name: "AxonCTests",
+            dependencies: ["AxonC", "CAxonABI", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
             name: "AxonSensorsTests", dependencies: ["AxonSensors", "AxonRecording", "AxonStreams", "AxonDevices", "StreamTestSupport"]),
         .testTarget(
