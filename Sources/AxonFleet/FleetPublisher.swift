@@ -170,6 +170,8 @@ public final class FleetPublisher {
     public func finish(deadline: Double) -> Bool {
         flush()
         while !spool.isEmpty, Date().timeIntervalSince1970 < deadline {
+            // A duplicate's check waits for its due time, not for an event: without this wait the loop would
+            // spin, as `replay()` returns at once until then.
             if let check = duplicateToCheck {
                 Thread.sleep(forTimeInterval: max(0, min(check.due, deadline) - Date().timeIntervalSince1970))
             }
