@@ -246,13 +246,21 @@ public final class NATSConnection: @unchecked Sendable {
     ///
     /// - Throws: ``NATSError`` when the stream cannot be asked (a timeout, no leader).
     public func storedMessageID(stream: String, sequence: UInt64) throws(NATSError) -> String? {
+        try storedMessage(stream: stream, sequence: sequence, headerKeys: ["Nats-Msg-Id"])?.headers["Nats-Msg-Id"]
+    }
+
+    /// The message stream `stream` holds at `sequence` with the headers named in `headerKeys`, `nil` when it holds
+    /// none there. Answered by the stream's leader, not by a consumer.
+    ///
+    /// - Throws: ``NATSError`` when the stream cannot be asked (a timeout, no leader).
+    public func storedMessage(stream: String, sequence: UInt64, headerKeys: [String]) throws(NATSError) -> NATSMessage? {
         var message: OpaquePointer?
         var code = jsErrCode(rawValue: 0)
         let status = js_GetMsg(&message, jetStream, stream, sequence, nil, &code)
         if status == NATS_NOT_FOUND { return nil }
         try natsCheck(status, "get \(stream) #\(sequence)", code)
         defer { natsMsg_Destroy(message) }
-        return NATSMessage(message!, keys: ["Nats-Msg-Id"]).headers["Nats-Msg-Id"]
+        return NATSMessage(message!, keys: headerKeys)
     }
 
     /// Opens key-value bucket `bucket`, creating it with `ttl` (seconds, 0 = keep forever) and `replicas` when it
