@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo install test checks docs-check deps test-deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
+.PHONY: demo install python test checks docs-check python-tests deps test-deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
 
 ## Installs the system packages the build needs (not the tests'), builds, and runs the main job on a built-in default.
 demo: deps
@@ -18,6 +18,13 @@ install: deps
 	$(SWIFT) package generate-manual --multi-page
 	./scripts/install.sh "$(PREFIX)"
 
+## Axon from Python (docs/python.md): `pip install ./python` into .venv-python (it builds libAxonC.so in release mode and
+## bundles it), then the first channel's report of a shipped recording from that environment.
+python: deps
+	[ -x .venv-python/bin/python ] || python3 -m venv .venv-python
+	.venv-python/bin/python -m pip install --quiet --disable-pip-version-check ./python
+	cd /tmp && $(CURDIR)/.venv-python/bin/python -c 'import axon_eeg as axon; r = axon.analyze("$(CURDIR)/datasets/physionet-eegmmidb/S001R02.edf"); c = r["channels"][0]; print(axon.library_path); print(c["label"], [(b["low"], b["high"], round(b["median"], 2)) for b in c["bands"]])'
+
 ## Installs what the tests need and runs every test: unit tests, the docs check, the lock-free code under
 ## ThreadSanitizer, the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc
 ## counter), and a few seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers
@@ -31,15 +38,22 @@ test: test-deps
 build-tests: deps
 	$(SWIFT) build --build-tests
 
-## The stages besides the unit tests, one after another at the lowest CPU priority: the fuzz smoke and the malloc gate
-## first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests are done).
+## The stages besides the unit tests, one after another at the lowest CPU priority: the docs, the Python package's
+## tests, the fuzz smoke and the malloc gate first, ThreadSanitizer last (its threaded tests stream in real time and
+## run best once the unit tests are done).
 checks:
-	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
+	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check python-tests fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
 
 ## Every library module's DocC catalog built against its symbol graph, every warning an error (a ``Symbol`` link in a
 ## catalog or a /// comment that names nothing): docs that cannot go stale silently. Reuses the debug build.
 docs-check:
 	./scripts/check-docs.sh --scratch-path .build
+
+## The Python package's tests (python/tests, pytest in .venv-peers) over the debug build's libAxonC.so and `axon`:
+## every public call, the reports against `axon analyze --json`, files against pyedflib and MNE, bad input, 10,000
+## open/close cycles, the GIL released during long calls, and docs/python.md's walkthrough.
+python-tests:
+	.venv-peers/bin/python -m pytest -q -p no:cacheprovider python/tests
 
 deps:
 	./scripts/install-deps.sh

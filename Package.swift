@@ -153,10 +153,16 @@ let package = Package(
         .target(name: "AxonSensors", dependencies: ["AxonStreams", "AxonMemory", "AxonDevices"]),
 
         // The C interface: include/axon.h made a Clang module (its module map lives under Sources/AxonC/ABI), and
-        // AxonC, which implements every function it declares over the recording readers and the EEG engine.
+        // AxonC, which implements every function it declares over the recording readers, the EEG engine and the
+        // sources (AxonConnect's devices, the simulators, a replayed recording).
         .systemLibrary(name: "CAxonABI", path: "Sources/AxonC/ABI"),
         .target(
-            name: "AxonC", dependencies: ["CAxonABI", "AxonRecording", "AxonEEG", "AxonStreams"], exclude: ["ABI"]),
+            name: "AxonC",
+            dependencies: [
+                "CAxonABI", "AxonRecording", "AxonEEG", "AxonStreams", "AxonConnect", "AxonDevices", "AxonBrainiac",
+                "AxonLSL", "AxonBluetooth",
+            ],
+            exclude: ["ABI"]),
 
         // MARK: - Command line
         .executableTarget(

@@ -10,20 +10,22 @@
  *   - Returns an int status: AXON_OK (0) on success, a negative AXON_ERR_* code on failure. On failure
  *     axon_last_error() holds a sentence saying what went wrong, and no output parameter is written except the
  *     ones its comment names (string lengths, counts).
- *   - Handles (axon_recording *, axon_engine *, axon_writer *) are opaque: the library makes them, the caller never
- *     dereferences them. A handle stays valid until its close/destroy call, which also sets the caller's pointer to
- *     NULL. Any later call with a copy of a closed handle returns AXON_ERR_CLOSED_HANDLE: handles are never reused,
- *     so a stale one is always detected and never touches freed memory.
+ *   - Handles (axon_recording *, axon_analysis *, axon_source *, axon_engine *, axon_writer *) are opaque: the
+ *     library makes them, the caller never dereferences them. A handle stays valid until its close/destroy call,
+ *     which also sets the caller's pointer to NULL. Any later call with a copy of a closed handle returns
+ *     AXON_ERR_CLOSED_HANDLE: handles are never reused, so a stale one is always detected and never touches freed
+ *     memory.
  *   - Every buffer is the caller's: the library writes into arrays the caller passes with their capacity (in
  *     elements) and says how many it wrote. It keeps no pointer to them after the call returns.
- *   - Nothing is called back: no call runs caller code, and the library starts no thread that calls the caller.
+ *   - Nothing is called back: no call runs caller code. An axon_source runs threads of its own (the device's, the
+ *     pipeline's); they never call the caller, and axon_source_close stops them.
  *
  * Threading:
  *   - Different handles are independent: use them on different threads at the same time.
- *   - An axon_engine or axon_writer is used by one thread at a time (calls on it may move between threads, not
- *     overlap).
- *   - An axon_recording is immutable once open: any number of threads may read it at the same time. Close it when
- *     no other call on it is running.
+ *   - An axon_source, axon_engine or axon_writer is used by one thread at a time (calls on it may move between
+ *     threads, not overlap).
+ *   - An axon_recording or axon_analysis is immutable once made: any number of threads may read it at the same
+ *     time. Close it when no other call on it is running.
  *   - axon_last_error() is per thread: it reports the last failure of a call made on the calling thread.
  *   - axon_version(), axon_abi_version(), axon_status_name() and axon_zone_name() may be called from any thread.
  *
@@ -64,6 +66,10 @@ extern "C" {
 #define AXON_ERR_BUFFER_TOO_SMALL (-5)
 /* The handle was closed or destroyed (or is not a handle this library made, or is of the other kind). */
 #define AXON_ERR_CLOSED_HANDLE (-6)
+/* The source's stream has ended (a simulator's or a replay's end, a device that stopped) and every frame was read. */
+#define AXON_ERR_ENDED (-7)
+/* A device could not be found or opened, or its stream failed (axon_last_error() says which and why). */
+#define AXON_ERR_DEVICE (-8)
 
 /* Axon's version, as `axon --version` prints it without the leading "axon " (for example "0.3.0"). A static string:
  * never free it. */
@@ -190,6 +196,125 @@ int axon_recording_marker_text(const axon_recording *recording, size_t marker, c
 /* One of the reader's warnings, as a sentence. */
 int axon_recording_warning(const axon_recording *recording, size_t warning, char *buffer, size_t capacity,
                            size_t *length);
+
+/* Makes a recording of the caller's samples, as if read from a file: `channels` channels of `count` frames,
+ * channel-major (channel c's frame i at samples[c * count + i]), every value finite, at `sample_rate` samples per
+ * second. `labels` is NULL ("ch1" … "chN") or `channels` UTF-8 labels; `unit` NULL ("µV") or every channel's unit;
+ * `start_time` the first frame's Unix time in seconds, or NaN for a recording without timestamps. The samples are
+ * copied: the caller's buffers are free again when the call returns. Close the handle with axon_recording_close.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, channels or count 0, a rate that is not finite and positive, a
+ * non-finite value). */
+int axon_recording_from_samples(const double *samples, size_t channels, size_t count, double sample_rate,
+                                const char *const *labels, const char *unit, double start_time,
+                                axon_recording **recording);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Analysing a whole recording
+ *
+ * `axon analyze FILE --json` as a call: the same steps (channels picked, the segment cut, the engine fitted to the
+ * recording, the eyes-open and eyes-closed stretches taken from its events) and the same JSON text, byte for byte
+ * for the same options (frequencies to within the last bits, as for the engine). Filters and ASR are the command's.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/* A finished analysis: its report. */
+typedef struct axon_analysis axon_analysis;
+
+/* Analyses the whole recording. `options` is NULL, "", or a JSON object whose keys are `axon analyze`'s flags, each
+ * absent one at the command's default: "channels" (a list of labels), "window" (256), "hop" (one second of
+ * samples), "baseline" (seconds, 60; 0 for none), "indicator" (seconds, 10), "from" and "to" (seconds), "rail"
+ * (the recording's declared range), "blink_scale" (2.5; 0 for the 100 µV rule alone), "keep_artifacts" (false),
+ * "bands" ("delta=1-4,theta=4-8,alpha=8-13,beta=13-30,gamma=30-45"). An unknown key or a value of the wrong type
+ * is an error. Runs the engine over every frame (about a second for an hour at 250 Hz on 4 channels).
+ * Threading: any thread; other threads may read the recording meanwhile.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, an option the analysis cannot run, an unknown channel, a segment
+ * outside the recording), AXON_ERR_CLOSED_HANDLE. */
+int axon_analyze(const axon_recording *recording, const char *options, axon_analysis **analysis);
+
+/* The report as one JSON object, the text `axon analyze --json` prints (keys sorted), by the text convention above.
+ * Any thread. */
+int axon_analysis_json(const axon_analysis *analysis, char *buffer, size_t capacity, size_t *length);
+
+/* Frees *analysis and sets *analysis to NULL. NULL *analysis is AXON_OK. Errors: as axon_recording_close. */
+int axon_analysis_destroy(axon_analysis **analysis);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Sources: devices, streams, simulators
+ *
+ * Any SOURCE the commands take, streaming from the moment it opens: "simulator" (4 channels at 250 Hz),
+ * "test-sequence:HZ" (the simulated Brainiac headset through its packet decoder), a recording's path (replayed in
+ * real time), "cyton:PATH", "muse:NAME", "ganglion:NAME", "polar:NAME" (through BlueZ), "lsl:NAME", "lsl:type=T",
+ * "lsl:source_id=ID", "sensor:FILE.json". Frames go through Axon's pipeline (its ring, counter unwrapping and clock
+ * dejittering) into a buffer of two minutes at 250 Hz (32768 frames) that axon_source_read empties. Samples that
+ * never arrived, and frames the caller did not read in time, come out as gap records, never silently.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/* A running source. */
+typedef struct axon_source axon_source;
+
+/* What a source streams. */
+typedef struct axon_source_info {
+    /* Channels per frame. */
+    size_t channel_count;
+    /* Nominal samples per second per channel (0 for an irregular stream). */
+    double sample_rate;
+} axon_source_info;
+
+/* axon_source_gap.cause */
+#define AXON_GAP_DEVICE_COUNTER 0
+#define AXON_GAP_OVERFLOW 1
+#define AXON_GAP_LINK_LOSS 2
+
+/* Samples missing between two frames of a source. missing_count is 0 when a read returned frames instead. */
+typedef struct axon_source_gap {
+    /* Samples per channel missing. */
+    int64_t missing_count;
+    /* Unix times the first and the last missing sample would have had, seconds. */
+    double start_time;
+    double end_time;
+    /* AXON_GAP_DEVICE_COUNTER (the device's counter skipped: lost on the device or the link), AXON_GAP_OVERFLOW
+     * (a buffer was full: the caller read too slowly), AXON_GAP_LINK_LOSS (the device was lost and came back). */
+    int32_t cause;
+} axon_source_gap;
+
+/* Opens `source_text` (UTF-8) and starts streaming. `options` is NULL, "" or a JSON object: "channels" (a Cyton's
+ * channels to stream, EXG0…), "bus" (the D-Bus address BlueZ is on; default the system bus), "search_seconds"
+ * (how long a Bluetooth device may take to appear, at most 30; default 30), "lsl_config" (a liblsl configuration
+ * file; default: LSLAPICFG when set, else this machine only), "muse_preset" ("p20"), "seconds" (how long a simulator
+ * or test sequence runs, how much of a recording is replayed; default: until closed, the whole recording), "speed"
+ * (how much faster than real time a simulator or a recording runs; default 1). Blocks while a Bluetooth device is searched for or a Cyton answers.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, a SOURCE that does not parse, an option), AXON_ERR_NOT_FOUND,
+ * AXON_ERR_IO, AXON_ERR_FORMAT (a recording that cannot be read), AXON_ERR_DEVICE (a device not found or not
+ * answering: the message names what was seen). */
+int axon_source_open(const char *source_text, const char *options, axon_source **source);
+
+/* Stops the source, lets go of its device, frees the handle and sets *source to NULL. NULL *source is AXON_OK.
+ * Errors: as axon_recording_close. */
+int axon_source_close(axon_source **source);
+
+/* Writes what the source streams into *info. */
+int axon_source_get_info(const axon_source *source, axon_source_info *info);
+
+/* Texts, by the text convention above: a channel's label and unit; the source's kind ("simulator",
+ * "test-sequence", "recording", "cyton", "muse", "ganglion", "polar", "lsl", "sensor"); a title for people. */
+int axon_source_channel_label(const axon_source *source, size_t channel, char *buffer, size_t capacity,
+                              size_t *length);
+int axon_source_channel_unit(const axon_source *source, size_t channel, char *buffer, size_t capacity,
+                             size_t *length);
+int axon_source_kind(const axon_source *source, char *buffer, size_t capacity, size_t *length);
+int axon_source_title(const axon_source *source, char *buffer, size_t capacity, size_t *length);
+
+/* Reads up to `count` frames: waits up to `timeout` seconds (0: not at all) for the first, then takes those
+ * already there, without waiting for more. Samples go channel-major with a stride of `count` (channel c's frame i at
+ * samples[c * count + i]; capacity ≥ channel_count × count); `times` (NULL or count doubles) gets each frame's Unix
+ * time, dejittered; `counters` (NULL or count doubles) each frame's device counter, NaN when the device has none.
+ * *frames_read receives how many frames were read: 0 after a timeout. The read stops before a gap record; a read
+ * that meets one first reads no frame and fills *gap (missing_count > 0), else gap->missing_count is 0.
+ * Allocates nothing.
+ * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer, count 0, a negative timeout), AXON_ERR_BUFFER_TOO_SMALL,
+ * AXON_ERR_ENDED (the stream ended and every frame was read), AXON_ERR_DEVICE (the stream ended because the source
+ * failed; the message says why), AXON_ERR_CLOSED_HANDLE. */
+int axon_source_read(axon_source *source, size_t count, double timeout, double *samples, size_t capacity,
+                     double *times, double *counters, size_t *frames_read, axon_source_gap *gap);
 
 /* ---------------------------------------------------------------------------------------------------------------
  * The EEG engine

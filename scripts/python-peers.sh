@@ -3,7 +3,7 @@
 # and MNE, which check the files we write, elm327-emulator (module `elm`), the ELM327 OBD-II dongle the OBD
 # tests connect to, pylsl (whose wheel ships liblsl, the Lab Streaming Layer library), the XDF reader pyxdf,
 # pybv, the BrainVision writer MNE's export_raw(fmt="brainvision") needs, and python-osc (module `pythonosc`), the
-# OSC sender that streams as Mind Monitor does.
+# OSC sender that streams as Mind Monitor does; and pytest with pandas for the Python package's tests (python/tests).
 # liblsl is then linked as .liblsl/liblsl.so, where Axon looks for it at run time (after AXON_LIBLSL). Idempotent and quiet: installs only what is missing, prints one line when it installs.
 # The Swift interop tests run only when .venv-peers/bin/python exists.
 set -euo pipefail
@@ -17,7 +17,7 @@ python="$venv/bin/python"
 
 # module:package pairs (the import name and the PyPI name differ for the emulator).
 missing=()
-for pair in pyedflib:pyedflib mne:mne elm:elm327-emulator pylsl:pylsl pyxdf:pyxdf pybv:pybv pythonosc:python-osc; do
+for pair in pyedflib:pyedflib mne:mne elm:elm327-emulator pylsl:pylsl pyxdf:pyxdf pybv:pybv pythonosc:python-osc pytest:pytest pandas:pandas; do
     "$python" -c "import ${pair%%:*}" 2>/dev/null || missing+=("${pair#*:}")
 done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -95,6 +95,8 @@ public func axon_status_name(_ status: CInt) -> UnsafePointer<CChar>! {
         case AXON_ERR_FORMAT: "AXON_ERR_FORMAT"
         case AXON_ERR_BUFFER_TOO_SMALL: "AXON_ERR_BUFFER_TOO_SMALL"
         case AXON_ERR_CLOSED_HANDLE: "AXON_ERR_CLOSED_HANDLE"
+        case AXON_ERR_ENDED: "AXON_ERR_ENDED"
+        case AXON_ERR_DEVICE: "AXON_ERR_DEVICE"
         default: "unknown status"
         }
     return staticCString(name)

@@ -242,10 +242,7 @@ extension Axon {
             let notes = (readWarnings.map { "warning: \($0)" })
             if json {
                 for note in notes { printError(note) }
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys]
-                let output = FilteredReport(report: report, filters: filterLines)
-                print(String(decoding: try encoder.encode(output), as: UTF8.self))
+                print(try report.jsonText(filters: filterLines))
             } else {
                 printTables(report, source: source, worstError: worstError, filters: filterLines)
             }
@@ -431,20 +428,5 @@ extension Axon {
             print("  artifacts: " + (artifacts.isEmpty ? "none" : artifacts.joined(separator: ", "))
                 + "; \(report.excludedFrames) of \(report.frames) windows left out of baseline and zones")
         }
-    }
-}
-
-/// The JSON of `axon analyze`: the report's keys, and `filters`, the filters that ran on the recording before the
-/// engine, one description each (empty when none did).
-private struct FilteredReport: Encodable {
-    let report: EEGAnalysisReport
-    let filters: [String]
-
-    private enum Key: String, CodingKey { case filters }
-
-    func encode(to encoder: any Encoder) throws {
-        try report.encode(to: encoder)  // a keyed object: `filters` joins its keys
-        var container = encoder.container(keyedBy: Key.self)
-        try container.encode(filters, forKey: .filters)
     }
 }

@@ -1,0 +1,275 @@
+"""The EEG engine: push blocks of samples, take spectra rows, indicators and signal quality as NumPy structured arrays.
+
+The same engine `axon analyze` runs: every ``hop`` samples it analyses the last ``window`` samples of each channel
+(Hann window, FFTW) into the dominant frequency per band (NaN when the band holds no peak of its own), band powers and
+the window's signal quality; after ``baseline`` seconds it makes an activity-zone indicator every ``indicator``
+seconds.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from ctypes import byref, c_size_t, c_void_p
+from typing import Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import _library as C
+from .errors import AxonClosedError, AxonValueError
+from .recording import as_block
+
+__all__ = ["Engine", "ZONES"]
+
+#: Zone names by number (axon.h's AXON_ZONE_*); -1 is a channel left out.
+ZONES = {code: C.lib.axon_zone_name(code).decode() for code in range(-1, 6)}
+
+_ROW = np.dtype(C.SpectrumRow)
+_INDICATOR = np.dtype(C.Indicator)
+_ZONE = np.dtype(C.ChannelZone)
+
+
+class Engine:
+    """An EEG engine for ``channels`` channels at ``sample_rate`` Hz (defaults: the Brainiac headset's 4 at 250).
+
+    ``labels`` name the channels (10-20 names decide which are watched for blinks). ``window`` and ``hop`` are in
+    samples (hop default: one second's); ``bands`` a list of (low, high) Hz pairs, at most 8 (default 3–7, 7–13,
+    14–24); ``baseline`` and ``indicator`` seconds (baseline 0: no zones); ``rail`` the amplifier's rail in µV;
+    ``blink_scale`` and ``exclude_artifacts`` as `axon analyze`'s --blink-scale and --keep-artifacts; ``start_time``
+    the Unix time of the first sample for blocks pushed without times.
+
+    Threading: one thread at a time. Every call returns at once (no call waits for a device); results wait in the
+    engine until taken.
+    """
+
+    def __init__(
+        self,
+        sample_rate: float = 250.0,
+        channels: Optional[int] = None,
+        labels: Optional[Sequence[str]] = None,
+        window: int = 256,
+        hop: Optional[int] = None,
+        bands: Optional[Sequence[Tuple[float, float]]] = None,
+        baseline: float = 60.0,
+        indicator: float = 10.0,
+        rail: Optional[float] = None,
+        blink_scale: float = 2.5,
+        exclude_artifacts: bool = True,
+        start_time: float = 0.0,
+        band_roles: Tuple[int, int, int] = (0, 1, 2),
+    ) -> None:
+        config = C.EngineConfig()
+        C.check(C.lib.axon_engine_config_default(byref(config)))
+        if labels is not None:
+            labels = [str(label) for label in labels]
+            if channels is not None and channels != len(labels):
+                raise AxonValueError(f"{len(labels)} labels for {channels} channels")
+            channels = len(labels)
+        channels = 4 if channels is None else int(channels)
+        config.sample_rate = float(sample_rate)
+        config.channel_count = channels
+        self._labels_array = C.labels_array(labels) if labels is not None else None
+        config.channel_labels = self._labels_array
+        config.window_size = int(window)
+        config.hop = int(hop) if hop is not None else int(round(sample_rate))
+        config.baseline_seconds = float(baseline)
+        config.indicator_seconds = float(indicator)
+        config.rail_magnitude = float(rail) if rail is not None else 0.0
+        config.blink_scale = float(blink_scale)
+        config.exclude_artifacts = 1 if exclude_artifacts else 0
+        if bands is not None:
+            bands = [(float(low), float(high)) for low, high in bands]
+            if not 1 <= len(bands) <= C.MAX_BANDS:
+                raise AxonValueError(f"bands: give 1 to {C.MAX_BANDS} (low, high) pairs, not {len(bands)}")
+            config.band_count = len(bands)
+            for index, (low, high) in enumerate(bands):
+                config.bands[index].low_hz, config.bands[index].high_hz = low, high
+        config.theta_band, config.alpha_band, config.beta_band = (int(role) for role in band_roles)
+        config.start_time = float(start_time)
+        handle = c_void_p()
+        C.check(C.lib.axon_engine_create(byref(config), byref(handle)))
+        self._handle = handle
+        self.channels = channels
+        self.labels = labels if labels is not None else [f"ch{n}" for n in range(1, channels + 1)]
+        self.sample_rate = float(sample_rate)
+        self.bands = [(config.bands[i].low_hz, config.bands[i].high_hz) for i in range(config.band_count)]
+        self._rows: list = []
+        self._last_quality: Optional[np.ndarray] = None
+
+    # Lifetime ---------------------------------------------------------------------------------------------------
+    def close(self) -> None:
+        """Frees the engine (its results not yet taken too); closing twice is allowed."""
+        if self._handle is not None:
+            handle = self._handle
+            self._handle = None
+            C.check(C.lib.axon_engine_destroy(byref(handle)))
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    # Feeding ----------------------------------------------------------------------------------------------------
+    def push(self, block, times=None) -> None:
+        """Feeds a (channels × n) float block in µV; ``times`` (n seconds, optional) are carried into the results.
+        A block of the wrong shape or dtype, or holding NaN or infinity, raises ``AxonValueError`` and changes
+        nothing."""
+        handle = self._live("push")
+        if hasattr(block, "data") and hasattr(block, "times") and not isinstance(block, np.ndarray):
+            block, times = block.data, block.times if times is None else times  # a recording.Block
+        samples = as_block(block, "block", self.channels)
+        count = samples.shape[1]
+        if times is None:
+            C.check(C.lib.axon_engine_push(handle, samples.ctypes.data_as(C._doubles), self.channels, count))
+            return
+        stamps = np.ascontiguousarray(times, dtype=np.float64)
+        if stamps.shape != (count,):
+            raise AxonValueError(f"times has shape {stamps.shape}; the block has {count} frames")
+        C.check(
+            C.lib.axon_engine_push_timed(
+                handle, samples.ctypes.data_as(C._doubles), stamps.ctypes.data_as(C._doubles), self.channels, count
+            )
+        )
+
+    def skip(self, missing: int) -> None:
+        """Says ``missing`` samples per channel were lost before the next block (a gap): up to 12 are bridged, a
+        longer loss restarts the window history."""
+        C.check(C.lib.axon_engine_skip(self._live("skip"), int(missing)))
+
+    # Results ----------------------------------------------------------------------------------------------------
+    def spectra(self, frame: bool = False):
+        """The spectrum rows made since the last call, one per channel per window, oldest first, as a structured
+        array (fields ``window``, ``sample_index``, ``time``, ``channel``, ``label``, ``dominant_hz``,
+        ``peak_power``, ``band_power``, ``relative_power`` (one value per band; NaN for no peak), ``reference_power``,
+        ``filled_samples``, ``artifacts``, ``excluded``, ``baseline_state`` and the quality fields). ``frame=True``
+        gives a pandas DataFrame with a column per band value instead."""
+        self._drain()
+        rows, self._rows = self._rows, []
+        raw = np.concatenate(rows) if rows else np.empty(0, dtype=_ROW)
+        result = self._spectra_array(raw)
+        return _frame(result) if frame else result
+
+    def quality(self, frame: bool = False):
+        """Each channel's signal quality in the latest window (one row per channel; empty before the first
+        window): ``railed_fraction``, ``power``, ``line_share``, ``muscle_share``, ``slow_swing``, ``usable``, and
+        the window's ``window`` and ``time``. Does not take the spectra: ``spectra()`` still returns them."""
+        self._drain()
+        latest = self._last_quality
+        if latest is None:
+            latest = np.empty(0, dtype=_ROW)
+        full = self._spectra_array(latest)
+        names = ["window", "time", "channel", "label", "railed_fraction", "power", "line_share", "muscle_share",
+                 "slow_swing", "usable"]
+        result = np.empty(len(full), dtype=[(name, full.dtype[name]) for name in names])
+        for name in names:
+            result[name] = full[name]
+        return _frame(result) if frame else result
+
+    def indicators(self, frame: bool = False):
+        """The indicators made since the last call, oldest first: ``index``, ``sample_index``, ``time``, ``zone``
+        (number) and ``zone_name``, ``percent``, ``frames``, ``excluded_frames``, ``z_scores`` (per band), and per
+        channel ``channel_zones`` (numbers, -1 left out) and ``channel_percent`` (NaN when left out)."""
+        handle = self._live("indicators")
+        pending = c_size_t(0)
+        C.check(C.lib.axon_engine_pending(handle, None, byref(pending)))
+        count = pending.value
+        indicators = (C.Indicator * max(1, count))()
+        zones = (C.ChannelZone * max(1, count * self.channels))()
+        taken = c_size_t(0)
+        C.check(
+            C.lib.axon_engine_take_indicators(
+                handle, indicators, count, zones, count * self.channels, byref(taken)
+            )
+        )
+        raw = np.frombuffer(indicators, dtype=_INDICATOR, count=taken.value)
+        raw_zones = np.frombuffer(zones, dtype=_ZONE, count=taken.value * self.channels).reshape(
+            taken.value, self.channels
+        )
+        bands = len(self.bands)
+        result = np.empty(
+            taken.value,
+            dtype=[
+                ("index", "i8"), ("sample_index", "i8"), ("time", "f8"), ("zone", "i4"), ("zone_name", "U16"),
+                ("percent", "f8"), ("frames", "i4"), ("excluded_frames", "i4"), ("z_scores", "f8", (bands,)),
+                ("channel_zones", "i4", (self.channels,)), ("channel_percent", "f8", (self.channels,)),
+            ],
+        )
+        for name in ("index", "sample_index", "time", "zone", "percent", "frames", "excluded_frames"):
+            result[name] = raw[name]
+        result["zone_name"] = [ZONES.get(int(zone), "unknown") for zone in raw["zone"]]
+        result["z_scores"] = raw["z_scores"][:, :bands]
+        result["channel_zones"] = raw_zones["zone"]
+        result["channel_percent"] = raw_zones["percent"]
+        return _frame(result) if frame else result
+
+    # Internals --------------------------------------------------------------------------------------------------
+    def _drain(self) -> None:
+        """Moves the rows waiting in the library into this object (one copy, no per-row Python work)."""
+        handle = self._live("spectra")
+        pending = c_size_t(0)
+        C.check(C.lib.axon_engine_pending(handle, byref(pending), None))
+        if pending.value == 0:
+            return
+        rows = np.empty(pending.value, dtype=_ROW)
+        taken = c_size_t(0)
+        C.check(
+            C.lib.axon_engine_take_spectra(
+                handle, rows.ctypes.data_as(ctypes.POINTER(C.SpectrumRow)), pending.value, byref(taken)
+            )
+        )
+        rows = rows[: taken.value]
+        self._rows.append(rows)
+        if len(rows) >= self.channels:
+            self._last_quality = rows[-self.channels:].copy()
+
+    def _spectra_array(self, raw: np.ndarray) -> np.ndarray:
+        bands = len(self.bands)
+        width = max(len(label) for label in self.labels) if self.labels else 1
+        result = np.empty(
+            len(raw),
+            dtype=[
+                ("window", "i8"), ("sample_index", "i8"), ("time", "f8"), ("channel", "i8"), ("label", f"U{width}"),
+                ("dominant_hz", "f8", (bands,)), ("peak_power", "f8", (bands,)), ("band_power", "f8", (bands,)),
+                ("relative_power", "f8", (bands,)), ("reference_power", "f8"), ("filled_samples", "i4"),
+                ("artifacts", "i4"), ("excluded", "?"), ("baseline_state", "i4"), ("railed_fraction", "f8"),
+                ("power", "f8"), ("line_share", "f8"), ("muscle_share", "f8"), ("slow_swing", "f8"), ("usable", "?"),
+            ],
+        )
+        for name in ("window", "sample_index", "time", "channel", "reference_power", "filled_samples", "artifacts",
+                     "excluded", "baseline_state"):
+            result[name] = raw[name]
+        result["label"] = [self.labels[int(c)] for c in raw["channel"]]
+        for name in ("dominant_hz", "peak_power", "band_power", "relative_power"):
+            result[name] = raw[name][:, :bands]
+        for name in ("railed_fraction", "power", "line_share", "muscle_share", "slow_swing", "usable"):
+            result[name] = raw["quality"][name]
+        return result
+
+    def _live(self, call: str) -> c_void_p:
+        if self._handle is None:
+            raise AxonClosedError(f"{call}: the engine is closed")
+        return self._handle
+
+
+def _frame(array: np.ndarray):
+    """A structured array as a pandas DataFrame: a per-band or per-channel field becomes one column per entry."""
+    try:
+        import pandas
+    except ImportError as error:  # pandas is optional
+        raise ImportError("frame=True needs pandas (pip install pandas)") from error
+    columns = {}
+    for name in array.dtype.names:
+        values = array[name]
+        if values.ndim == 1:
+            columns[name] = values
+        else:
+            for index in range(values.shape[1]):
+                columns[f"{name}_{index}"] = values[:, index]
+    return pandas.DataFrame(columns)
