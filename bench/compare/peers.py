@@ -1,11 +1,14 @@
-"""The Python peers doing axon bench's hop on the same signal: BrainFlow's DataFilter one window at a time, and
-NumPy or SciPy vectorised over every hop of a recording at once.
+"""The Python peers doing axon bench's hop on the same signal: BrainFlow's DataFilter one window at a time, NumPy or
+SciPy vectorised over every hop of a recording at once, and Axon's own engine through its Python package (axon_eeg,
+fed one-second blocks as a device delivers them).
 
 One hop = for every channel, the last `window` samples (the power of two >= one second: 256 at 250 Hz), mean
 removed, Hann window, real FFT, power spectrum, dominant frequency in 3-7, 7-13 and 14-24 Hz (largest bin,
 log-parabolic refinement, clamped to the band). Prints one JSON object.
 
     python peers.py numpy --channels 4 --rate 250 --seconds 3600 --repetitions 5
+
+`axon-python` imports axon_eeg from python/src over the library AXON_LIBRARY names (run.sh builds it in release).
 """
 
 import argparse
@@ -112,9 +115,33 @@ def brainflow_hops(loop, rate, size, hop, hops):
     return last
 
 
+def axon_python(recording, rate, size, hop, hops):
+    """Axon's engine from Python (axon_eeg over libAxonC.so), configured as axon bench's: the hop's window, a
+    one-minute baseline and indicators; fed one second of samples per push (a ctypes call each, the GIL released),
+    the spectra taken every minute as structured arrays. The dominant frequencies of the last channel at the tenth
+    hop, as the other systems report them."""
+    import axon_eeg
+
+    channels = recording.shape[1]
+    block = np.ascontiguousarray(recording.T)  # channels x frames, as NumPy users hold EEG
+    engine = axon_eeg.Engine(rate, channels=channels, window=size, hop=hop)
+    tenth = None
+    blocks = (block.shape[1] + hop - 1) // hop
+    for second in range(blocks):
+        engine.push(block[:, second * hop:(second + 1) * hop])
+        if second % 60 == 59 or second == blocks - 1:
+            spectra = engine.spectra()
+            if tenth is None and len(spectra):
+                rows = spectra[(spectra["window"] == 9) & (spectra["channel"] == channels - 1)]
+                if len(rows):
+                    tenth = [float(v) for v in rows["dominant_hz"][0]]
+    engine.close()
+    return tenth
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("system", choices=["brainflow", "numpy", "scipy"])
+    parser.add_argument("system", choices=["brainflow", "numpy", "scipy", "axon-python"])
     parser.add_argument("--channels", type=int, default=4)
     parser.add_argument("--rate", type=int, default=250)
     parser.add_argument("--seconds", type=int, default=3600, help="seconds of device data per repetition")
@@ -133,6 +160,15 @@ def main():
             times.append(time.perf_counter() - start)
         check = brainflow_hops(loop, rate, size, hop, 10)
         name = "BrainFlow DataFilter (Python)"
+    elif args.system == "axon-python":
+        frames = hops * hop + size
+        recording = np.ascontiguousarray(np.tile(loop, (frames // len(loop) + 1, 1))[:frames])
+        axon_python(recording[:70 * hop + size], rate, size, hop, 70)  # warm up: the FFT plans, ctypes
+        for _ in range(args.repetitions):
+            start = time.perf_counter()
+            check = axon_python(recording, rate, size, hop, hops)
+            times.append(time.perf_counter() - start)
+        name = "Axon engine from Python (axon_eeg)"
     else:
         # The recording: the loop tiled to `seconds` plus the first window's lead-in (built before timing).
         frames = hops * hop + size

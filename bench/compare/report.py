@@ -174,6 +174,18 @@ def ratios_section(w, data, head):
             rows.append((f"engine (spectral work) ÷ C + FFTW, {label}", value, "≥ 1.00", value >= 1))
             full = a["engineDeviceSecondsPerSecond"] / c["deviceSecondsPerSecond"]
             rows.append((f"engine (with signal quality) ÷ C + FFTW, {label}", full, "–", None))
+    for tag, label in [("4ch-250hz", "4 ch"), ("64ch-250hz", "64 ch")]:
+        p, a = data[tag]["axon-python"], axon(tag)
+        if p and a:
+            value = p["deviceSecondsPerSecond"] / a["engineDeviceSecondsPerSecond"]
+            rows.append((f"engine from Python ÷ engine alone, {label}", value, "≥ 0.80", value >= 0.8))
+        for peer, name, target in [("brainflow", "BrainFlow DataFilter", 30), ("scipy", "SciPy vectorised", 4),
+                                   ("numpy", "NumPy vectorised", None)]:
+            q = data[tag][peer]
+            if p and q:
+                value = p["deviceSecondsPerSecond"] / q["deviceSecondsPerSecond"]
+                rows.append((f"engine from Python ÷ {name}, {label}", value,
+                             f"≥ {target:.2f}" if target else "–", value >= target if target else None))
     a = axon("4ch-250hz")
     for system, batch, label in [("boost", 1, "ring ÷ boost, one frame"), ("moodycamel", 1, "ring ÷ moodycamel, one frame"),
                                  ("boost", 256, "ring ÷ boost, 256 frames")]:
@@ -256,6 +268,7 @@ def main():
         data[tag] = {"axon": load(results, "axon", tag), "rings": rings(results, tag)}
         for peer in PEERS:
             data[tag][peer] = load(results, peer, tag)
+        data[tag]["axon-python"] = load(results, "axon-python", tag)
 
     head = data["4ch-250hz"]
     axon = head["axon"]
@@ -312,6 +325,9 @@ def main():
       "`np.fft.rfft` / `scipy.fft.rfft` (one worker); the recording is held in memory (at most 16 M samples).")
     w("- **BrainFlow**: `DataFilter.detrend(CONSTANT)` and `DataFilter.get_psd(…, HANNING)` per window and channel "
       "from Python, band peaks in Python.")
+    w("- **Axon engine from Python**: the same engine through the `axon_eeg` package (ctypes over the release "
+      "`libAxonC.so`), configured as `axon bench`'s, fed one second of samples per `Engine.push` and its spectra "
+      "taken every minute as NumPy structured arrays (docs/python.md); in the ratios below.")
     w("")
 
     # --- Hop -------------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #
 #   (a) C + FFTW doing the same hop (the floor)        hop_fftw.c
 #   (b) BrainFlow's DataFilter from Python              peers.py brainflow
+#   (b') Axon's engine from Python (axon_eeg)           peers.py axon-python
 #   (c) NumPy and SciPy vectorised over a recording     peers.py numpy|scipy
 #   (d) boost::lockfree::spsc_queue and moodycamel::ReaderWriterQueue for the ring   ring_queues.cpp
 #
@@ -50,10 +51,10 @@ fi
 mkdir -p "$build"
 rm -rf "$results"
 mkdir -p "$results"
-say "building the C and C++ peers (-O2) and axon (release)"
+say "building the C and C++ peers (-O2), axon and libAxonC.so (release)"
 gcc -O2 -Wall -o "$build/hop_fftw" "$here/hop_fftw.c" -lfftw3 -lm
 g++ -O2 -std=c++17 -Wall -pthread -o "$build/ring_queues" "$here/ring_queues.cpp"
-(cd "$root" && swift build -c release --product axon >&2)
+(cd "$root" && swift build -c release --product axon >&2 && swift build -c release --product AxonC >&2)
 axon="$root/.build/release/axon"
 
 # --- Machine -------------------------------------------------------------------------------------------------------
@@ -94,6 +95,11 @@ measure() {  # channels rate round axon-seconds
         "$python" "$here/peers.py" "$system" --channels "$channels" --rate "$rate" --seconds "$vectorised_seconds" \
             --repetitions 5 > "$results/$system-$suffix.json"
     done
+    # Axon's engine from Python: the axon_eeg package over the release libAxonC.so, one-second blocks.
+    say "$tag round $round: Axon from Python over ${vectorised_seconds} s of data"
+    AXON_LIBRARY="$root/.build/release/libAxonC.so" PYTHONPATH="$root/python/src" \
+        "$python" "$here/peers.py" axon-python --channels "$channels" --rate "$rate" --seconds "$vectorised_seconds" \
+        --repetitions 3 > "$results/axon-python-$suffix.json"
     # BrainFlow goes one window at a time from Python: about a quarter of a second per repetition at any scale.
     local brainflow_seconds=$(( 900 * 4 * 250 / (channels * rate) ))
     say "$tag round $round: BrainFlow over ${brainflow_seconds} s of data"

@@ -263,3 +263,42 @@ def labels_array(labels):
     for index, label in enumerate(labels):
         array[index] = str(label).encode("utf-8")
     return array
+
+
+class OwnedHandle:
+    """An object owning one library handle: ``close()`` frees it once (twice is allowed), a ``with`` block closes
+    it, and so does garbage collection; a call after closing raises ``AxonClosedError``. Subclasses set ``_closer``
+    (the axon_*_close or _destroy function's name) and ``_what`` (the word in messages)."""
+
+    _closer = ""
+    _what = "handle"
+    _handle = None
+
+    def close(self) -> None:
+        if self._handle is not None:
+            handle = self._handle
+            self._handle = None
+            check(getattr(lib, self._closer)(ctypes.byref(handle)))
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _live(self, call: str):
+        if self._handle is None:
+            from .errors import AxonClosedError
+
+            raise AxonClosedError(f"{call}: the {self._what} is closed")
+        return self._handle

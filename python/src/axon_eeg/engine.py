@@ -16,7 +16,7 @@ from typing import Optional, Sequence, Tuple
 import numpy as np
 
 from . import _library as C
-from .errors import AxonClosedError, AxonValueError
+from .errors import AxonValueError
 from .recording import as_block
 
 __all__ = ["Engine", "ZONES"]
@@ -29,7 +29,7 @@ _INDICATOR = np.dtype(C.Indicator)
 _ZONE = np.dtype(C.ChannelZone)
 
 
-class Engine:
+class Engine(C.OwnedHandle):
     """An EEG engine for ``channels`` channels at ``sample_rate`` Hz (defaults: the Brainiac headset's 4 at 250).
 
     ``labels`` name the channels (10-20 names decide which are watched for blinks). ``window`` and ``hop`` are in
@@ -41,6 +41,9 @@ class Engine:
     Threading: one thread at a time. Every call returns at once (no call waits for a device); results wait in the
     engine until taken.
     """
+
+    _closer = "axon_engine_destroy"
+    _what = "engine"
 
     def __init__(
         self,
@@ -96,25 +99,7 @@ class Engine:
         self._rows: list = []
         self._last_quality: Optional[np.ndarray] = None
 
-    # Lifetime ---------------------------------------------------------------------------------------------------
-    def close(self) -> None:
-        """Frees the engine (its results not yet taken too); closing twice is allowed."""
-        if self._handle is not None:
-            handle = self._handle
-            self._handle = None
-            C.check(C.lib.axon_engine_destroy(byref(handle)))
-
-    def __enter__(self) -> "Engine":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+    # Lifetime: close(), closed and `with` come from OwnedHandle; closing drops the results not yet taken.
 
     # Feeding ----------------------------------------------------------------------------------------------------
     def push(self, block, times=None) -> None:
@@ -252,10 +237,6 @@ class Engine:
             result[name] = raw["quality"][name]
         return result
 
-    def _live(self, call: str) -> c_void_p:
-        if self._handle is None:
-            raise AxonClosedError(f"{call}: the engine is closed")
-        return self._handle
 
 
 def _frame(array: np.ndarray):

@@ -19,7 +19,7 @@ from typing import Iterator, List, Optional, Tuple
 import numpy as np
 
 from . import _library as C
-from .errors import AxonClosedError, AxonValueError
+from .errors import AxonValueError
 
 __all__ = ["Gap", "Marker", "StreamInfo", "Block", "Stream", "open", "read"]
 
@@ -85,13 +85,16 @@ class Block:
         return self.data.shape[1]
 
 
-class Stream:
+class Stream(C.OwnedHandle):
     """An open recording, read in blocks. A context manager; iterate it for ``Block``s of ``block_seconds``, or call
     ``read(seconds)``. Closing frees its memory; any later call raises ``AxonClosedError``.
 
     Threading: reads on one stream from several threads are safe (the recording is immutable), but the read position
     is shared: give each thread a stream of its own.
     """
+
+    _closer = "axon_recording_close"
+    _what = "stream"
 
     def __init__(self, handle: c_void_p, block_seconds: float = 1.0) -> None:
         self._handle = handle
@@ -101,29 +104,7 @@ class Stream:
         self._gap_at = {gap.before_frame: gap for gap in self.info.gaps}
         self._gap_frames = sorted(self._gap_at)
 
-    # Lifetime ---------------------------------------------------------------------------------------------------
-    def close(self) -> None:
-        """Frees the recording; closing twice is allowed."""
-        if self._handle is not None:
-            handle = self._handle
-            self._handle = None
-            C.check(C.lib.axon_recording_close(byref(handle)))
-
-    @property
-    def closed(self) -> bool:
-        return self._handle is None
-
-    def __enter__(self) -> "Stream":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+    # Lifetime: close(), closed and `with` come from OwnedHandle.
 
     # Reading ----------------------------------------------------------------------------------------------------
     @property
@@ -160,10 +141,6 @@ class Stream:
                 return
             yield block
 
-    def _live(self, call: str) -> c_void_p:
-        if self._handle is None:
-            raise AxonClosedError(f"{call}: the stream is closed")
-        return self._handle
 
 
 def open(source, block_seconds: float = 1.0, **options):  # noqa: A001 - the name Python users expect

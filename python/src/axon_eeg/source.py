@@ -17,7 +17,7 @@ from typing import Iterator, List, Optional
 import numpy as np
 
 from . import _library as C
-from .errors import AxonClosedError, AxonValueError
+from .errors import AxonValueError
 from .recording import Block, Gap, StreamInfo
 
 __all__ = ["LiveStream", "open_source", "GAP_CAUSES"]
@@ -29,13 +29,16 @@ GAP_CAUSES = {0: "device counter", 1: "overflow", 2: "link loss"}
 _WAIT_SLICE = 0.25
 
 
-class LiveStream:
+class LiveStream(C.OwnedHandle):
     """A running source. A context manager; iterate it for ``Block``s of ``block_seconds``, or call
     ``read(seconds)``. ``Block.counters`` holds the device's counters (NaN without); ``Block.gap`` the samples
     missing just before the block. Closing stops the device.
 
     Threading: one thread reads at a time; ``close`` from the reading thread (or once no read runs).
     """
+
+    _closer = "axon_source_close"
+    _what = "stream"
 
     def __init__(self, handle: c_void_p, block_seconds: float) -> None:
         self._handle = handle
@@ -60,34 +63,7 @@ class LiveStream:
         self._ended = False
         self._pending_gap: Optional[Gap] = None
 
-    # Lifetime ---------------------------------------------------------------------------------------------------
-    def close(self) -> None:
-        """Stops the source and lets go of the device; closing twice is allowed."""
-        if self._handle is not None:
-            handle = self._handle
-            self._handle = None
-            C.check(C.lib.axon_source_close(byref(handle)))
-
-    @property
-    def closed(self) -> bool:
-        return self._handle is None
-
-    @property
-    def ended(self) -> bool:
-        """The stream has ended and every frame was read."""
-        return self._ended
-
-    def __enter__(self) -> "LiveStream":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        try:
-            self.close()
-        except Exception:
-            pass
+    # Lifetime: close(), closed and `with` come from OwnedHandle; closing stops the device.
 
     # Reading ----------------------------------------------------------------------------------------------------
     def read(self, seconds: Optional[float] = None, timeout: Optional[float] = None) -> Block:
@@ -160,10 +136,6 @@ class LiveStream:
                 continue
             yield block
 
-    def _live(self, call: str) -> c_void_p:
-        if self._handle is None:
-            raise AxonClosedError(f"{call}: the stream is closed")
-        return self._handle
 
 
 def open_source(source: str, block_seconds: float = 1.0, **options) -> LiveStream:
