@@ -25,7 +25,7 @@ python: deps
 	.venv-python/bin/python -m pip install --quiet --disable-pip-version-check ./python
 	cd /tmp && $(CURDIR)/.venv-python/bin/python -c 'import axon_eeg as axon; r = axon.analyze("$(CURDIR)/datasets/physionet-eegmmidb/S001R02.edf"); c = r["channels"][0]; print(axon.library_path); print(c["label"], [(b["low"], b["high"], round(b["median"], 2)) for b in c["bands"]])'
 
-## Installs what the tests need and runs every test: unit tests, the docs check, the lock-free code under
+## Installs what the tests need and runs every test: unit tests, the Python package's tests, the docs check, the lock-free code under
 ## ThreadSanitizer, the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc
 ## counter), and a few seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers
 ## and real-time streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see
@@ -38,11 +38,11 @@ test: test-deps
 build-tests: deps
 	$(SWIFT) build --build-tests
 
-## The stages besides the unit tests, one after another at the lowest CPU priority: the docs, the Python package's
-## tests, the fuzz smoke and the malloc gate first, ThreadSanitizer last (its threaded tests stream in real time and
-## run best once the unit tests are done).
+## The stages besides the unit tests, one after another at the lowest CPU priority: the docs, the fuzz smoke and the
+## malloc gate first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests
+## are done).
 checks:
-	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check python-tests fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
+	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
 
 ## Every library module's DocC catalog built against its symbol graph, every warning an error (a ``Symbol`` link in a
 ## catalog or a /// comment that names nothing): docs that cannot go stale silently. Reuses the debug build.
@@ -77,8 +77,11 @@ build: deps
 unit-tests: peers build-tests
 	$(MAKE) --no-print-directory run-unit-tests
 
+# The Python package's tests follow the Swift ones on the same branch: the unit tests end while the checks' builds
+# still run, so they fit in that slack.
 run-unit-tests:
 	./scripts/run-tests.py
+	$(MAKE) --no-print-directory python-tests
 
 # TSan only sees races on the ring in release builds (debug copies go through uninstrumented value witnesses).
 # The simulated Brainiac headset is included: its state crosses threads through a mutex and an event handler.

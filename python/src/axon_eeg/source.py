@@ -8,8 +8,10 @@ Reads block with the GIL released. Samples that never arrived, and frames not re
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
+import os
 import time
 from ctypes import byref, c_size_t, c_void_p
 from typing import Iterator, List, Optional
@@ -141,7 +143,24 @@ class LiveStream(C.OwnedHandle):
 def open_source(source: str, block_seconds: float = 1.0, **options) -> LiveStream:
     """Opens a live SOURCE; ``options`` are axon_source_open's: ``channels`` (a Cyton's), ``bus``,
     ``search_seconds``, ``lsl_config``, ``muse_preset``, ``seconds``, ``speed`` (a simulator's or a replay's)."""
+    if source.startswith("lsl:"):
+        _use_pylsl_liblsl()
     handle = c_void_p()
     text = json.dumps({key: value for key, value in options.items() if value is not None}).encode("utf-8")
     C.check(C.lib.axon_source_open(source.encode("utf-8"), text, byref(handle)))
     return LiveStream(handle, block_seconds)
+
+
+def _use_pylsl_liblsl() -> None:
+    """Points Axon at the liblsl inside the pylsl package (its wheel ships one) unless AXON_LIBLSL names one: the
+    library looks there first, then in a checkout's .liblsl/ and the system's library path."""
+    if os.environ.get("AXON_LIBLSL"):
+        return
+    spec = importlib.util.find_spec("pylsl")
+    if spec is None or not spec.submodule_search_locations:
+        return
+    for folder in spec.submodule_search_locations:
+        candidate = os.path.join(folder, "lib", "liblsl.so")
+        if os.path.isfile(candidate):
+            os.environ["AXON_LIBLSL"] = candidate
+            return
