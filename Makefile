@@ -25,9 +25,9 @@ python: deps
 	.venv-python/bin/python -m pip install --quiet --disable-pip-version-check ./python
 	cd /tmp && $(CURDIR)/.venv-python/bin/python -c 'import axon_eeg as axon; r = axon.analyze("$(CURDIR)/datasets/physionet-eegmmidb/S001R02.edf"); c = r["channels"][0]; print(axon.library_path); print(c["label"], [(b["low"], b["high"], round(b["median"], 2)) for b in c["bands"]])'
 
-## Installs what the tests need and runs every test: unit tests, the Python package's tests, the docs check, the lock-free code under
-## ThreadSanitizer, the allocation gate (the real-time paths must allocate nothing; checked by the benchmarks' malloc
-## counter), and a few seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers
+## Installs what the tests need and runs every test: unit tests, the Python package's tests, the docs check, the
+## lock-free code under ThreadSanitizer, the allocation gate (the real-time paths must allocate nothing; checked by the
+## benchmarks' malloc counter), and a few seconds of coverage-guided fuzzing per decoder and reader. The unit tests mostly wait (for peers
 ## and real-time streams), so the other stages' builds run beside them at the lowest CPU priority (`checks`); see
 ## docs/testing.md.
 test: test-deps
