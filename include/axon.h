@@ -516,7 +516,8 @@ int axon_engine_destroy(axon_engine **engine);
 /* Feeds `count` frames, channel-major (channel c's frame i at samples[c * count + i]); `channels` must be the
  * engine's channel count. Sample n's time is start_time + n / sample_rate. Every value must be finite; a push that
  * fails changes nothing. Results wait in the engine until taken (they grow without bound if never taken).
- * Cost: O(channels × count), plus one analysis per hop; allocates only to grow the results waiting to be taken.
+ * Cost: O(channels × count), plus one analysis per hop; allocates only to grow the results waiting to be taken
+ * and a buffer the size of the largest block pushed (once).
  * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer with count > 0, another channel count, a non-finite value). */
 int axon_engine_push(axon_engine *engine, const double *samples, size_t channels, size_t count);
 

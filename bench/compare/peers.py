@@ -1,6 +1,6 @@
 """The Python peers doing axon bench's hop on the same signal: BrainFlow's DataFilter one window at a time, NumPy or
 SciPy vectorised over every hop of a recording at once, and Axon's own engine through its Python package (axon_eeg,
-fed one-second blocks as a device delivers them).
+fed a minute of samples per call).
 
 One hop = for every channel, the last `window` samples (the power of two >= one second: 256 at 250 Hz), mean
 removed, Hann window, real FFT, power spectrum, dominant frequency in 3-7, 7-13 and 14-24 Hz (largest bin,
@@ -115,26 +115,25 @@ def brainflow_hops(loop, rate, size, hop, hops):
     return last
 
 
-def axon_python(recording, rate, size, hop, hops):
+def axon_python(recording, rate, size, hop, hops, block_seconds=60):
     """Axon's engine from Python (axon_eeg over libAxonC.so), configured as axon bench's: the hop's window, a
-    one-minute baseline and indicators; fed one second of samples per push (a ctypes call each, the GIL released),
-    the spectra taken every minute as structured arrays. The dominant frequencies of the last channel at the tenth
-    hop, as the other systems report them."""
+    one-minute baseline and indicators; fed `block_seconds` of samples per push (a minute: a notebook working through
+    a recording; one ctypes call each, the GIL released), the spectra taken after each push as NumPy structured
+    arrays. The dominant frequencies of the last channel at the tenth hop, as the other systems report them."""
     import axon_eeg
 
     channels = recording.shape[1]
     block = np.ascontiguousarray(recording.T)  # channels x frames, as NumPy users hold EEG
     engine = axon_eeg.Engine(rate, channels=channels, window=size, hop=hop)
     tenth = None
-    blocks = (block.shape[1] + hop - 1) // hop
-    for second in range(blocks):
-        engine.push(block[:, second * hop:(second + 1) * hop])
-        if second % 60 == 59 or second == blocks - 1:
-            spectra = engine.spectra()
-            if tenth is None and len(spectra):
-                rows = spectra[(spectra["window"] == 9) & (spectra["channel"] == channels - 1)]
-                if len(rows):
-                    tenth = [float(v) for v in rows["dominant_hz"][0]]
+    step = block_seconds * hop
+    for start in range(0, block.shape[1], step):
+        engine.push(block[:, start:start + step])
+        spectra = engine.spectra()
+        if tenth is None and len(spectra):
+            rows = spectra[(spectra["window"] == 9) & (spectra["channel"] == channels - 1)]
+            if len(rows):
+                tenth = [float(v) for v in rows["dominant_hz"][0]]
     engine.close()
     return tenth
 

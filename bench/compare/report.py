@@ -326,8 +326,8 @@ def main():
     w("- **BrainFlow**: `DataFilter.detrend(CONSTANT)` and `DataFilter.get_psd(…, HANNING)` per window and channel "
       "from Python, band peaks in Python.")
     w("- **Axon engine from Python**: the same engine through the `axon_eeg` package (ctypes over the release "
-      "`libAxonC.so`), configured as `axon bench`'s, fed one second of samples per `Engine.push` and its spectra "
-      "taken every minute as NumPy structured arrays (docs/python.md); in the ratios below.")
+      "`libAxonC.so`), configured as `axon bench`'s, fed a minute of samples per `Engine.push` and its spectra "
+      "taken after each as NumPy structured arrays (docs/python.md); in the ratios below.")
     w("")
 
     # --- Hop -------------------------------------------------------------------------------------------------------

@@ -95,7 +95,7 @@ measure() {  # channels rate round axon-seconds
         "$python" "$here/peers.py" "$system" --channels "$channels" --rate "$rate" --seconds "$vectorised_seconds" \
             --repetitions 5 > "$results/$system-$suffix.json"
     done
-    # Axon's engine from Python: the axon_eeg package over the release libAxonC.so, one-second blocks.
+    # Axon's engine from Python: the axon_eeg package over the release libAxonC.so, a minute per push.
     say "$tag round $round: Axon from Python over ${vectorised_seconds} s of data"
     AXON_LIBRARY="$root/.build/release/libAxonC.so" PYTHONPATH="$root/python/src" \
         "$python" "$here/peers.py" axon-python --channels "$channels" --rate "$rate" --seconds "$vectorised_seconds" \

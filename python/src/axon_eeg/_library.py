@@ -149,7 +149,9 @@ class WriterConfig(ctypes.Structure):
 
 
 _handle = POINTER(c_void_p)  # an opaque handle's address (axon_x **)
-_doubles = POINTER(c_double)
+# Arrays go in as their address (a NumPy array's .ctypes.data, an int): converting an int is the cheapest argument
+# ctypes takes, where array.ctypes.data_as(POINTER(c_double)) costs microseconds per call.
+_doubles = c_void_p
 _sizes = POINTER(c_size_t)
 
 # name: (return type, argument types)
@@ -196,7 +198,7 @@ _SIGNATURES = {
     "axon_engine_push_timed": (c_int, [c_void_p, _doubles, _doubles, c_size_t, c_size_t]),
     "axon_engine_skip": (c_int, [c_void_p, c_int64]),
     "axon_engine_pending": (c_int, [c_void_p, _sizes, _sizes]),
-    "axon_engine_take_spectra": (c_int, [c_void_p, POINTER(SpectrumRow), c_size_t, _sizes]),
+    "axon_engine_take_spectra": (c_int, [c_void_p, c_void_p, c_size_t, _sizes]),
     "axon_engine_take_indicators": (
         c_int,
         [c_void_p, POINTER(Indicator), c_size_t, POINTER(ChannelZone), c_size_t, _sizes],

@@ -17,7 +17,7 @@ import numpy as np
 
 from . import _library as C
 from .errors import AxonValueError
-from .recording import as_block
+from .recording import Block, as_block
 
 __all__ = ["Engine", "ZONES"]
 
@@ -96,6 +96,7 @@ class Engine(C.OwnedHandle):
         self.labels = labels if labels is not None else [f"ch{n}" for n in range(1, channels + 1)]
         self.sample_rate = float(sample_rate)
         self.bands = [(config.bands[i].low_hz, config.bands[i].high_hz) for i in range(config.band_count)]
+        self._label_array = np.asarray(self.labels)
         self._rows: list = []
         self._last_quality: Optional[np.ndarray] = None
 
@@ -107,19 +108,19 @@ class Engine(C.OwnedHandle):
         A block of the wrong shape or dtype, or holding NaN or infinity, raises ``AxonValueError`` and changes
         nothing."""
         handle = self._live("push")
-        if hasattr(block, "data") and hasattr(block, "times") and not isinstance(block, np.ndarray):
-            block, times = block.data, block.times if times is None else times  # a recording.Block
+        if isinstance(block, Block):
+            block, times = block.data, block.times if times is None else times
         samples = as_block(block, "block", self.channels)
         count = samples.shape[1]
         if times is None:
-            C.check(C.lib.axon_engine_push(handle, samples.ctypes.data_as(C._doubles), self.channels, count))
+            C.check(C.lib.axon_engine_push(handle, samples.ctypes.data, self.channels, count))
             return
         stamps = np.ascontiguousarray(times, dtype=np.float64)
         if stamps.shape != (count,):
             raise AxonValueError(f"times has shape {stamps.shape}; the block has {count} frames")
         C.check(
             C.lib.axon_engine_push_timed(
-                handle, samples.ctypes.data_as(C._doubles), stamps.ctypes.data_as(C._doubles), self.channels, count
+                handle, samples.ctypes.data, stamps.ctypes.data, self.channels, count
             )
         )
 
@@ -137,7 +138,7 @@ class Engine(C.OwnedHandle):
         gives a pandas DataFrame with a column per band value instead."""
         self._drain()
         rows, self._rows = self._rows, []
-        raw = np.concatenate(rows) if rows else np.empty(0, dtype=_ROW)
+        raw = rows[0] if len(rows) == 1 else np.concatenate(rows) if rows else np.empty(0, dtype=_ROW)
         result = self._spectra_array(raw)
         return _frame(result) if frame else result
 
@@ -206,7 +207,7 @@ class Engine(C.OwnedHandle):
         taken = c_size_t(0)
         C.check(
             C.lib.axon_engine_take_spectra(
-                handle, rows.ctypes.data_as(ctypes.POINTER(C.SpectrumRow)), pending.value, byref(taken)
+                handle, rows.ctypes.data, pending.value, byref(taken)
             )
         )
         rows = rows[: taken.value]
@@ -230,7 +231,7 @@ class Engine(C.OwnedHandle):
         for name in ("window", "sample_index", "time", "channel", "reference_power", "filled_samples", "artifacts",
                      "excluded", "baseline_state"):
             result[name] = raw[name]
-        result["label"] = [self.labels[int(c)] for c in raw["channel"]]
+        result["label"] = self._label_array[raw["channel"]]
         for name in ("dominant_hz", "peak_power", "band_power", "relative_power"):
             result[name] = raw[name][:, :bands]
         for name in ("railed_fraction", "power", "line_share", "muscle_share", "slow_swing", "usable"):

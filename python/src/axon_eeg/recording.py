@@ -202,9 +202,9 @@ def _read_frames(handle: c_void_p, channels: int, start: int, count: int) -> Tup
             handle,
             start,
             count,
-            data.ctypes.data_as(C._doubles),
+            data.ctypes.data,
             data.size,
-            times.ctypes.data_as(C._doubles),
+            times.ctypes.data,
             byref(read),
         )
     )
@@ -270,7 +270,7 @@ def _from_array(data, sample_rate, labels=None, unit="µV", start_time=None) -> 
     handle = c_void_p()
     C.check(
         C.lib.axon_recording_from_samples(
-            block.ctypes.data_as(C._doubles),
+            block.ctypes.data,
             channels,
             count,
             float(sample_rate),

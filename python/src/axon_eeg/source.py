@@ -67,6 +67,11 @@ class LiveStream(C.OwnedHandle):
 
     # Lifetime: close(), closed and `with` come from OwnedHandle; closing stops the device.
 
+    @property
+    def ended(self) -> bool:
+        """The stream has ended and every frame was read."""
+        return self._ended
+
     # Reading ----------------------------------------------------------------------------------------------------
     def read(self, seconds: Optional[float] = None, timeout: Optional[float] = None) -> Block:
         """The next ``seconds`` of frames (default ``block_seconds``), waiting for them. Returns early, with fewer
@@ -96,8 +101,8 @@ class LiveStream(C.OwnedHandle):
             wait = _WAIT_SLICE if deadline is None else max(0.0, min(_WAIT_SLICE, deadline - time.monotonic()))
             count = wanted - filled
             status = C.lib.axon_source_read(
-                handle, count, wait, chunk.ctypes.data_as(C._doubles), chunk.size,
-                chunk_times.ctypes.data_as(C._doubles), chunk_counters.ctypes.data_as(C._doubles), byref(read),
+                handle, count, wait, chunk.ctypes.data, chunk.size,
+                chunk_times.ctypes.data, chunk_counters.ctypes.data, byref(read),
                 byref(gap),
             )
             if status == C.ERR_ENDED:

@@ -79,7 +79,7 @@ def write(
         # (one given after its record would need a record of its own, padded, at the end of the file).
         for onset, duration, text in annotations:
             C.check(C.lib.axon_writer_annotate(writer, float(onset), float(duration), str(text).encode("utf-8")))
-        C.check(C.lib.axon_writer_append(writer, samples.ctypes.data_as(C._doubles), channels, count))
+        C.check(C.lib.axon_writer_append(writer, samples.ctypes.data, channels, count))
     except BaseException:
         C.lib.axon_writer_close(byref(writer))
         raise
