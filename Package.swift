@@ -218,7 +218,8 @@ let package = Package(
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench", "AxonRecording", "AxonStreams"]),
         // The README's commands and library example, checked against the built `axon`.
-        .testTarget(name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "StreamTestSupport"]),
+        .testTarget(
+            name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "AxonSensors", "StreamTestSupport"]),
         // Drives headless Chromium against `axon view` (scripts/view-browser.py); skipped when chromium is missing.
         .testTarget(
             name: "AxonViewTests",
