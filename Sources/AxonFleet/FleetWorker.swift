@@ -173,6 +173,9 @@ public final class FleetWorker: @unchecked Sendable {
         var rereadRequested = false
         /// Under the worker's lock.
         var active = true
+        /// `devices.count`, under the worker's lock: the statistics read it there, while `devices` itself changes
+        /// under this partition's lock on the message thread (reading it under the worker's lock raced).
+        var deviceCount = 0
 
         init(index: Int, leaseRevision: UInt64) {
             self.index = index
@@ -400,11 +403,14 @@ public final class FleetWorker: @unchecked Sendable {
                 streamSequence: record.streamSequence, revision: entry.revision)
         }
         partition.nextCheckpoint = Date().timeIntervalSince1970 + options.checkpointInterval
+        // Counted before the subscription starts the message thread, which then owns `devices`.
+        let restored = partition.devices.count
         lock.withLock {
+            partition.deviceCount = restored
             partitions[index] = partition
             stats.takeovers += 1
             stats.partitions = partitions.keys.sorted()
-            stats.devices = partitions.values.reduce(0) { $0 + $1.devices.count }
+            stats.devices = partitions.values.reduce(0) { $0 + $1.deviceCount }
         }
         partition.lastMessageTime = Date().timeIntervalSince1970
         do {
@@ -418,7 +424,7 @@ public final class FleetWorker: @unchecked Sendable {
         }
         options.log(
             "worker \(options.id): took partition \(index) at sequence \(partition.lastSequence + 1) with "
-                + "\(partition.devices.count) checkpointed devices")
+                + "\(restored) checkpointed devices")
     }
 
     /// Marks a released partition's lease free (an empty value), only if it is still ours (compare-and-set).
@@ -472,7 +478,7 @@ public final class FleetWorker: @unchecked Sendable {
         lock.withLock {
             partitions[index] = nil
             stats.partitions = partitions.keys.sorted()
-            stats.devices = partitions.values.reduce(0) { $0 + $1.devices.count }
+            stats.devices = partitions.values.reduce(0) { $0 + $1.deviceCount }
         }
     }
 
@@ -552,7 +558,10 @@ public final class FleetWorker: @unchecked Sendable {
                 return .next
             }
             partition.devices[batch.device] = state
-            lock.withLock { stats.devices += 1 }
+            lock.withLock {
+                stats.devices += 1
+                partition.deviceCount += 1
+            }
         }
         guard batch.descriptor == state.engine.descriptor else {
             reject("descriptorChanged", "the stream's descriptor differs from its first one", message: message)
