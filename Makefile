@@ -2,7 +2,7 @@
 SWIFT ?= swift
 TSAN_SCRATCH ?= .build-tsan
 
-.PHONY: demo install python test checks docs-check python-tests deps test-deps peers build build-tests unit-tests run-unit-tests tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
+.PHONY: demo install python test checks docs-check python-tests deps test-deps peers build build-tests unit-tests run-unit-tests tsan-build tsan-tests bench bench-check fuzz fuzz-smoke fuzz-campaign compare soak clean
 
 ## Installs the system packages the build needs (not the tests'), builds, and runs the main job on a built-in default.
 demo: deps
@@ -38,11 +38,13 @@ test: test-deps
 build-tests: deps
 	$(SWIFT) build --build-tests
 
-## The stages besides the unit tests, one after another at the lowest CPU priority: the docs, the fuzz smoke and the
-## malloc gate first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests
-## are done).
+## The stages besides the unit tests, at the lowest CPU priority, two at a time: each is a build that keeps both cores
+## busy only part of the time (docc, the fuzz runs and the benchmark runs use one), so pairing them fills the other
+## core. ThreadSanitizer's tests run last, alone: its threaded tests stream in real time and run best once the unit
+## tests and the other checks are done.
 checks:
-	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
+	nice -n 19 $(MAKE) --no-print-directory -j2 --output-sync=target docs-check fuzz-smoke bench-check tsan-build FUZZ_TIMEOUT=60
+	nice -n 19 $(MAKE) --no-print-directory tsan-tests
 
 ## Every library module's DocC catalog built against its symbol graph, every warning an error (a ``Symbol`` link in a
 ## catalog or a /// comment that names nothing): docs that cannot go stale silently. Reuses the debug build.
@@ -95,8 +97,12 @@ run-unit-tests:
 # commands (asked from a test task, written by the source thread): about 8 s.
 # AXON_TEST_TARGETS: the build compiles only these test targets and what they import (Package.swift's last lines).
 TSAN_TEST_TARGETS = AxonStreamsTests,AxonBrainiacTests,AxonEEGTests,AxonRecordingTests,AxonBluetoothTests,AxonScalesTests,AxonOpenBCITests,AxonMuseTests
-tsan-tests:
-	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) $(SWIFT) test -c release --sanitize=thread --disable-default-traits --scratch-path $(TSAN_SCRATCH) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
+# -enable-testing: `swift test` builds with testable imports by itself; `swift build --build-tests` needs to be told.
+TSAN_FLAGS = -c release --sanitize=thread --disable-default-traits -Xswiftc -enable-testing --scratch-path $(TSAN_SCRATCH)
+tsan-build:
+	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) $(SWIFT) build --build-tests $(TSAN_FLAGS)
+tsan-tests: tsan-build
+	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) $(SWIFT) test --skip-build $(TSAN_FLAGS) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps
