@@ -516,8 +516,8 @@ int axon_engine_destroy(axon_engine **engine);
 /* Feeds `count` frames, channel-major (channel c's frame i at samples[c * count + i]); `channels` must be the
  * engine's channel count. Sample n's time is start_time + n / sample_rate. Every value must be finite; a push that
  * fails changes nothing. Results wait in the engine until taken (they grow without bound if never taken).
- * Cost: O(channels × count), plus one analysis per hop; allocates only to grow the results waiting to be taken
- * and a buffer the size of the largest block pushed (once).
+ * Cost: O(channels × count), plus one analysis per hop; the block is read in place (no copy); allocates only to
+ * grow the results waiting to be taken.
  * Errors: AXON_ERR_INVALID_ARGUMENT (NULL pointer with count > 0, another channel count, a non-finite value). */
 int axon_engine_push(axon_engine *engine, const double *samples, size_t channels, size_t count);
 
@@ -525,6 +525,13 @@ int axon_engine_push(axon_engine *engine, const double *samples, size_t channels
  * comparable with `axon analyze`), which the results carry. */
 int axon_engine_push_timed(axon_engine *engine, const double *samples, const double *times, size_t channels,
                            size_t count);
+
+/* As axon_engine_push_timed (times NULL: as axon_engine_push), with channel c's frame i at
+ * samples[c * channel_stride + i]: a block cut out of a longer channel-major array (channel_stride ≥ count, the
+ * array's row length) goes in without being copied out first.
+ * Errors: as axon_engine_push, and AXON_ERR_INVALID_ARGUMENT for channel_stride < count. */
+int axon_engine_push_strided(axon_engine *engine, const double *samples, size_t channel_stride, const double *times,
+                             size_t channels, size_t count);
 
 /* Says that `missing` samples per channel were lost before the next frame pushed, as `axon analyze` treats a gap
  * in a recording: a loss of up to 12 samples is bridged with filled-in samples on the line between the samples

@@ -50,16 +50,29 @@ public func axon_engine_push_timed(
         in: "axon_engine_push_timed")
 }
 
-/// Both pushes: every argument and value checked before the first frame goes in, so a refused push changes nothing.
+/// Feeds channel-major frames cut out of a longer array, timed or not (`axon.h`).
+@c @implementation
+public func axon_engine_push_strided(
+    _ engine: OpaquePointer?, _ samples: UnsafePointer<Double>?, _ channelStride: Int, _ times: UnsafePointer<Double>?,
+    _ channels: Int, _ count: Int
+) -> CInt {
+    push(
+        engine, samples: samples, channelStride: channelStride, times: times, timed: false, channels: channels,
+        count: count, in: "axon_engine_push_strided")
+}
+
+/// Every push: every argument and value checked before the first frame goes in, so a refused push changes nothing.
+/// `channelStride` is `count` for a block of its own.
 private func push(
-    _ engine: OpaquePointer?, samples: UnsafePointer<Double>?, times: UnsafePointer<Double>?, timed: Bool,
-    channels: Int, count: Int, in function: String
+    _ engine: OpaquePointer?, samples: UnsafePointer<Double>?, channelStride: Int? = nil,
+    times: UnsafePointer<Double>?, timed: Bool, channels: Int, count: Int, in function: String
 ) -> CInt {
     reportingFailure { () throws(CallFailure) in
         let handle = try EngineHandle.from(engine, in: function)
         guard
             let samples = try checkedSampleBlock(
-                samples, channels: channels, count: count, expected: handle.channelCount,
+                samples, channels: channels, count: count, channelStride: channelStride ?? count,
+                expected: handle.channelCount,
                 mismatch: "\(channels) channels pushed; the engine was made for \(handle.channelCount)", in: function)
         else { return }
         if timed, times == nil { throw .null("times", in: function) }
@@ -68,7 +81,7 @@ private func push(
                 throw .invalidArgument("\(function): times[\(index)] is \(times[index]); every time must be finite")
             }
         }
-        handle.push(samples, times: times, count: count)
+        handle.push(samples, channelStride: channelStride ?? count, times: times, count: count)
     }
 }
 

@@ -26,8 +26,6 @@ final class EngineHandle {
     /// Samples lost before the next frame (axon_engine_skip), and the time of the last frame ingested.
     private var pendingLoss = 0
     private var lastTime: Double?
-    /// A pushed block turned frame-major for the engine's batch ingest; grows to the largest block pushed.
-    private var rows: [Double] = []
 
     /// Results not yet taken, oldest first, from `…Taken` on; the taken prefix is dropped when everything is taken,
     /// so the arrays keep their capacity and steady use allocates nothing.
@@ -64,51 +62,48 @@ final class EngineHandle {
         pendingLoss += missing
     }
 
-    /// Ingests `count` frames, channel-major (`samples[c * count + i]`), checked finite by the caller, with their
-    /// times or the untimed clock's.
+    /// Ingests `count` frames, channel-major (`samples[c * channelStride + i]`), checked finite by the caller, with
+    /// their times or the untimed clock's.
     ///
-    /// A frame after a loss (``skip(_:)``) goes in alone, bridged or restarting the window; the rest of the block is
-    /// turned frame-major into ``rows`` and handed to the engine's batch ingest, which copies the stretches between
-    /// hops in a tight loop (one call per frame costs about seven times the engine's own work).
-    func push(_ samples: UnsafePointer<Double>, times: UnsafePointer<Double>?, count: Int) {
+    /// A frame after a loss (``skip(_:)``) goes in alone, bridged or restarting the window; the rest of the block goes
+    /// to the engine's batch ingest, which reads it in place, channel by channel, and copies the stretches between
+    /// hops in a tight loop (one call per frame costs about seven times the engine's own work; turning the block
+    /// frame-major first cost a tenth of it).
+    func push(_ samples: UnsafePointer<Double>, channelStride: Int, times: UnsafePointer<Double>?, count: Int) {
         guard count > 0 else { return }
         var first = 0
         if pendingLoss > 0 {
-            pushOne(samples, times: times, count: count, index: 0)
+            pushOne(samples, channelStride: channelStride, times: times, index: 0)
             first = 1
         }
         let remaining = count - first
         guard remaining > 0 else { return }
-        let channels = channelCount
-        if rows.count < remaining * channels { rows = Array(repeating: 0, count: remaining * channels) }
+        let lastChannelStart = (channelCount - 1) * channelStride
         let base = engine.sampleCount
         let startTime = startTime, rate = configuration.sampleRate
         func time(ofFrame frame: Int) -> Double {
             times?[first + frame] ?? startTime + Double(base + frame) / rate
         }
-        rows.withUnsafeMutableBufferPointer { rows in
-            for channel in 0..<channels {
-                let source = samples + channel * count + first
-                for frame in 0..<remaining { rows[frame * channels + channel] = source[frame] }
-            }
-            var done = 0
-            while done < remaining {
-                let offset = done
-                let (consumed, events) = engine.ingest(
-                    rows: UnsafeBufferPointer(rebasing: rows[(offset * channels)..<(remaining * channels)]),
-                    stride: channels, valueOffset: 0, frameCount: remaining - offset,
-                    time: { time(ofFrame: offset + $0) })
-                done += consumed
-                collect(events, time: time(ofFrame: done - 1))
-            }
+        var done = 0
+        while done < remaining {
+            let offset = done
+            // From channel 0's frame `offset` to the last channel's last frame.
+            let block = UnsafeBufferPointer(start: samples + first + offset, count: lastChannelStart + remaining - offset)
+            let (consumed, events) = engine.ingest(
+                rows: block, stride: 1, valueOffset: 0, channelStride: channelStride, frameCount: remaining - offset,
+                time: { time(ofFrame: offset + $0) })
+            done += consumed
+            collect(events, time: time(ofFrame: done - 1))
         }
         lastTime = time(ofFrame: remaining - 1)
     }
 
     /// Ingests frame `index` of the block alone: the first after a loss, bridged up to the engine's limit, else the
     /// window restarted.
-    private func pushOne(_ samples: UnsafePointer<Double>, times: UnsafePointer<Double>?, count: Int, index: Int) {
-        for channel in 0..<channelCount { frame[channel] = samples[channel * count + index] }
+    private func pushOne(
+        _ samples: UnsafePointer<Double>, channelStride: Int, times: UnsafePointer<Double>?, index: Int
+    ) {
+        for channel in 0..<channelCount { frame[channel] = samples[channel * channelStride + index] }
         let loss = pendingLoss
         pendingLoss = 0
         let bridged = loss > 0 && loss <= configuration.maxBridgedSamples

@@ -329,39 +329,45 @@ public final class EEGEngine {
         }
     }
 
-    /// Ingests frames straight from frame-major rows (a pipeline block) until the first frame that completes
-    /// something, so the caller can publish it before going on.
+    /// Ingests frames straight from a block of samples until the first frame that completes something, so the
+    /// caller can publish it before going on. The block is frame-major rows (a pipeline block: `channelStride` 1) or
+    /// channel-major (a caller's array: `stride` 1, `channelStride` the distance between channels): either is read
+    /// in place, with no transposing copy.
     ///
     /// - Parameters:
-    ///   - rows: the rows; frame `i`'s channel `c` is at `rows[i * stride + valueOffset + c]`.
-    ///   - stride: doubles per row.
-    ///   - valueOffset: index of channel 0 within a row.
+    ///   - rows: the samples; frame `i`'s channel `c` is at `rows[i * stride + valueOffset + c * channelStride]`.
+    ///   - stride: doubles from one frame to the next.
+    ///   - valueOffset: index of channel 0 of frame 0.
+    ///   - channelStride: doubles from one channel to the next within a frame (1: adjacent).
     ///   - frameCount: frames available in `rows`.
     ///   - time: the Unix time (seconds) of frame `i`; called only for the last frame consumed.
     /// - Returns: how many frames were consumed (at least 1 when `frameCount > 0`) and the events of the last.
     /// - Complexity: O(frames × channels) copying, plus one analysis if a hop ends; no allocation, no lock.
     public func ingest(
-        rows: UnsafeBufferPointer<Double>, stride: Int, valueOffset: Int, frameCount: Int, time: (Int) -> Double
+        rows: UnsafeBufferPointer<Double>, stride: Int, valueOffset: Int, channelStride: Int = 1, frameCount: Int,
+        time: (Int) -> Double
     ) -> (consumed: Int, events: Events) {
         guard frameCount > 0 else { return (0, []) }
-        precondition(valueOffset + channelCount <= stride && rows.count >= frameCount * stride)
+        precondition(
+            stride > 0 && channelStride > 0 && valueOffset >= 0
+                && rows.count > (frameCount - 1) * stride + valueOffset + (channelCount - 1) * channelStride)
         if baselineRequested { beginBaseline() }
         // Frames strictly before the next boundary cannot complete anything: copy them in a tight loop.
         var boundary = min(nextSpectrumAt, nextIndicatorAt)
         if baselineState == .collecting { boundary = min(boundary, max(baselineLast, sampleCount)) }
         let quiet = min(frameCount - 1, boundary - sampleCount)
-        copyQuiet(rows.baseAddress! + valueOffset, stride: stride, frames: quiet)
+        copyQuiet(rows.baseAddress! + valueOffset, stride: stride, channelStride: channelStride, frames: quiet)
         sampleCount += quiet
         let last = quiet * stride + valueOffset
-        for channel in 0..<channelCount { lastValues[channel] = rows[last + channel] }
+        for channel in 0..<channelCount { lastValues[channel] = rows[last + channel * channelStride] }
         return (quiet + 1, append(filled: false, time: time(quiet)))
     }
 
-    /// Copies `frames` rows into the history, channel by channel in runs up to the ring's wrap: each channel's
-    /// history is written contiguously, the rows read with a stride. The filled-sample flags are touched only
-    /// when the window holds any (a stream without losses never does).
+    /// Copies `frames` frames into the history, channel by channel in runs up to the ring's wrap: each channel's
+    /// history is written contiguously, the source read with a stride (1 for a channel-major block: a plain copy).
+    /// The filled-sample flags are touched only when the window holds any (a stream without losses never does).
     @inline(__always)
-    private func copyQuiet(_ source: UnsafePointer<Double>, stride: Int, frames: Int) {
+    private func copyQuiet(_ source: UnsafePointer<Double>, stride: Int, channelStride: Int, frames: Int) {
         var copied = 0
         var position = writePosition
         let (windowSize, channelCount) = (windowSize, channelCount)
@@ -370,7 +376,7 @@ public final class EEGEngine {
             history.withUnsafeMutableBufferPointer { history in
                 for channel in 0..<channelCount {
                     let destination = history.baseAddress! + channel * windowSize + position
-                    var from = source + copied * stride + channel
+                    var from = source + copied * stride + channel * channelStride
                     for i in 0..<run {
                         destination[i] = from.pointee
                         from += stride

@@ -191,6 +191,67 @@ struct EngineCallTests {
         #expect(channel0.first { $0.sample_index >= Int64(restart) }?.sample_index == Int64(restart + 255))
     }
 
+    @Test("strided pushes read blocks in place from a longer channel-major array, and read nothing past each block")
+    func stridedPushes() throws {
+        let frames = 20 * 250
+        var samples = Self.signal(seconds: 20)
+        let times = (0..<frames).map { 1_700_000_000 + Double($0) / 250 }
+        var config = C.defaultConfig()
+        config.baseline_seconds = 5
+        func rows(_ push: (OpaquePointer?, Int, Int) -> CInt) throws -> [axon_spectrum_row] {
+            var (status, engine) = C.engine(config)
+            try #require(status == AXON_OK, "\(C.lastError)")
+            defer { _ = axon_engine_destroy(&engine) }
+            for start in stride(from: 0, to: frames, by: 700) {
+                status = push(engine, start, min(frames, start + 700))
+                try #require(status == AXON_OK, "\(C.lastError)")
+            }
+            return C.takeSpectra(engine, chunk: 1000)
+        }
+        func block(_ start: Int, _ end: Int) -> [Double] {
+            (0..<4).flatMap { channel in samples[(channel * frames + start)..<(channel * frames + end)] }
+        }
+        let copied = try rows { engine, start, end in axon_engine_push(engine, block(start, end), 4, end - start) }
+        let timedCopies = try rows { engine, start, end in
+            axon_engine_push_timed(engine, block(start, end), Array(times[start..<end]), 4, end - start)
+        }
+        // Poison the sample after every block in every channel: a strided push must not read it.
+        let strided = try samples.withUnsafeMutableBufferPointer { buffer in
+            try rows { engine, start, end in
+                let saved = (0..<4).map { channel in end < frames ? buffer[channel * frames + end] : 0 }
+                for channel in 0..<4 where end < frames { buffer[channel * frames + end] = .nan }
+                defer { for channel in 0..<4 where end < frames { buffer[channel * frames + end] = saved[channel] } }
+                return axon_engine_push_strided(engine, buffer.baseAddress! + start, frames, nil, 4, end - start)
+            }
+        }
+        let timedStrided = try samples.withUnsafeBufferPointer { buffer in
+            try times.withUnsafeBufferPointer { times in
+                try rows { engine, start, end in
+                    axon_engine_push_strided(
+                        engine, buffer.baseAddress! + start, frames, times.baseAddress! + start, 4, end - start)
+                }
+            }
+        }
+        try #require(copied.count == 4 * ((frames - 256) / 250 + 1))
+        func bytes(_ rows: [axon_spectrum_row]) -> [UInt8] { rows.withUnsafeBytes { Array($0) } }
+        #expect(bytes(strided) == bytes(copied))
+        #expect(timedCopies.map(\.time) != copied.map(\.time))
+        #expect(timedStrided.count == timedCopies.count)
+        #expect(zip(timedStrided, timedCopies).allSatisfy { $0.time == $1.time && $0.sample_index == $1.sample_index })
+
+        var (status, engine) = C.engine(config)
+        try #require(status == AXON_OK)
+        defer { _ = axon_engine_destroy(&engine) }
+        samples[2 * frames + 1003] = .infinity
+        samples.withUnsafeBufferPointer { buffer in
+            #expect(axon_engine_push_strided(engine, buffer.baseAddress!, frames, nil, 4, frames + 1) != AXON_OK)
+            #expect(C.lastError == "axon_engine_push_strided: channel_stride 5000 is less than count 5001")
+            status = axon_engine_push_strided(engine, buffer.baseAddress! + 1000, frames, nil, 4, 100)
+            #expect(status == AXON_ERR_INVALID_ARGUMENT)
+            #expect(C.lastError.contains("sample 3 of channel 2 is inf"), "\(C.lastError)")
+        }
+    }
+
     @Test("misuse: wrong channel count, NaN, NULLs, a refused push changes nothing")
     func pushErrors() throws {
         var (status, engine) = C.engine(C.defaultConfig())

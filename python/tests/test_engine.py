@@ -97,3 +97,33 @@ def test_custom_bands_and_pandas_frames():
     assert isinstance(frame, pandas.DataFrame) and "dominant_hz_2" in frame.columns and "dominant_hz_3" not in frame
     assert (frame["dominant_hz_2"] - 20).abs().max() < 0.1
     assert list(quality["channel"]) == [0, 1]
+
+
+def test_a_slice_of_a_longer_array_is_read_in_place_with_the_same_results():
+    data = sine(10, 12, seed=3)
+    results = []
+    for layout in ("slices", "copies", "fortran"):
+        with axon.Engine(RATE, baseline=5, indicator=2) as engine:
+            source = np.asfortranarray(data) if layout == "fortran" else data
+            for start in range(0, data.shape[1], 700):
+                block = source[:, start:start + 700]
+                if layout == "copies":
+                    block = block.copy()
+                engine.push(block)
+            results.append((engine.spectra(), engine.indicators()))
+    (spectra, indicators), *others = results
+    assert len(spectra) == 4 * ((data.shape[1] - 256) // 250 + 1) and len(indicators) > 0
+    for other_spectra, other_indicators in others:
+        assert spectra.tobytes() == other_spectra.tobytes()
+        assert indicators.tobytes() == other_indicators.tobytes()
+    assert spectra["excluded"].dtype == np.bool_ and spectra["channel"].dtype == np.int64
+
+
+def test_a_bad_value_in_a_slice_names_its_place_in_the_block():
+    data = sine(10, 8)
+    data[2, 1003] = np.nan
+    with axon.Engine(RATE, baseline=0) as engine:
+        with pytest.raises(axon.AxonValueError, match="sample 3 of channel 2 is nan"):
+            engine.push(data[:, 1000:1100])
+        engine.push(data[:, :1000])  # the refused push changed nothing
+        assert len(engine.spectra()) == 4 * ((1000 - 256) // 250 + 1)

@@ -151,7 +151,7 @@ class WriterConfig(ctypes.Structure):
 _handle = POINTER(c_void_p)  # an opaque handle's address (axon_x **)
 # Arrays go in as their address (a NumPy array's .ctypes.data, an int): converting an int is the cheapest argument
 # ctypes takes, where array.ctypes.data_as(POINTER(c_double)) costs microseconds per call.
-_doubles = c_void_p
+_array = c_void_p
 _sizes = POINTER(c_size_t)
 
 # name: (return type, argument types)
@@ -164,11 +164,11 @@ _SIGNATURES = {
     "axon_recording_open": (c_int, [c_char_p, _handle]),
     "axon_recording_from_samples": (
         c_int,
-        [_doubles, c_size_t, c_size_t, c_double, POINTER(c_char_p), c_char_p, c_double, _handle],
+        [_array, c_size_t, c_size_t, c_double, POINTER(c_char_p), c_char_p, c_double, _handle],
     ),
     "axon_recording_close": (c_int, [_handle]),
     "axon_recording_get_info": (c_int, [c_void_p, POINTER(RecordingInfo)]),
-    "axon_recording_read": (c_int, [c_void_p, c_int64, c_size_t, _doubles, c_size_t, _doubles, _sizes]),
+    "axon_recording_read": (c_int, [c_void_p, c_int64, c_size_t, _array, c_size_t, _array, _sizes]),
     "axon_recording_markers": (c_int, [c_void_p, c_size_t, POINTER(Marker), c_size_t, _sizes]),
     "axon_recording_gaps": (c_int, [c_void_p, c_size_t, POINTER(Gap), c_size_t, _sizes]),
     "axon_recording_channel_label": (c_int, [c_void_p, c_size_t, POINTER(c_char), c_size_t, _sizes]),
@@ -188,14 +188,15 @@ _SIGNATURES = {
     "axon_source_title": (c_int, [c_void_p, POINTER(c_char), c_size_t, _sizes]),
     "axon_source_read": (
         c_int,
-        [c_void_p, c_size_t, c_double, _doubles, c_size_t, _doubles, _doubles, _sizes, POINTER(SourceGap)],
+        [c_void_p, c_size_t, c_double, _array, c_size_t, _array, _array, _sizes, POINTER(SourceGap)],
     ),
     "axon_engine_config_default": (c_int, [POINTER(EngineConfig)]),
     "axon_engine_config_for_recording": (c_int, [c_void_p, POINTER(EngineConfig)]),
     "axon_engine_create": (c_int, [POINTER(EngineConfig), _handle]),
     "axon_engine_destroy": (c_int, [_handle]),
-    "axon_engine_push": (c_int, [c_void_p, _doubles, c_size_t, c_size_t]),
-    "axon_engine_push_timed": (c_int, [c_void_p, _doubles, _doubles, c_size_t, c_size_t]),
+    "axon_engine_push": (c_int, [c_void_p, _array, c_size_t, c_size_t]),
+    "axon_engine_push_timed": (c_int, [c_void_p, _array, _array, c_size_t, c_size_t]),
+    "axon_engine_push_strided": (c_int, [c_void_p, _array, c_size_t, _array, c_size_t, c_size_t]),
     "axon_engine_skip": (c_int, [c_void_p, c_int64]),
     "axon_engine_pending": (c_int, [c_void_p, _sizes, _sizes]),
     "axon_engine_take_spectra": (c_int, [c_void_p, c_void_p, c_size_t, _sizes]),
@@ -205,7 +206,7 @@ _SIGNATURES = {
     ),
     "axon_writer_config_default": (c_int, [POINTER(WriterConfig)]),
     "axon_writer_create": (c_int, [c_char_p, POINTER(WriterConfig), _handle]),
-    "axon_writer_append": (c_int, [c_void_p, _doubles, c_size_t, c_size_t]),
+    "axon_writer_append": (c_int, [c_void_p, _array, c_size_t, c_size_t]),
     "axon_writer_annotate": (c_int, [c_void_p, c_double, c_double, c_char_p]),
     "axon_writer_close": (c_int, [_handle]),
 }

@@ -287,6 +287,27 @@ def as_block(data, name: str = "block", channels: Optional[int] = None) -> np.nd
     """``data`` as a C-ordered float64 (channels × n) array, or ``AxonValueError`` saying what is wrong with it: not
     two-dimensional, another channel count, or not floating point (integer ADC counts are not µV: convert them
     knowingly)."""
+    return np.ascontiguousarray(_checked_block(data, name, channels), dtype=np.float64)
+
+
+def as_rows(data, name: str = "block", channels: Optional[int] = None) -> Tuple[np.ndarray, int]:
+    """``data`` checked as ``as_block`` does, and the distance in values between its channels' first samples: a
+    float64 block whose channels are each contiguous (a slice of samples out of a longer C-ordered array) is used
+    in place; anything else is copied into a C-ordered block first (distance: its sample count)."""
+    array = _checked_block(data, name, channels)
+    item = np.dtype(np.float64).itemsize
+    if (
+        array.dtype == np.float64
+        and array.strides[1] == item
+        and array.strides[0] % item == 0
+        and array.strides[0] >= array.shape[1] * item
+    ):
+        return array, array.strides[0] // item
+    array = np.ascontiguousarray(array, dtype=np.float64)
+    return array, array.shape[1]
+
+
+def _checked_block(data, name: str, channels: Optional[int]) -> np.ndarray:
     array = np.asarray(data)
     if array.ndim != 2:
         raise AxonValueError(f"{name} must be a 2-D array (channels × samples), not {array.ndim}-D {array.shape}")
@@ -299,4 +320,4 @@ def as_block(data, name: str = "block", channels: Optional[int] = None) -> np.nd
             f"{name} must hold floating-point samples (µV), not {array.dtype}; convert with .astype(float) once the "
             "values are in µV"
         )
-    return np.ascontiguousarray(array, dtype=np.float64)
+    return array
