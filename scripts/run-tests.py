@@ -13,7 +13,8 @@ Suites that share something a second process would disturb are named in Tests/te
                       machine-wide discovery protocol);
   alone REGEX…        the suites matching run with no other test process running, after the rest (timing measurements).
 Expected durations come from Tests/test-times.tsv (`--write-times` rewrites it from a run); unknown suites count as
-DEFAULT_SECONDS. Prints one line per suite as it ends, the whole output of every failed suite, and a closing line
+DEFAULT_SECONDS. Prints one line per suite as it ends (wall and CPU seconds of its process, the peers it waited for
+included), the whole output of every failed suite, the slowest and the busiest processes, and a closing line
 `N passed, N failed`. Exit 0 only if every process passed and ran at least one test.
 """
 
@@ -101,6 +102,7 @@ class Unit:
         self.name, self.suites, self.expected, self.alone = name, suites, expected, alone
         self.passed = self.failed = 0
         self.seconds = 0.0
+        self.cpu_seconds = 0.0
         self.status = None
         self.output = ""
         self.suite_seconds = {}
@@ -115,11 +117,16 @@ class Unit:
     def run(self, binary):
         started = time.monotonic()
         with tempfile.TemporaryFile(mode="w+") as log:
-            process = subprocess.run(self.command(binary), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-                                     stdin=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"))
+            process = subprocess.Popen(self.command(binary), cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                                       stdin=subprocess.DEVNULL, env=dict(os.environ, NO_COLOR="1"))
+            # wait4 gives this process's own CPU time (with the peers it started and waited for), where
+            # getrusage(RUSAGE_CHILDREN) would mix in the other test processes running beside it.
+            _, status, usage = os.wait4(process.pid, 0)
+            process.returncode = os.waitstatus_to_exitcode(status)
             log.seek(0)
             self.output = ANSI.sub("", log.read())
         self.seconds = time.monotonic() - started
+        self.cpu_seconds = usage.ru_utime + usage.ru_stime
         self.status = process.returncode
         ran = 0
         for match in RUN_LINE.finditer(self.output):
@@ -184,8 +191,8 @@ def main():
 
     def report(unit):
         mark = "✔" if unit.status == 0 and unit.failed == 0 else "✘"
-        print(f"{mark} {unit.name}: {unit.passed} passed, {unit.failed} failed in {unit.seconds:.1f} s "
-              f"(at {time.monotonic() - started:.0f} s)", flush=True)
+        print(f"{mark} {unit.name}: {unit.passed} passed, {unit.failed} failed in {unit.seconds:.1f} s, "
+              f"CPU {unit.cpu_seconds:.1f} s (at {time.monotonic() - started:.0f} s)", flush=True)
 
     def worker():
         while True:
@@ -215,6 +222,10 @@ def main():
         print(unit.output)
     slowest = sorted(done, key=lambda u: -u.seconds)[:10]
     print("\nslowest: " + ", ".join(f"{u.name} {u.seconds:.0f} s" for u in slowest))
+    # What the tests take from the checks that run beside them in `make test` (docs/testing.md).
+    busiest = sorted(done, key=lambda u: -u.cpu_seconds)[:10]
+    print(f"CPU: {sum(u.cpu_seconds for u in done):.0f} s in all; most: "
+          + ", ".join(f"{u.name} {u.cpu_seconds:.0f} s" for u in busiest))
     if args.write_times:
         measured = dict(times)
         for unit in done:
