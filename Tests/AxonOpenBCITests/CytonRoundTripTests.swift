@@ -68,9 +68,15 @@ struct CytonRoundTripTests {
         #expect(contents.gaps.map(\.missingCount) == [5, 1, 1, 37])
         #expect(contents.gapPositions == [3_000, 6_000 - 5, 12_000 - 6, 15_000 - 7])
         #expect(contents.gaps.allSatisfy { $0.cause == .deviceCounter })
+        // The dejittered clock follows the pace the frames came at. That pace is compared, not the nominal 40×:
+        // on a loaded machine the simulator falls behind it (a mean of 164 µs against 100 once, in a full make test).
         let timing = contents.timestampSpacing
-        print("Cyton at \(speed)×: dejittered spacing mean \(timing.mean * 1e6) µs, std \(timing.std * 1e6) µs")
-        #expect(abs(timing.mean - 1 / (250 * speed)) < 0.2 / (250 * speed))
+        let arrivals = contents.arrivals
+        let pace = (arrivals.last! - arrivals.first!) / Double(arrivals.count - 1 + lost.count)
+        print(
+            "Cyton at \(speed)×: dejittered spacing mean \(timing.mean * 1e6) µs, std \(timing.std * 1e6) µs; "
+                + "arrivals every \(pace * 1e6) µs")
+        #expect(abs(timing.mean - pace) < 0.2 * pace)
 
         // The file: the recording's values at their own sample index, within the 24-bit quantisation.
         let written = try EDFFileReader(keepsCompleteRecords: false).read(path: path)
