@@ -59,19 +59,46 @@ struct FilterReferenceTests {
     static let python = TestSignals.packageRoot().appendingPathComponent(".venv-peers/bin/python").path
     static let script = TestSignals.packageRoot().appendingPathComponent("Tests/Reference/filter_reference.py").path
 
+    /// Why the reference could not be run.
+    struct ReferenceFailure: Error, Sendable, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Every case's reference JSON by its arguments, from one run of the script: SciPy's import dominates its time,
+    /// and one run per case cost 45 CPU-seconds.
+    static let references: Result<[[String]: Data], ReferenceFailure> = {
+        guard FileManager.default.isExecutableFile(atPath: python) else {
+            return .failure(ReferenceFailure(description: "no \(python): make test installs .venv-peers"))
+        }
+        do {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = [script, "--batch"]
+            let input = Pipe(), output = Pipe()
+            process.standardInput = input
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            let lines = try cases.map { String(decoding: try JSONEncoder().encode($0.arguments), as: UTF8.self) }
+            input.fileHandleForWriting.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            try input.fileHandleForWriting.close()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            let answers = data.split(separator: UInt8(ascii: "\n")).map { Data($0) }
+            guard process.terminationStatus == 0, answers.count == cases.count else {
+                return .failure(ReferenceFailure(
+                    description: "filter_reference.py --batch exited \(process.terminationStatus) after "
+                        + "\(answers.count) of \(cases.count) cases"))
+            }
+            return .success(Dictionary(uniqueKeysWithValues: zip(cases.map(\.arguments), answers)))
+        } catch {
+            return .failure(ReferenceFailure(description: "filter_reference.py --batch: \(error)"))
+        }
+    }()
+
     /// The reference's JSON for one case.
     static func reference(_ filterCase: Case) throws -> [String: Any] {
-        try #require(FileManager.default.isExecutableFile(atPath: python), "make test installs .venv-peers")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: python)
-        process.arguments = [script] + filterCase.arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "filter_reference.py \(filterCase.arguments) failed")
+        let data = try #require(try references.get()[filterCase.arguments])
         return try #require(JSONSerialization.jsonObject(with: data) as? [String: Any])
     }
 
@@ -79,7 +106,7 @@ struct FilterReferenceTests {
         try #require(json[key] as? [Double], "no \(key) in the reference")
     }
 
-    /// One run of the reference per case (SciPy's import dominates the time) checks both the response and the output.
+    /// One reference per case checks both the response and the output.
     @Test(
         "sosfreqz within 0.1 dB over 0.5–100 Hz; sosfiltfilt and primed sosfilt within 1e-9 of the signal's size",
         arguments: cases)

@@ -9,10 +9,13 @@ Axon's Swift code.
 
 Usage: filter_reference.py --kind lowpass|highpass|bandpass|notch --cutoff F [F2] --fs HZ [--order N]
                            [--quality Q] [--harmonics] [--step 0.5] [--fmax 100] [--seconds 8] [--seed 1]
+       filter_reference.py --batch     (stdin: one JSON array of such arguments per line; stdout: one JSON object
+                                        per line, in order: SciPy is imported once for every case)
 """
 import argparse
 import json
 import math
+import sys
 
 import numpy as np
 from scipy import signal
@@ -45,7 +48,7 @@ def finite_or_none(values):
     return [float(v) if math.isfinite(v) else None for v in values]
 
 
-def main():
+def parse(argv):
     parser = argparse.ArgumentParser()
     parser.add_argument("--kind", required=True, choices=["lowpass", "highpass", "bandpass", "notch"])
     parser.add_argument("--cutoff", type=float, nargs="+", required=True)
@@ -57,8 +60,10 @@ def main():
     parser.add_argument("--fmax", type=float, default=100.0)
     parser.add_argument("--seconds", type=float, default=8.0)
     parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    return parser.parse_args(argv)
 
+
+def reference(args):
     sos = design(args)
     count = int(round(args.fmax / args.step))
     frequencies = args.step * np.arange(1, count + 1)
@@ -68,12 +73,21 @@ def main():
     x = test_signal(args.fs, args.seconds, args.seed)
     zi = signal.sosfilt_zi(sos)
     causal, _ = signal.sosfilt(sos, x, zi=zi * x[0])
-    print(json.dumps({
+    return json.dumps({
         "kind": args.kind, "order": args.order, "cutoff": args.cutoff, "fs": args.fs, "quality": args.quality,
         "harmonics": args.harmonics, "sos": sos.tolist(),
         "frequencies": frequencies.tolist(), "decibels": finite_or_none(decibels),
         "signal": x.tolist(), "zeroPhase": signal.sosfiltfilt(sos, x).tolist(), "causal": causal.tolist(),
-    }))
+    })
+
+
+def main():
+    if sys.argv[1:] == ["--batch"]:
+        for line in sys.stdin:
+            if line.strip():
+                print(reference(parse(json.loads(line))), flush=True)
+    else:
+        print(reference(parse(sys.argv[1:])))
 
 
 if __name__ == "__main__":
