@@ -242,6 +242,9 @@ struct LSLDemoAndViewTests {
         let demo = try LSLCommandOutletTests.runAxon([
             "demo", "lsl:\(name)", "--seconds", "6", "--baseline", "2", "--indicator", "2",
         ])
+        // The view stays until the outlet has played its 12 s (the demo took 6), so its count does not hang on how
+        // soon it connected beside the demo: stopped with the demo, a loaded machine once left it 1,488 samples.
+        peer.finish(timeout: 30)
         view.interrupt()
         let viewed = String(decoding: viewOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         view.waitUntilExit()
