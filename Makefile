@@ -38,13 +38,12 @@ test: test-deps
 build-tests: deps
 	$(SWIFT) build --build-tests
 
-## The stages besides the unit tests, at the lowest CPU priority, two at a time: each is a build that keeps both cores
-## busy only part of the time (docc, the fuzz runs and the benchmark runs use one), so pairing them fills the other
-## core. ThreadSanitizer's tests run last, alone: its threaded tests stream in real time and run best once the unit
-## tests and the other checks are done.
+## The stages besides the unit tests, one after another at the lowest CPU priority: the docs, the fuzz smoke and the
+## malloc gate first, ThreadSanitizer last (its threaded tests stream in real time and run best once the unit tests
+## are done). Not two at a time: that saved about 4 of 38 minutes, and in both fresh-clone runs that tried it a
+## real-time test beside two builds fell behind its pace (docs/testing.md).
 checks:
-	nice -n 19 $(MAKE) --no-print-directory -j2 --output-sync=target docs-check fuzz-smoke bench-check tsan-build FUZZ_TIMEOUT=60
-	nice -n 19 $(MAKE) --no-print-directory tsan-tests
+	nice -n 19 $(MAKE) --no-print-directory -j1 docs-check fuzz-smoke bench-check tsan-tests FUZZ_TIMEOUT=60
 
 ## Every library module's DocC catalog built against its symbol graph, every warning an error (a ``Symbol`` link in a
 ## catalog or a /// comment that names nothing): docs that cannot go stale silently. Reuses the debug build.
