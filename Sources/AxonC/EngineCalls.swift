@@ -36,7 +36,9 @@ public func axon_engine_destroy(_ engine: UnsafeMutablePointer<OpaquePointer?>?)
 public func axon_engine_push(
     _ engine: OpaquePointer?, _ samples: UnsafePointer<Double>?, _ channels: Int, _ count: Int
 ) -> CInt {
-    push(engine, samples: samples, times: nil, timed: false, channels: channels, count: count, in: "axon_engine_push")
+    push(
+        engine, samples: samples, channelStride: count, times: nil, timed: false, channels: channels, count: count,
+        in: "axon_engine_push")
 }
 
 /// Feeds channel-major frames with their times (`axon.h`).
@@ -46,7 +48,7 @@ public func axon_engine_push_timed(
     _ count: Int
 ) -> CInt {
     push(
-        engine, samples: samples, times: times, timed: true, channels: channels, count: count,
+        engine, samples: samples, channelStride: count, times: times, timed: true, channels: channels, count: count,
         in: "axon_engine_push_timed")
 }
 
@@ -64,14 +66,14 @@ public func axon_engine_push_strided(
 /// Every push: every argument and value checked before the first frame goes in, so a refused push changes nothing.
 /// `channelStride` is `count` for a block of its own.
 private func push(
-    _ engine: OpaquePointer?, samples: UnsafePointer<Double>?, channelStride: Int? = nil,
+    _ engine: OpaquePointer?, samples: UnsafePointer<Double>?, channelStride: Int,
     times: UnsafePointer<Double>?, timed: Bool, channels: Int, count: Int, in function: String
 ) -> CInt {
     reportingFailure { () throws(CallFailure) in
         let handle = try EngineHandle.from(engine, in: function)
         guard
             let samples = try checkedSampleBlock(
-                samples, channels: channels, count: count, channelStride: channelStride ?? count,
+                samples, channels: channels, count: count, channelStride: channelStride,
                 expected: handle.channelCount,
                 mismatch: "\(channels) channels pushed; the engine was made for \(handle.channelCount)", in: function)
         else { return }
@@ -81,7 +83,7 @@ private func push(
                 throw .invalidArgument("\(function): times[\(index)] is \(times[index]); every time must be finite")
             }
         }
-        handle.push(samples, channelStride: channelStride ?? count, times: times, count: count)
+        handle.push(samples, channelStride: channelStride, times: times, count: count)
     }
 }
 
