@@ -60,8 +60,9 @@ public struct HeartRateMeasurement: Sendable, Hashable, Codable {
         let rest = bytes.count - index
         if hasRR {
             guard rest > 0, rest % 2 == 0 else { throw .badRRField(bytes: rest) }
-            rrIntervals = stride(from: index, to: bytes.count, by: 2).map {
-                Double(Int(bytes[$0]) | Int(bytes[$0 + 1]) << 8) / 1024
+            rrIntervals = stride(from: index, to: bytes.count, by: 2).map { (at: Int) -> Double in
+                let ticks: Int = Int(bytes[at]) | Int(bytes[at + 1]) << 8
+                return Double(ticks) / 1024
             }
         } else {
             guard rest == 0 else { throw .trailingBytes(count: rest) }

@@ -5,18 +5,26 @@ import Testing
 /// A band's local maximum counts only where its refined peak lies inside the band, and only when it stands out
 /// of the window's 1/f background.
 @Suite struct BandEdgePeakTests {
+    /// 1 plus a Gaussian bump of height 100 centred on bin `centre`, `width` bins wide (its standard deviation).
+    static func gaussianBump(at centre: Double, width: Double, bins: Int) -> [Double] {
+        (0..<bins).map { (bin: Int) -> Double in
+            let z: Double = (Double(bin) - centre) / width
+            return 1 + 100 * exp(-0.5 * z * z)
+        }
+    }
+
     @Test func aMaximumWhoseVertexLiesPastTheEdgeIsNoPeak() throws {
         let grid = try FrequencyGrid(sampleRate: 256, fftSize: 256)  // 1 Hz bins: 7 and 13 Hz are bin centres
         let band = try FrequencyBand(7, 13)
         // A peak at 13.4 Hz: bin 13 is the band's largest and a local maximum, but the peak lies past 13 Hz.
-        let spectrum = (0..<grid.binCount).map { k in 1 + 100 * exp(-0.5 * pow((Double(k) - 13.4) / 0.7, 2)) }
+        let spectrum = Self.gaussianBump(at: 13.4, width: 0.7, bins: grid.binCount)
         let refined = spectrum.withUnsafeBufferPointer { grid.refinedPosition(of: $0, at: 13) }
         #expect(refined > 13)
         #expect(try grid.localPeak(of: spectrum, in: band) == nil)
         // The plain strongest-bin peak still clamps onto the edge, as documented.
         #expect(try grid.peak(of: spectrum, in: band).frequency == 13)
         // Inside the band it is reported where it is, not on the edge.
-        let inside = (0..<grid.binCount).map { k in 1 + 100 * exp(-0.5 * pow((Double(k) - 12.7) / 0.7, 2)) }
+        let inside = Self.gaussianBump(at: 12.7, width: 0.7, bins: grid.binCount)
         let peak = try #require(try grid.localPeak(of: inside, in: band))
         #expect(abs(peak.frequency - 12.7) < 0.05 && peak.frequency < 13)
     }

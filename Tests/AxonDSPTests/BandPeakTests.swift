@@ -20,10 +20,11 @@ struct BandPeakTests {
         let beta = TestSignals.sine(frequency: 19.2, sampleRate: Self.sampleRate, count: 256, amplitude: 5, phase: 2)
         let signal = (0..<256).map { theta[$0] + alpha[$0] + beta[$0] + 800 }  // + an amplifier's DC offset
         try analyzer.analyze(signal)
-        for (band, truth, amplitude) in [
+        let cases: [(band: FrequencyBand, truth: Double, amplitude: Double)] = [
             (try FrequencyBand(3, 7), 5.3, 10.0), (try FrequencyBand(7, 13), 10.7, 25.0),
             (try FrequencyBand(14, 24), 19.2, 5.0),
-        ] {
+        ]
+        for (band, truth, amplitude) in cases {
             let peak = try analyzer.peak(in: band)
             #expect(abs(peak.frequency - truth) < 0.15, "\(band): \(peak.frequency) Hz")
             #expect(peak.bin == Int((truth / analyzer.grid.binWidth).rounded()))

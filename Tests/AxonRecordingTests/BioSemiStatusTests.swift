@@ -143,7 +143,8 @@ struct BioSemiStatusTests {
         #expect(recording.channelLabels == ["Fp1", "Fz", "Status", "Cz"])
         #expect(recording.descriptor.channels[2].unit == "")
         #expect(recording.channel(at: 2) == (0..<Self.frames).map { Double(Self.word($0)) })
-        #expect(recording.value(frame: 20, channel: 2) == Double(1 << 23 | 1 << 20 | 1 << 19 | 12))
+        let word: Int = 1 << 23 | 1 << 20 | 1 << 19 | 12
+        #expect(recording.value(frame: 20, channel: 2) == Double(word))
         #expect(Self.triggerPairs(recording.markers) == Self.expectedTriggers)
         #expect(
             recording.descriptor.metadata["edf.status"]?.hasSuffix("the channel kept raw (the 24-bit Status word)")

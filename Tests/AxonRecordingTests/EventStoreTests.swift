@@ -115,8 +115,8 @@ struct EventStoreTests {
         let store = try EventStore(path: dir.file("events.sqlite"))
         let band = try store.register(EventStoreFixtures.sleepDescriptor)
         // Ten records with device times 1000, 1010, …, 1090 (host times far away), two with host time only.
-        let batch =
-            (0..<10).map { i in
+        let batch: [StoredEvent<Int>] =
+            (0..<10).map { (i: Int) -> StoredEvent<Int> in
                 StoredEvent(
                     deviceRecordID: "r\(i)", deviceTime: 1000 + 10 * Double(i), hostTime: 9_000 + Double(i),
                     payload: i)

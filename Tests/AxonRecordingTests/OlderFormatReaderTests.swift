@@ -153,13 +153,16 @@ struct OlderOpenBCIFormatTests {
         // A Cyton + Daisy row: 32 columns, 16 channels at 125 Hz, markers from column 31, no counters.
         var rows = ""
         for index in 0..<4 {
-            var fields = [Double(index * 2)] + (0..<16).map { Double($0) + 0.5 } + Array(repeating: 0, count: 13)
-            fields += [1_700_000_000 + Double(index) / 125, index == 2 ? 7 : 0]
+            let channels: [Double] = (0..<16).map { Double($0) + 0.5 }
+            let time: Double = 1_700_000_000 + Double(index) / 125
+            let marker: Double = index == 2 ? 7 : 0
+            let fields: [Double] = [Double(index * 2)] + channels + [Double](repeating: 0, count: 13) + [time, marker]
             rows += fields.map { String(format: "%f", $0) }.joined(separator: "\t") + "\n"
         }
         let daisy = try RecordingReader.read(bytes: Array(rows.utf8), sourceName: "daisy.csv")
         #expect(daisy.channelCount == 16 && daisy.sampleRate == 125 && daisy.frameCount == 4)
-        #expect(Array(daisy.frame(3)) == (0..<16).map { Double($0) + 0.5 })
+        let lastFrame: [Double] = (0..<16).map { Double($0) + 0.5 }
+        #expect(Array(daisy.frame(3)) == lastFrame)
         #expect(daisy.counters == nil)
         #expect(daisy.markers == [RecordingMarker(frame: 2, value: 7)])
         #expect(daisy.timestamps?[1] == 1_700_000_000.008)

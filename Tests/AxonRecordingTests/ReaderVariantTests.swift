@@ -37,7 +37,8 @@ struct ReaderVariantTests {
         var state: UInt64 = 12345
         func value() -> String {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return String(format: "%.3f", 700 + Double(state >> 40) / Double(1 << 24) * 300)
+            let unit: Double = Double(state >> 40) / Double(1 << 24)
+            return String(format: "%.3f", 700 + unit * 300)
         }
         let rawColumn = header.firstIndex(of: "RAW_TP9")!
         for row in 0..<rows {

@@ -65,14 +65,17 @@ struct RecordingReplaySourceTests {
                 ChannelInfo(label: "B", unit: "µV"),
             ],
             nominalRate: 100, format: .float32, sourceID: "plain")
-        let values = (0..<500).flatMap { [Double($0), -Double($0)] }
+        let values: [Double] = (0..<500).flatMap { (index: Int) -> [Double] in [Double(index), -Double(index)] }
         let recording = Recording(descriptor: descriptor, values: values)
         #expect(recording.frameCount == 500)
         let run = try play(recording, options: .init(speed: .asFastAsPossible), ringCapacity: 16, batchSize: 4)
         #expect(run.frames.count == 500)
-        #expect(run.frames.map(\.counter) == (0..<500).map { UInt64($0) })
-        #expect(run.frames.map(\.deviceTime) == (0..<500).map { Double($0) / 100 })
-        #expect(run.frames.map(\.values) == (0..<500).map { [Double($0), -Double($0)] })
+        let counters: [UInt64] = (0..<500).map { UInt64($0) }
+        let deviceTimes: [Double] = (0..<500).map { Double($0) / 100 }
+        let frameValues: [[Double]] = (0..<500).map { (index: Int) -> [Double] in [Double(index), -Double(index)] }
+        #expect(run.frames.map(\.counter) == counters)
+        #expect(run.frames.map(\.deviceTime) == deviceTimes)
+        #expect(run.frames.map(\.values) == frameValues)
         #expect(run.gaps.isEmpty && run.statistics.dropped == 0)
     }
 

@@ -127,7 +127,9 @@ struct DescribedSensorSourceTests {
         waitUntil(seconds: 5) { sink.snapshot.values.count >= 16 }
         pipeline.stop()
         let got = sink.snapshot
-        let expected = [254, 255, 0, 2].flatMap { packet in (0..<4).map { Double(packet * 4 + $0) * 0.1 } }
+        let expected: [Double] = [254, 255, 0, 2].flatMap { (packet: Int) -> [Double] in
+            (0..<4).map { (k: Int) -> Double in Double(packet * 4 + k) * 0.1 }
+        }
         #expect(got.values.map { $0[0] } == expected)
         #expect(got.values.map { $0[1] } == expected.map { -$0 })
         #expect(got.gaps.map(\.missingCount) == [4], "\(got.gaps)")

@@ -30,7 +30,8 @@ struct SampleCountLimitTests {
         pipeline.waitUntilFinished()
         let got = sink.snapshot
         #expect(got.values.count == 40 && limit.passed == 40)
-        #expect(got.values.map { $0[0] } == (0..<21).map(Double.init) + (28..<47).map(Double.init))
+        let expected: [Double] = (0..<21).map { Double($0) } + (28..<47).map { Double($0) }
+        #expect(got.values.map { $0[0] } == expected)
         #expect(got.gaps.map(\.missingCount) == [7])
         #expect(pipeline.statistics().delivered == 40)
     }
