@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AxonDSP", targets: ["AxonDSP"]),
         .library(name: "AxonEEG", targets: ["AxonEEG"]),
         .library(name: "AxonRecording", targets: ["AxonRecording"]),
+        .library(name: "AxonEventStore", targets: ["AxonEventStore"]),
         .library(name: "AxonBrainiac", targets: ["AxonBrainiac"]),
         .library(name: "AxonDevices", targets: ["AxonDevices"]),
         .library(name: "AxonBluetooth", targets: ["AxonBluetooth"]),
@@ -70,7 +71,10 @@ let package = Package(
         .target(name: "AxonStreams", dependencies: [swiftAtomics, "CLinux", "AxonMemory"]),
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE", "AxonMemory"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP", "AxonMemory"]),
-        .target(name: "AxonRecording", dependencies: ["AxonStreams", "AxonMemory", "CEDFlib", grdb]),
+        .target(name: "AxonRecording", dependencies: ["AxonStreams", "AxonMemory", "CEDFlib"]),
+        // The durable event store (SQLite through GRDB) for what devices send once: its own module, so that the
+        // engine, the file formats, the C library and the benchmarks do not compile or link a database.
+        .target(name: "AxonEventStore", dependencies: ["AxonStreams", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices", "AxonMemory"]),
@@ -92,17 +96,17 @@ let package = Package(
         // OBD-II dataloggers with the Danlaw SmartConnect gateway's semantics, over the ELM327 command interface
         // (serial line, pty, TCP, Bluetooth LE): SAE J1979 decoding, continuous PID streams, driving events, acknowledged batches.
         // Bluetooth LE dongles through AxonDevices' DeviceTransportFactory only; the command line gives it BlueZ's.
-        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording", "AxonDevices"]),
+        .target(name: "AxonOBD", dependencies: ["AxonStreams", "AxonRecording", "AxonEventStore", "AxonDevices"]),
         // Bathroom scales: the standard Weight Scale / Body Composition decoders, the iHealth HS3/HS4/HS5 model
         // (units, memory transfer into the event store, HS5 users, the seed's error codes) and simulators.
-        .target(name: "AxonScales", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
+        .target(name: "AxonScales", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore"]),
         // Iwown smartbands (Fit Pro 9614N, Fit Pulse 9615N, Smartee Training 9616N): Axon's band framing
         // (docs/band-protocol.md), the Heart Rate Measurement decoder, validated commands, the once-only sync into
         // the event store, and a simulated band.
-        .target(name: "AxonBand", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
+        .target(name: "AxonBand", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore"]),
         // P&G ResearchBIT sensors: scan filter, summary events paired into sessions, resumable fetch into the
         // event store (docs/researchbit-protocol.md), and a simulated sensor.
-        .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording"]),
+        .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore"]),
 
         // OpenBCI boards: the Cyton (+ Daisy) over its dongle's serial port — the 33-byte packet decoder with
         // resynchronisation, the board's text exchange, gains tracked from channel settings — and a simulated Cyton on
@@ -168,8 +172,8 @@ let package = Package(
         .executableTarget(
             name: "axon",
             dependencies: [
-                "AxonStreams", "AxonEEG", "AxonRecording", "AxonBrainiac", "AxonDevices", "AxonBluetooth", "AxonBench",
-                "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonPolar", "AxonLSL",
+                "AxonStreams", "AxonEEG", "AxonRecording", "AxonEventStore", "AxonBrainiac", "AxonDevices", "AxonBluetooth",
+                "AxonBench", "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonPolar", "AxonLSL",
                 "AxonView", "AxonFleet", "AxonConnect", "AxonSensors", "CLinux", argumentParser,
             ]),
 
@@ -195,8 +199,9 @@ let package = Package(
         // The soak: a simulated headset for hours of device time through every sink a run can have.
         .testTarget(
             name: "AxonSoakTests",
-            dependencies: ["AxonEEG", "AxonRecording", "AxonStreams", "AxonView", "AxonLSL", "CLinux"]),
+            dependencies: ["AxonEEG", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonView", "AxonLSL", "CLinux"]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams", "StreamTestSupport"]),
+        .testTarget(name: "AxonEventStoreTests", dependencies: ["AxonEventStore", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(
@@ -207,7 +212,7 @@ let package = Package(
         .testTarget(
             name: "AxonScalesTests",
             dependencies: [
-                "AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonBluetooth", "BlueZTestSupport",
+                "AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore", "AxonBluetooth", "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
         .testTarget(
@@ -219,7 +224,7 @@ let package = Package(
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench", "AxonRecording", "AxonStreams"]),
         // The README's commands and library example, checked against the built `axon`.
         .testTarget(
-            name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "AxonSensors", "StreamTestSupport"]),
+            name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "AxonEventStore", "AxonSensors", "StreamTestSupport"]),
         // Drives headless Chromium against `axon view` (scripts/view-browser.py); skipped when chromium is missing.
         .testTarget(
             name: "AxonViewTests",
@@ -251,20 +256,20 @@ let package = Package(
         .testTarget(
             name: "AxonOBDTests",
             dependencies: [
-                "AxonOBD", "AxonRecording", "AxonStreams", "AxonDevices", "AxonBluetooth", "BlueZTestSupport",
+                "AxonOBD", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonDevices", "AxonBluetooth", "BlueZTestSupport",
                 "StreamTestSupport",
             ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",
             dependencies: [
-                "AxonBand", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "AxonBand", "AxonDevices", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
         .testTarget(
             name: "AxonResearchBITTests",
             dependencies: [
-                "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
     ]

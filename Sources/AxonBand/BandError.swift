@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 
 /// Why a band session operation failed.

@@ -1,3 +1,4 @@
+import AxonEventStore
 import AxonRecording
 import AxonStreams
 
@@ -13,7 +14,7 @@ extension BandRecordStore {
     /// The schedules the band accepted in earlier sessions: the newest book stored, or an empty one.
     ///
     /// Threading: any thread; reads a snapshot.
-    /// - Throws: ``AxonRecording/EventStoreError``.
+    /// - Throws: ``AxonEventStore/EventStoreError``.
     public func schedules() throws(EventStoreError) -> BandScheduleBook {
         let handle = try store.register(Self.schedulesDescriptor(sourceID: sourceID), ifChanged: .replace)
         guard let newest = try store.events(in: handle, as: ScheduleBookRevision.self).last else { return .init() }
@@ -23,7 +24,7 @@ extension BandRecordStore {
     /// Stores `book` as the band's schedules after an accepted change: revision n + 1, durable on return.
     ///
     /// Threading: any thread; one write transaction.
-    /// - Throws: ``AxonRecording/EventStoreError``.
+    /// - Throws: ``AxonEventStore/EventStoreError``.
     public func saveSchedules(_ book: BandScheduleBook) throws(EventStoreError) {
         let handle = try store.register(Self.schedulesDescriptor(sourceID: sourceID), ifChanged: .replace)
         let revision = try store.count(in: handle) + 1

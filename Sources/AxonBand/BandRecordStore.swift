@@ -1,8 +1,9 @@
+import AxonEventStore
 import AxonRecording
 import AxonStreams
 import Foundation
 
-/// A band's once-only records in the durable ``AxonRecording/EventStore``: one event stream per record kind
+/// A band's once-only records in the durable ``AxonEventStore/EventStore``: one event stream per record kind
 /// (``BandRecordKind/streamName``), source id `band-<device>`, each record keyed by its identity
 /// (``BandRecordContent/identity(today:)``) so a record sent again is stored once.
 ///
@@ -21,7 +22,7 @@ public final class BandRecordStore: Sendable {
 
     /// Registers (or finds) the band's streams.
     ///
-    /// - Throws: ``AxonRecording/EventStoreError`` from registration.
+    /// - Throws: ``AxonEventStore/EventStoreError`` from registration.
     public init(store: EventStore, device: String, timeZone: TimeZone = .current) throws(EventStoreError) {
         self.store = store
         self.sourceID = "band-\(device)"
@@ -50,7 +51,7 @@ public final class BandRecordStore: Sendable {
     /// order; `nil` while the store holds no complete list.
     ///
     /// Threading: any thread; reads a snapshot.
-    /// - Throws: ``AxonRecording/EventStoreError``.
+    /// - Throws: ``AxonEventStore/EventStoreError``.
     ///
     /// A list stored under `axon-band-1` (one row of sport codes, without the band's names and units) is left out:
     /// it is not an entry of this kind, and the next sync stores the list again.
@@ -62,7 +63,7 @@ public final class BandRecordStore: Sendable {
     /// Today's totals as stored for `today` (the host's date), the newest per sport, in the order they arrived.
     ///
     /// Threading: any thread; reads a snapshot.
-    /// - Throws: ``AxonRecording/EventStoreError``.
+    /// - Throws: ``AxonEventStore/EventStoreError``.
     public func todayTotals(today: BandDate) throws(EventStoreError) -> [BandTodayTotals] {
         let prefix = "today/\(today)/"
         var newest: [BandTodayTotals] = []
@@ -77,7 +78,7 @@ public final class BandRecordStore: Sendable {
     /// Stores a record durably; when this returns the record may be acknowledged to the band.
     ///
     /// - Parameter today: the host's date, which today's totals belong to.
-    /// - Throws: ``AxonRecording/EventStoreError``; then nothing was stored and nothing may be acknowledged.
+    /// - Throws: ``AxonEventStore/EventStoreError``; then nothing was stored and nothing may be acknowledged.
     @discardableResult
     public func insert(_ record: BandRecord, today: BandDate) throws(EventStoreError) -> InsertOutcome {
         let content = record.content

@@ -1,6 +1,7 @@
+import AxonEventStore
 import AxonRecording
 
-/// One band's records as an ``AxonRecording/EventStore`` holds them, per kind, each list oldest first: what
+/// One band's records as an ``AxonEventStore/EventStore`` holds them, per kind, each list oldest first: what
 /// ``BandRecordStore`` stored, read back without registering a stream.
 ///
 ///     for band in try BandStoredRecords.all(in: EventStore(path: "axon-events.sqlite")) {
@@ -53,7 +54,7 @@ public struct BandStoredRecords: Sendable {
     /// `kinds`.
     ///
     /// Threading: any thread; reads committed snapshots.
-    /// - Throws: ``AxonRecording/EventStoreError``, ``AxonRecording/EventStoreError/decodingFailed(type:deviceRecordID:cause:)``
+    /// - Throws: ``AxonEventStore/EventStoreError``, ``AxonEventStore/EventStoreError/decodingFailed(type:deviceRecordID:cause:)``
     ///   when a stored payload is not its kind's type.
     public static func all(
         in store: EventStore, kinds: Set<BandRecordKind> = Set(BandRecordKind.allCases)

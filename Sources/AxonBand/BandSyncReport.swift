@@ -1,3 +1,4 @@
+import AxonEventStore
 import AxonRecording
 
 /// What one ``BandSession/sync()`` did.

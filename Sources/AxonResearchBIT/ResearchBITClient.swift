@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 import Foundation
 

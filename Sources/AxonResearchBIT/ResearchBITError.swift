@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 
 /// Why a ResearchBIT fetch failed. What was stored before the failure stays stored; the device keeps the rest.

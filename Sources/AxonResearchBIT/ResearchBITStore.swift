@@ -1,8 +1,9 @@
+import AxonEventStore
 import AxonRecording
 import AxonStreams
 import Foundation
 
-/// ResearchBIT data in the durable ``AxonRecording/EventStore``: each device's summary events in a stream
+/// ResearchBIT data in the durable ``AxonEventStore/EventStore``: each device's summary events in a stream
 /// `Summary events` of source `researchbit-<store key>` (``ResearchBITDevice/storeKey``: the address the device was
 /// first remembered at), keyed by the event's own identifier (so an event sent again is stored once), and the
 /// identities of devices found by scans in `Known devices` (source `researchbit`), so a later fetch needs no scan.

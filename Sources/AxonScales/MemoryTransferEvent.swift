@@ -1,3 +1,4 @@
+import AxonEventStore
 import AxonRecording
 
 /// What a memory transfer reports, in order: `started`, then per record `record` (already stored) and

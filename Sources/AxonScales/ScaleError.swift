@@ -1,4 +1,5 @@
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 
 /// Everything a scale session, decoder or simulator can fail with. Each case says what and why in

@@ -1,7 +1,8 @@
+import AxonEventStore
 import AxonRecording
 import AxonStreams
 
-/// A scale's records in the durable ``AxonRecording/EventStore``: one stream per device, each record keyed by
+/// A scale's records in the durable ``AxonEventStore/EventStore``: one stream per device, each record keyed by
 /// `<device>/<time>`, so a record sent again (a repeated or resumed memory transfer) is stored once.
 ///
 ///     let records = try ScaleRecordStore(store: EventStore(path: "scale.sqlite"), device: "HS5-0001", model: .hs5)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AxonBand
+import AxonEventStore
 import AxonRecording
 import Foundation
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonEventStore
 import AxonOBD
 import AxonRecording
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonEventStore
 import AxonLSL
 import AxonOBD
 import AxonRecording

@@ -1,6 +1,7 @@
 import ArgumentParser
 import AxonBluetooth
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 import AxonResearchBIT
 import Foundation

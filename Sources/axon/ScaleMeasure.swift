@@ -1,4 +1,5 @@
 import ArgumentParser
+import AxonEventStore
 import AxonRecording
 import AxonScales
 

@@ -1,5 +1,6 @@
 import AxonBand
 import AxonBluetooth
+import AxonEventStore
 import AxonRecording
 import BlueZTestSupport
 import Foundation

@@ -1,6 +1,7 @@
 import AxonBand
 import AxonBluetooth
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 import BlueZTestSupport
 import Foundation

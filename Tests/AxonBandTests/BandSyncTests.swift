@@ -1,5 +1,6 @@
 import AxonBand
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 import Foundation
 import Testing

@@ -1,4 +1,5 @@
 import AxonBand
+import AxonEventStore
 import AxonRecording
 import Foundation
 import StreamTestSupport

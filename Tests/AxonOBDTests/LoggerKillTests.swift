@@ -1,3 +1,4 @@
+import AxonEventStore
 import AxonOBD
 import AxonRecording
 import Foundation

@@ -1,3 +1,4 @@
+import AxonEventStore
 import AxonRecording
 import AxonScales
 import Foundation

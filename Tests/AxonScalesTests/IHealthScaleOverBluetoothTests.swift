@@ -1,5 +1,6 @@
 import AxonBluetooth
 import AxonDevices
+import AxonEventStore
 import AxonRecording
 import BlueZTestSupport
 import Foundation

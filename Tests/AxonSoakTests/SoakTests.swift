@@ -5,6 +5,7 @@
 // time; `make soak` runs 24 hours (AXON_SOAK_HOURS=24).
 
 import AxonEEG
+import AxonEventStore
 import AxonLSL
 import AxonRecording
 import AxonStreams

@@ -1,8 +1,9 @@
+import AxonEventStore
 import AxonRecording
 import AxonStreams
 
 /// The durable log of driving events and of their delivery in acknowledged batches (the seed's UDP events), in an
-/// ``AxonRecording/EventStore``.
+/// ``AxonEventStore/EventStore``.
 ///
 /// Three streams of one source id (the vehicle or adapter) hold it, so nothing but the store's own API is needed:
 /// - **OBD events**: every event, written (and `fsync`ed) when it is detected, keyed by ``OBDDrivingEvent/recordID``;

@@ -2,7 +2,7 @@ import AxonStreams
 import Foundation
 import Testing
 
-@testable import AxonRecording
+@testable import AxonEventStore
 
 #if canImport(Glibc)
     import Glibc

@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@testable import AxonRecording
+@testable import AxonEventStore
 
 @Suite("EventStore: durable, idempotent event records in SQLite")
 struct EventStoreTests {

@@ -2,7 +2,7 @@ import AxonStreams
 import Foundation
 import Testing
 
-@testable import AxonRecording
+@testable import AxonEventStore
 
 /// Insert rates for the notes: printed, not asserted (they depend on the disk's `fsync`). What is asserted is that
 /// every record arrived.
