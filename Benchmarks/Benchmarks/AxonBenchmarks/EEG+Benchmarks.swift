@@ -219,7 +219,7 @@ func registerEEGBenchmarks() {
     let box = ReplayFixtureBox()
     Benchmark(
         "EEG.replay1h",
-        configuration: .init(maxDuration: .seconds(4), maxIterations: 200)
+        configuration: .init(maxDuration: RunLimits.duration(.seconds(4)), maxIterations: RunLimits.iterations(200))
     ) { benchmark in
         let fixture = box.fixture!
         for _ in benchmark.scaledIterations { fixture.replayHour() }

@@ -89,7 +89,7 @@ func registerLatencyBenchmarks() {
         "EEG.latency4ch",
         configuration: .init(
             metrics: Benchmark.defaultConfiguration.metrics + [.spectrumLatency], scalingFactor: .one,
-            maxDuration: .seconds(2), maxIterations: 200)
+            maxDuration: RunLimits.duration(.seconds(2)), maxIterations: RunLimits.iterations(200))
     ) { benchmark in
         let fixture = box.fixture!
         fixture.hops(hopsPerIteration)

@@ -57,7 +57,7 @@ func registerRecordBenchmarks() {
             name,
             configuration: .init(
                 metrics: [.wallClock, .throughput, .mallocCountTotal], scalingFactor: .one,
-                maxDuration: .seconds(2), maxIterations: 5_000)
+                maxDuration: RunLimits.duration(.seconds(2)), maxIterations: RunLimits.iterations(5_000))
         ) { (benchmark: Benchmark, fixture: RecordFixture) in
             var samples = 0
             do {
