@@ -96,12 +96,14 @@ run-unit-tests:
 # commands (asked from a test task, written by the source thread): about 8 s.
 # AXON_TEST_TARGETS: the build compiles only these test targets and what they import (Package.swift's last lines).
 TSAN_TEST_TARGETS = AxonStreamsTests,AxonBrainiacTests,AxonEEGTests,AxonRecordingTests,AxonBluetoothTests,AxonScalesTests,AxonOpenBCITests,AxonMuseTests
+# AXON_TEST_SOURCES: of those targets, only the files the filtered suites are in and the helpers they use are compiled.
+TSAN_TEST_SOURCES = AxonStreamsTests/RingTests.swift,AxonStreamsTests/RingWakeupTests.swift,AxonStreamsTests/PipelineTests.swift,AxonStreamsTests/TestSupport.swift,AxonBrainiacTests/SimulatedBrainiacHeadsetTests.swift,AxonBrainiacTests/EEGHeadsetTests.swift,AxonBrainiacTests/TestSupport.swift,AxonEEGTests/SessionTests.swift,AxonEEGTests/EEGTestSignals.swift,AxonRecordingTests/EDFFileReaderTests.swift,AxonRecordingTests/EDFSinkThreadTests.swift,AxonRecordingTests/EDFPeers.swift,AxonRecordingTests/EDFTestFiles.swift,AxonRecordingTests/TestData.swift,AxonBluetoothTests/BluetoothCentralTests.swift,AxonBluetoothTests/BrainiacOverBluetoothTests.swift,AxonBluetoothTests/HeadsetRun.swift,AxonScalesTests/MemoryTransferTests.swift,AxonScalesTests/ScaleInboxTests.swift,AxonScalesTests/HS5UserTests.swift,AxonScalesTests/TestSupport.swift,AxonScalesTests/ScaleTestRig.swift,AxonScalesTests/WeightMeasurementVectors.swift,AxonOpenBCITests/CytonEngineTests.swift,AxonOpenBCITests/CytonRoundTripTests.swift,AxonOpenBCITests/GanglionOverBluetoothTests.swift,AxonMuseTests/SimulatedMuseTests.swift,AxonMuseTests/CollectingSink+Recording.swift
 # -enable-testing: `swift test` builds with testable imports by itself; `swift build --build-tests` needs to be told.
 TSAN_FLAGS = -c release --sanitize=thread --disable-default-traits -Xswiftc -enable-testing --scratch-path $(TSAN_SCRATCH)
 tsan-build:
-	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) $(SWIFT) build --build-tests $(TSAN_FLAGS)
+	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) AXON_TEST_SOURCES=$(TSAN_TEST_SOURCES) $(SWIFT) build --build-tests $(TSAN_FLAGS)
 tsan-tests: tsan-build
-	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) $(SWIFT) test --skip-build $(TSAN_FLAGS) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
+	AXON_TEST_TARGETS=$(TSAN_TEST_TARGETS) AXON_TEST_SOURCES=$(TSAN_TEST_SOURCES) $(SWIFT) test --skip-build $(TSAN_FLAGS) --skip 'LiveView|Fleet' --filter 'Ring|Pipeline|SimulatedBrainiacHeadset|SessionTests|EEGHeadsetTests|EDFSinkThreadTests|EDFFileReaderTests|BluetoothCentralTests|malformedNotifications|failingConnects|MemoryTransferTests|LostRecordTests|ScaleInboxTests|HS5UserTests|CytonRoundTrip|CytonEngine|roundTripWithAuxiliaryStreams|withoutKeepAlivesItHalts|impedanceCheck'
 
 ## Runs the benchmark suite (nested package, release build).
 bench: deps

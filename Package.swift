@@ -293,6 +293,16 @@ if let wanted = Context.environment["AXON_TEST_TARGETS"] {
         }
     }
     package.targets.removeAll { !needed.contains($0.name) }
+    // AXON_TEST_SOURCES (comma-separated `Target/File.swift`): a kept test target with files listed compiles only
+    // those, so the release build does not optimise thousands of lines of tests it will not run.
+    if let listed = Context.environment["AXON_TEST_SOURCES"] {
+        var files: [String: [String]] = [:]
+        for entry in listed.split(separator: ",") {
+            let parts = entry.split(separator: "/", maxSplits: 1).map(String.init)
+            if parts.count == 2 { files[parts[0], default: []].append(parts[1]) }
+        }
+        for target in package.targets { if let kept = files[target.name] { target.sources = kept } }
+    }
     package.products.removeAll { product in
         let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
         return !targets.allSatisfy(needed.contains)
