@@ -95,9 +95,42 @@ run-unit-tests:
 # The in-process simulated Muse (its thread, the source's commands, the auxiliary stream) and the Ganglion's impedance
 # commands (asked from a test task, written by the source thread): about 8 s.
 # AXON_TEST_TARGETS: the build compiles only these test targets and what they import (Package.swift's last lines).
-TSAN_TEST_TARGETS = AxonStreamsTests,AxonBrainiacTests,AxonEEGTests,AxonRecordingTests,AxonBluetoothTests,AxonScalesTests,AxonOpenBCITests,AxonMuseTests
-# AXON_TEST_SOURCES: of those targets, only the files the filtered suites are in and the helpers they use are compiled.
-TSAN_TEST_SOURCES = AxonStreamsTests/RingTests.swift,AxonStreamsTests/RingWakeupTests.swift,AxonStreamsTests/PipelineTests.swift,AxonStreamsTests/TestSupport.swift,AxonBrainiacTests/SimulatedBrainiacHeadsetTests.swift,AxonBrainiacTests/EEGHeadsetTests.swift,AxonBrainiacTests/TestSupport.swift,AxonEEGTests/SessionTests.swift,AxonEEGTests/EEGTestSignals.swift,AxonRecordingTests/EDFFileReaderTests.swift,AxonRecordingTests/EDFSinkThreadTests.swift,AxonRecordingTests/EDFPeers.swift,AxonRecordingTests/EDFTestFiles.swift,AxonRecordingTests/TestData.swift,AxonBluetoothTests/BluetoothCentralTests.swift,AxonBluetoothTests/BrainiacOverBluetoothTests.swift,AxonBluetoothTests/HeadsetRun.swift,AxonScalesTests/MemoryTransferTests.swift,AxonScalesTests/ScaleInboxTests.swift,AxonScalesTests/HS5UserTests.swift,AxonScalesTests/TestSupport.swift,AxonScalesTests/ScaleTestRig.swift,AxonScalesTests/WeightMeasurementVectors.swift,AxonOpenBCITests/CytonEngineTests.swift,AxonOpenBCITests/CytonRoundTripTests.swift,AxonOpenBCITests/GanglionOverBluetoothTests.swift,AxonMuseTests/SimulatedMuseTests.swift,AxonMuseTests/CollectingSink+Recording.swift
+# AXON_TEST_SOURCES: of those targets, only the files the filtered suites are in and the helpers they use are
+# compiled; AXON_TEST_TARGETS, the targets these files are in, follows from the list.
+TSAN_TEST_FILES = \
+	AxonStreamsTests/RingTests.swift \
+	AxonStreamsTests/RingWakeupTests.swift \
+	AxonStreamsTests/PipelineTests.swift \
+	AxonStreamsTests/TestSupport.swift \
+	AxonBrainiacTests/SimulatedBrainiacHeadsetTests.swift \
+	AxonBrainiacTests/EEGHeadsetTests.swift \
+	AxonBrainiacTests/TestSupport.swift \
+	AxonEEGTests/SessionTests.swift \
+	AxonEEGTests/EEGTestSignals.swift \
+	AxonRecordingTests/EDFFileReaderTests.swift \
+	AxonRecordingTests/EDFSinkThreadTests.swift \
+	AxonRecordingTests/EDFPeers.swift \
+	AxonRecordingTests/EDFTestFiles.swift \
+	AxonRecordingTests/TestData.swift \
+	AxonBluetoothTests/BluetoothCentralTests.swift \
+	AxonBluetoothTests/BrainiacOverBluetoothTests.swift \
+	AxonBluetoothTests/HeadsetRun.swift \
+	AxonScalesTests/MemoryTransferTests.swift \
+	AxonScalesTests/ScaleInboxTests.swift \
+	AxonScalesTests/HS5UserTests.swift \
+	AxonScalesTests/TestSupport.swift \
+	AxonScalesTests/ScaleTestRig.swift \
+	AxonScalesTests/WeightMeasurementVectors.swift \
+	AxonOpenBCITests/CytonEngineTests.swift \
+	AxonOpenBCITests/CytonRoundTripTests.swift \
+	AxonOpenBCITests/GanglionOverBluetoothTests.swift \
+	AxonMuseTests/SimulatedMuseTests.swift \
+	AxonMuseTests/CollectingSink+Recording.swift
+empty :=
+space := $(empty) $(empty)
+comma := ,
+TSAN_TEST_SOURCES = $(subst $(space),$(comma),$(strip $(TSAN_TEST_FILES)))
+TSAN_TEST_TARGETS = $(subst $(space),$(comma),$(sort $(foreach file,$(TSAN_TEST_FILES),$(firstword $(subst /, ,$(file))))))
 # -enable-testing: `swift test` builds with testable imports by itself; `swift build --build-tests` needs to be told.
 TSAN_FLAGS = -c release --sanitize=thread --disable-default-traits -Xswiftc -enable-testing --scratch-path $(TSAN_SCRATCH)
 tsan-build:

@@ -73,7 +73,8 @@ let package = Package(
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP", "AxonMemory"]),
         .target(name: "AxonRecording", dependencies: ["AxonStreams", "AxonMemory", "CEDFlib"]),
         // The durable event store (SQLite through GRDB) for what devices send once: its own module, so that the
-        // engine, the file formats, the C library and the benchmarks do not compile or link a database.
+        // engine, the file formats and the benchmarks do not compile or link a database (the C library still does,
+        // through AxonConnect's device adapters).
         .target(name: "AxonEventStore", dependencies: ["AxonStreams", grdb]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
@@ -106,7 +107,8 @@ let package = Package(
         .target(name: "AxonBand", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore"]),
         // P&G ResearchBIT sensors: scan filter, summary events paired into sessions, resumable fetch into the
         // event store (docs/researchbit-protocol.md), and a simulated sensor.
-        .target(name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore"]),
+        .target(
+            name: "AxonResearchBIT", dependencies: ["AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore"]),
 
         // OpenBCI boards: the Cyton (+ Daisy) over its dongle's serial port — the 33-byte packet decoder with
         // resynchronisation, the board's text exchange, gains tracked from channel settings — and a simulated Cyton on
@@ -133,7 +135,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["LiveView"])),
                 .product(name: "HummingbirdCore", package: "hummingbird", condition: .when(traits: ["LiveView"])),
                 .product(
-                    name: "HummingbirdWebSocket", package: "hummingbird-websocket", condition: .when(traits: ["LiveView"])),
+                    name: "HummingbirdWebSocket", package: "hummingbird-websocket",
+                    condition: .when(traits: ["LiveView"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["LiveView"])),
             ],
             resources: [.copy("Web")]),
@@ -172,8 +175,9 @@ let package = Package(
         .executableTarget(
             name: "axon",
             dependencies: [
-                "AxonStreams", "AxonEEG", "AxonRecording", "AxonEventStore", "AxonBrainiac", "AxonDevices", "AxonBluetooth",
-                "AxonBench", "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI", "AxonMuse", "AxonPolar", "AxonLSL",
+                "AxonStreams", "AxonEEG", "AxonRecording", "AxonEventStore", "AxonBrainiac", "AxonDevices",
+                "AxonBluetooth", "AxonBench", "AxonOBD", "AxonScales", "AxonBand", "AxonResearchBIT", "AxonOpenBCI",
+                "AxonMuse", "AxonPolar", "AxonLSL",
                 "AxonView", "AxonFleet", "AxonConnect", "AxonSensors", "CLinux", argumentParser,
             ]),
 
@@ -185,7 +189,8 @@ let package = Package(
             name: "AxonCTests",
             dependencies: ["AxonC", "CAxonABI", "AxonEEG", "AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(
-            name: "AxonSensorsTests", dependencies: ["AxonSensors", "AxonRecording", "AxonStreams", "AxonDevices", "StreamTestSupport"]),
+            name: "AxonSensorsTests",
+            dependencies: ["AxonSensors", "AxonRecording", "AxonStreams", "AxonDevices", "StreamTestSupport"]),
         .testTarget(
             name: "AxonConnectTests",
             dependencies: [
@@ -199,32 +204,38 @@ let package = Package(
         // The soak: a simulated headset for hours of device time through every sink a run can have.
         .testTarget(
             name: "AxonSoakTests",
-            dependencies: ["AxonEEG", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonView", "AxonLSL", "CLinux"]),
+            dependencies: [
+                "AxonEEG", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonView", "AxonLSL", "CLinux",
+            ]),
         .testTarget(name: "AxonRecordingTests", dependencies: ["AxonRecording", "AxonStreams", "StreamTestSupport"]),
         .testTarget(name: "AxonEventStoreTests", dependencies: ["AxonEventStore", "AxonStreams"]),
         .testTarget(name: "AxonBrainiacTests", dependencies: ["AxonBrainiac", "AxonStreams", "AxonEEG"]),
         // The private dbus-daemon and mock bluetoothd (scripts/bluez-mock) that every BLE test runs against.
         .target(
-            name: "BlueZTestSupport", dependencies: ["AxonBluetooth", "StreamTestSupport"], path: "Tests/BlueZTestSupport"),
+            name: "BlueZTestSupport", dependencies: ["AxonBluetooth", "StreamTestSupport"],
+            path: "Tests/BlueZTestSupport"),
         // A sink that keeps what a pipeline delivers, the built axon executable and waiting for a condition, for tests of
         // any stream.
         .target(name: "StreamTestSupport", dependencies: ["AxonStreams"], path: "Tests/StreamTestSupport"),
         .testTarget(
             name: "AxonScalesTests",
             dependencies: [
-                "AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore", "AxonBluetooth", "BlueZTestSupport",
+                "AxonScales", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEventStore", "AxonBluetooth",
+                "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
         .testTarget(
             name: "AxonBluetoothTests",
             dependencies: [
-                "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams", "BlueZTestSupport",
+                "AxonBluetooth", "AxonDevices", "AxonBrainiac", "AxonEEG", "AxonRecording", "AxonStreams",
+                "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
         .testTarget(name: "AxonBenchTests", dependencies: ["AxonBench", "AxonRecording", "AxonStreams"]),
         // The README's commands and library example, checked against the built `axon`.
         .testTarget(
-            name: "AxonCLITests", dependencies: ["AxonEEG", "AxonRecording", "AxonEventStore", "AxonSensors", "StreamTestSupport"]),
+            name: "AxonCLITests",
+            dependencies: ["AxonEEG", "AxonRecording", "AxonEventStore", "AxonSensors", "StreamTestSupport"]),
         // Drives headless Chromium against `axon view` (scripts/view-browser.py); skipped when chromium is missing.
         .testTarget(
             name: "AxonViewTests",
@@ -238,7 +249,8 @@ let package = Package(
         .testTarget(
             name: "AxonOpenBCITests",
             dependencies: [
-                "AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG", "AxonBluetooth", "BlueZTestSupport",
+                "AxonOpenBCI", "AxonDevices", "AxonStreams", "AxonRecording", "AxonEEG", "AxonBluetooth",
+                "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
         .testTarget(
@@ -256,20 +268,23 @@ let package = Package(
         .testTarget(
             name: "AxonOBDTests",
             dependencies: [
-                "AxonOBD", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonDevices", "AxonBluetooth", "BlueZTestSupport",
+                "AxonOBD", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonDevices", "AxonBluetooth",
+                "BlueZTestSupport",
                 "StreamTestSupport",
             ],
             exclude: ["Fixtures"]),
         .testTarget(
             name: "AxonBandTests",
             dependencies: [
-                "AxonBand", "AxonDevices", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "AxonBand", "AxonDevices", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonBluetooth",
+                "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
         .testTarget(
             name: "AxonResearchBITTests",
             dependencies: [
-                "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonBluetooth", "BlueZTestSupport",
+                "AxonResearchBIT", "AxonDevices", "AxonRecording", "AxonEventStore", "AxonStreams", "AxonBluetooth",
+                "BlueZTestSupport",
                 "StreamTestSupport",
             ]),
     ]
