@@ -197,7 +197,9 @@ struct SoakTests {
         kilobytes.map { String(format: "%.1f", $0 / 1024) }.joined(separator: " ")
     }
 
-    @Test("memory, descriptors and threads stay flat; every lost sample is in a gap record; the EDF+ file reads back whole")
+    @Test(
+        "memory, descriptors and threads stay flat; every lost sample is in a gap record; the EDF+ file reads back whole"
+    )
     func soak() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("axon-soak-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -213,7 +215,8 @@ struct SoakTests {
         let source = SoakSource(hours: Self.hours, speed: Self.speed, inletReceived: { arrived.received })
         let configuration = EEGEngine.Configuration(
             channelLabels: ["T3", "O1", "T4", "O2"], baselineDuration: 60, indicatorPeriod: 10, rigor: .estimate)
-        let edf = EDFSink(path: edfPath, options: .init(format: .edfPlus, ranges: Array(repeating: -500...500, count: 4)))
+        let edf = EDFSink(
+            path: edfPath, options: .init(format: .edfPlus, ranges: Array(repeating: -500...500, count: 4)))
 
         // The live view's hub with five viewers: four read every message, one never reads.
         // Its zone timeline keeps 60 entries (10 simulated minutes); the rest scroll out into a summary.
@@ -332,6 +335,7 @@ struct SoakTests {
                 + "threads \(String(format: "%.3f", threadSlope))")
         print("soak: heap in use each simulated minute (MB): \(Self.series(samples.map(\.heapInUseKB)))")
         print("soak: resident each simulated minute (MB): \(Self.series(samples.map(\.residentKB)))")
+        print("soak: threads each simulated minute: \(samples.map { String(Int($0.threads)) }.joined(separator: " "))")
         // 2 MB per simulated hour over a day's second half (24 MB in 12 h) is a leak. A short run cannot tell a leak
         // from one step of the heap (liblsl's sample pool growing once when the inlet is briefly starved): one step of
         // up to 4 MB is allowed across the window, which over the half hour of `make test` is 16 MB per hour — still
@@ -340,7 +344,16 @@ struct SoakTests {
         let allowance = max(2, 4 / (Self.hours / 2))
         #expect(heapSlope < allowance, "the heap grows \(heapSlope) MB per simulated hour (allowed \(allowance))")
         #expect(rssSlope < 2 * allowance, "RSS grows \(rssSlope) MB per simulated hour (allowed \(2 * allowance))")
-        #expect(abs(fdSlope) < 0.5 && abs(threadSlope) < 0.5)
+        // Descriptors and threads come in whole steps: a short run cannot tell a leak from a thread pool's worker or
+        // liblsl's started late on a loaded machine. One thread appearing mid-window reads as 5.6 per hour over the
+        // half hour of `make test`; its allowance, 18 per hour, admits three. A day's run allows 0.5 per simulated
+        // hour, and a leak per minute, per indicator or per lost packet is far above either.
+        let countAllowance = max(0.5, 4.5 / (Self.hours / 2))
+        #expect(
+            abs(fdSlope) < countAllowance, "descriptors grow \(fdSlope) per simulated hour (allowed \(countAllowance))")
+        #expect(
+            abs(threadSlope) < countAllowance,
+            "threads grow \(threadSlope) per simulated hour (allowed \(countAllowance))")
 
         // The EDF+ file reads back whole with pyedflib: every sample of every record, and one gap annotation per
         // gap record.
