@@ -5,7 +5,6 @@ import PackageDescription
 
 let swiftAtomics: Target.Dependency = .product(name: "Atomics", package: "swift-atomics")
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
-let grdb: Target.Dependency = .product(name: "GRDB", package: "GRDB.swift")
 
 let package = Package(
     name: "Axon",
@@ -45,8 +44,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-atomics.git", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // SQLite through GRDB for the durable event store (links the system libsqlite3; libsqlite3-dev).
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         // The live view's HTTP and WebSocket server (AxonView only).
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket.git", from: "2.8.1"),
@@ -61,6 +58,7 @@ let package = Package(
         // EDFlib ships no .pc file: the module map links `edf` directly.
         .systemLibrary(name: "CEDFlib", providers: [.apt(["libedf-dev"])]),
         .systemLibrary(name: "CNATS", pkgConfig: "libnats", providers: [.apt(["libnats-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
 
         // MARK: - Libraries
         // eventfd(2) for the ring's wake-ups and thread names: Linux calls Swift's Glibc module does not declare.
@@ -72,10 +70,10 @@ let package = Package(
         .target(name: "AxonDSP", dependencies: ["CFFTW", "CLAPACKE", "AxonMemory"]),
         .target(name: "AxonEEG", dependencies: ["AxonStreams", "AxonDSP", "AxonMemory"]),
         .target(name: "AxonRecording", dependencies: ["AxonStreams", "AxonMemory", "CEDFlib"]),
-        // The durable event store (SQLite through GRDB) for what devices send once: its own module, so that the
-        // engine, the file formats and the benchmarks do not compile or link a database (the C library still does,
-        // through AxonConnect's device adapters).
-        .target(name: "AxonEventStore", dependencies: ["AxonStreams", grdb]),
+        // The durable event store (SQLite's C API) for what devices send once: its own module, so that the engine, the
+        // file formats and the benchmarks do not link a database (the C library still does, through AxonConnect's
+        // device adapters).
+        .target(name: "AxonEventStore", dependencies: ["AxonStreams", "CSQLite"]),
         // The Brainiac headset: packet layout, decoder, encoder and simulator. Transport-agnostic: a BlueZ
         // adapter hands it notification bytes. EEGHeadset, the SDK-shaped entry point, runs it through the engine.
         .target(name: "AxonBrainiac", dependencies: ["AxonStreams", "AxonEEG", "AxonDevices", "AxonMemory"]),

@@ -4,7 +4,7 @@
 # a second run installs nothing.
 set -euo pipefail
 
-# To build: FFTW, LAPACKE, libdbus (BlueZ over D-Bus), SQLite (the event store, GRDB), EDFlib (the reference
+# To build: FFTW, LAPACKE, libdbus (BlueZ over D-Bus), SQLite (the event store), EDFlib (the reference
 # EDF/BDF reader) and the NATS C client under AxonFleet (CNATS).
 packages=(pkg-config libfftw3-dev liblapacke-dev libdbus-1-dev libsqlite3-dev libedf-dev libnats-dev)
 

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension EventStore {
     /// Stores one record durably and says whether it was new: when this returns, the transaction has committed
@@ -16,7 +15,7 @@ extension EventStore {
     ///   ``EventStoreError/unknownStream(id:sourceID:name:)``, ``EventStoreError/encodingFailed(type:cause:)``,
     ///   ``EventStoreError/sqlite(code:message:sql:)`` (disk full, I/O error: then nothing was stored).
     ///
-    /// Threading: any thread; one write transaction on GRDB's writer queue. Cost: one `fsync` (milliseconds on a
+    /// Threading: any thread; one write transaction on the writer connection. Cost: one `fsync` (milliseconds on a
     /// disk); use ``insert(_:batch:)`` for many records.
     @discardableResult
     public func insert<P: Codable & Sendable>(
@@ -61,36 +60,37 @@ extension EventStore {
                     payload: try Self.encodeJSON(record.payload)))
         }
         guard !rows.isEmpty else { return [] }
-        let table = stream.tableName.quotedDatabaseIdentifier
+        let table = Self.quotedIdentifier(stream.tableName)
         let rowsToWrite = rows
         return try EventStoreError.wrapping {
             try pool.write { db -> [InsertOutcome] in
-                let insert = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO \(table) (device_record_id, device_time, host_time, time, payload)
-                        VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_record_id) DO NOTHING
-                        """)
-                let existing = try db.cachedStatement(
-                    sql: "SELECT device_time, payload FROM \(table) WHERE device_record_id = ?")
-                let logConflict = try db.cachedStatement(
-                    sql: """
-                        INSERT INTO event_conflicts (stream_id, device_record_id, device_time, host_time, payload)
-                        VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
-                        """)
+                let insert = try db.statement(
+                    """
+                    INSERT INTO \(table) (device_record_id, device_time, host_time, time, payload)
+                    VALUES (?, ?, ?, ?, ?) ON CONFLICT (device_record_id) DO NOTHING
+                    """)
+                let existing = try db.statement("SELECT device_time, payload FROM \(table) WHERE device_record_id = ?")
+                let logConflict = try db.statement(
+                    """
+                    INSERT INTO event_conflicts (stream_id, device_record_id, device_time, host_time, payload)
+                    VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+                    """)
                 return try rowsToWrite.map { row -> InsertOutcome in
-                    try insert.execute(arguments: [
-                        row.id, row.deviceTime, row.hostTime, row.deviceTime ?? row.hostTime, row.payload,
+                    try insert.run([
+                        .text(row.id), .real(row.deviceTime), .real(row.hostTime),
+                        .real(row.deviceTime ?? row.hostTime), .text(row.payload),
                     ])
-                    if db.changesCount == 1 { return .inserted }
-                    guard let stored = try Row.fetchOne(existing, arguments: [row.id]) else {
+                    if db.changes == 1 { return .inserted }
+                    guard
+                        let stored = try existing.rows([.text(row.id)], { ($0.double(0), $0.text(1)) }).first
+                    else {
                         throw EventStoreError.sqlite(
                             code: 1, message: "record \"\(row.id)\" was neither inserted nor found", sql: nil)
                     }
-                    let storedTime: Double? = stored["device_time"]
-                    let storedPayload: String = stored["payload"]
-                    if storedTime == row.deviceTime && storedPayload == row.payload { return .duplicate }
-                    try logConflict.execute(arguments: [
-                        stream.id, row.id, row.deviceTime, row.hostTime, row.payload,
+                    if stored.0 == row.deviceTime && stored.1 == row.payload { return .duplicate }
+                    try logConflict.run([
+                        .integer(stream.id), .text(row.id), .real(row.deviceTime), .real(row.hostTime),
+                        .text(row.payload),
                     ])
                     return .conflict
                 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 extension EventStore {
     /// The records of a stream whose time (device time, else host time) is in `from ..< to`, ordered by that time
@@ -14,33 +13,35 @@ extension EventStore {
         in stream: StreamHandle, from: Double? = nil, to: Double? = nil, limit: Int? = nil, as type: P.Type
     ) throws(EventStoreError) -> [StoredEvent<P>] {
         let stream = try checked(stream)
-        let table = stream.tableName.quotedDatabaseIdentifier
+        let table = Self.quotedIdentifier(stream.tableName)
         let rows = try EventStoreError.wrapping {
             try pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT device_record_id, device_time, host_time, payload FROM \(table)
-                        WHERE time >= ? AND time < ? ORDER BY time, seq LIMIT ?
-                        """,
-                    arguments: [from ?? -Double.infinity, to ?? Double.infinity, limit.map { max(0, $0) } ?? -1])
+                try db.statement(
+                    """
+                    SELECT device_record_id, device_time, host_time, payload FROM \(table)
+                    WHERE time >= ? AND time < ? ORDER BY time, seq LIMIT ?
+                    """
+                ).rows([
+                    .real(from ?? -Double.infinity), .real(to ?? Double.infinity),
+                    .integer(Int64(limit.map { max(0, $0) } ?? -1)),
+                ]) { row in
+                    (id: row.text(0), deviceTime: row.double(1), hostTime: row.double(2) ?? 0, json: row.text(3))
+                }
             }
         }
         let decoder = JSONDecoder()
         var events: [StoredEvent<P>] = []
         events.reserveCapacity(rows.count)
         for row in rows {
-            let id: String = row["device_record_id"]
-            let json: String = row["payload"]
             let payload: P
             do {
-                payload = try decoder.decode(P.self, from: Data(json.utf8))
+                payload = try decoder.decode(P.self, from: Data(row.json.utf8))
             } catch {
-                throw .decodingFailed(type: "\(P.self)", deviceRecordID: id, cause: error)
+                throw .decodingFailed(type: "\(P.self)", deviceRecordID: row.id, cause: error)
             }
             events.append(
                 StoredEvent(
-                    deviceRecordID: id, deviceTime: row["device_time"], hostTime: row["host_time"], payload: payload))
+                    deviceRecordID: row.id, deviceTime: row.deviceTime, hostTime: row.hostTime, payload: payload))
         }
         return events
     }
@@ -49,9 +50,9 @@ extension EventStore {
     ///
     /// Threading: any thread; reads a committed snapshot.
     public func count(in stream: StreamHandle) throws(EventStoreError) -> Int {
-        let table = try checked(stream).tableName.quotedDatabaseIdentifier
+        let table = Self.quotedIdentifier(try checked(stream).tableName)
         return try EventStoreError.wrapping {
-            try pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM \(table)") ?? 0 }
+            try pool.read { db in Int(try db.integer("SELECT COUNT(*) FROM \(table)") ?? 0) }
         }
     }
 
@@ -59,12 +60,11 @@ extension EventStore {
     ///
     /// Threading: any thread; reads a committed snapshot.
     public func contains(_ deviceRecordID: String, in stream: StreamHandle) throws(EventStoreError) -> Bool {
-        let table = try checked(stream).tableName.quotedDatabaseIdentifier
+        let table = Self.quotedIdentifier(try checked(stream).tableName)
         return try EventStoreError.wrapping {
             try pool.read { db in
-                try Bool.fetchOne(
-                    db, sql: "SELECT EXISTS (SELECT 1 FROM \(table) WHERE device_record_id = ?)",
-                    arguments: [deviceRecordID]) ?? false
+                try db.integer(
+                    "SELECT EXISTS (SELECT 1 FROM \(table) WHERE device_record_id = ?)", [.text(deviceRecordID)]) == 1
             }
         }
     }
@@ -73,9 +73,9 @@ extension EventStore {
     ///
     /// Threading: any thread; reads a committed snapshot. Complexity: O(n).
     public func deviceRecordIDs(in stream: StreamHandle) throws(EventStoreError) -> [String] {
-        let table = try checked(stream).tableName.quotedDatabaseIdentifier
+        let table = Self.quotedIdentifier(try checked(stream).tableName)
         return try EventStoreError.wrapping {
-            try pool.read { db in try String.fetchAll(db, sql: "SELECT device_record_id FROM \(table) ORDER BY seq") }
+            try pool.read { db in try db.texts("SELECT device_record_id FROM \(table) ORDER BY seq") }
         }
     }
 
@@ -87,17 +87,15 @@ extension EventStore {
         let stream = try checked(stream)
         return try EventStoreError.wrapping {
             try pool.read { db in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT device_record_id, device_time, host_time, payload FROM event_conflicts
-                        WHERE stream_id = ? ORDER BY id
-                        """,
-                    arguments: [stream.id]
-                ).map { row in
+                try db.statement(
+                    """
+                    SELECT device_record_id, device_time, host_time, payload FROM event_conflicts
+                    WHERE stream_id = ? ORDER BY id
+                    """
+                ).rows([.integer(stream.id)]) { row in
                     EventConflict(
-                        deviceRecordID: row["device_record_id"], deviceTime: row["device_time"],
-                        hostTime: row["host_time"], payloadJSON: row["payload"])
+                        deviceRecordID: row.text(0), deviceTime: row.double(1), hostTime: row.double(2) ?? 0,
+                        payloadJSON: row.text(3))
                 }
             }
         }

@@ -1,6 +1,5 @@
 import AxonStreams
 import Foundation
-import GRDB
 
 extension EventStore {
     /// Registers an event stream, or finds it: the same source id and name give the same handle every time, in
@@ -19,45 +18,45 @@ extension EventStore {
         let json = try Self.encodeJSON(descriptor)
         let handle = try EventStoreError.wrapping {
             try pool.write { db -> StreamHandle in
-                if let row = try Row.fetchOne(
-                    db,
-                    sql: """
-                        SELECT id, descriptor_json, revision, table_name FROM streams
-                        WHERE source_id = ? AND name = ?
-                        """,
-                    arguments: [descriptor.sourceID, descriptor.name])
-                {
+                let found = try db.statement(
+                    "SELECT id, descriptor_json, revision, table_name FROM streams WHERE source_id = ? AND name = ?"
+                ).rows([.text(descriptor.sourceID), .text(descriptor.name)]) { row in
+                    (id: row.int64(0), json: row.text(1), revision: row.int64(2), table: row.text(3))
+                }
+                if let row = found.first {
                     let handle = StreamHandle(
-                        id: row["id"], sourceID: descriptor.sourceID, name: descriptor.name,
-                        tableName: row["table_name"])
-                    let storedJSON: String = row["descriptor_json"]
-                    let stored = try Self.decodeDescriptor(storedJSON, handle: handle)
+                        id: row.id, sourceID: descriptor.sourceID, name: descriptor.name, tableName: row.table)
+                    let stored = try Self.decodeDescriptor(row.json, handle: handle)
                     guard stored != descriptor else { return handle }
                     guard policy == .replace else {
                         throw EventStoreError.descriptorChanged(sourceID: descriptor.sourceID, name: descriptor.name)
                     }
-                    let revision: Int = row["revision"]
-                    try db.execute(
-                        sql: """
-                            INSERT INTO stream_descriptor_history (stream_id, revision, descriptor_json, replaced_at)
-                            VALUES (?, ?, ?, ?)
-                            """,
-                        arguments: [handle.id, revision, storedJSON, Date().timeIntervalSince1970])
-                    try db.execute(
-                        sql: "UPDATE streams SET descriptor_json = ?, revision = ? WHERE id = ?",
-                        arguments: [json, revision + 1, handle.id])
+                    try db.statement(
+                        """
+                        INSERT INTO stream_descriptor_history (stream_id, revision, descriptor_json, replaced_at)
+                        VALUES (?, ?, ?, ?)
+                        """
+                    ).run([
+                        .integer(handle.id), .integer(row.revision), .text(row.json),
+                        .real(Date().timeIntervalSince1970),
+                    ])
+                    try db.statement("UPDATE streams SET descriptor_json = ?, revision = ? WHERE id = ?")
+                        .run([.text(json), .integer(row.revision + 1), .integer(handle.id)])
                     return handle
                 }
                 // The table name contains the stream's id: take the next id explicitly (this write transaction is
                 // the only writer), so the row goes in complete in one statement.
-                let id = (try Int64.fetchOne(db, sql: "SELECT COALESCE(MAX(id), 0) + 1 FROM streams")) ?? 1
+                let id = try db.integer("SELECT COALESCE(MAX(id), 0) + 1 FROM streams") ?? 1
                 let table = Self.tableName(id: id, descriptor: descriptor)
-                try db.execute(
-                    sql: """
-                        INSERT INTO streams (id, source_id, name, descriptor_json, table_name, registered_at)
-                        VALUES (?, ?, ?, ?, ?, ?)
-                        """,
-                    arguments: [id, descriptor.sourceID, descriptor.name, json, table, Date().timeIntervalSince1970])
+                try db.statement(
+                    """
+                    INSERT INTO streams (id, source_id, name, descriptor_json, table_name, registered_at)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """
+                ).run([
+                    .integer(id), .text(descriptor.sourceID), .text(descriptor.name), .text(json), .text(table),
+                    .real(Date().timeIntervalSince1970),
+                ])
                 try Self.createEventTable(db, named: table)
                 return StreamHandle(id: id, sourceID: descriptor.sourceID, name: descriptor.name, tableName: table)
             }

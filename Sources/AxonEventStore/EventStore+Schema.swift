@@ -1,6 +1,5 @@
 import AxonStreams
 import Foundation
-import GRDB
 
 extension EventStore {
     /// The identifiers of the migrations this build knows, oldest first.
@@ -8,59 +7,58 @@ extension EventStore {
 
     /// The fixed tables. Per-stream event tables are made by ``createEventTable(_:named:)`` when a stream is
     /// registered; a later migration that changes them must loop over `streams.table_name`.
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1-streams") { db in
-            try db.execute(
-                sql: """
-                    CREATE TABLE streams (
-                        id INTEGER PRIMARY KEY,
-                        source_id TEXT NOT NULL,
-                        name TEXT NOT NULL,
-                        descriptor_json TEXT NOT NULL,
-                        revision INTEGER NOT NULL DEFAULT 1,
-                        table_name TEXT NOT NULL UNIQUE,
-                        registered_at REAL NOT NULL,
-                        UNIQUE (source_id, name)
-                    );
-                    CREATE TABLE stream_descriptor_history (
-                        stream_id INTEGER NOT NULL REFERENCES streams(id),
-                        revision INTEGER NOT NULL,
-                        descriptor_json TEXT NOT NULL,
-                        replaced_at REAL NOT NULL,
-                        PRIMARY KEY (stream_id, revision)
-                    );
-                    CREATE TABLE event_conflicts (
-                        id INTEGER PRIMARY KEY,
-                        stream_id INTEGER NOT NULL REFERENCES streams(id),
-                        device_record_id TEXT NOT NULL,
-                        device_time REAL,
-                        host_time REAL NOT NULL,
-                        payload TEXT NOT NULL
-                    );
-                    CREATE UNIQUE INDEX event_conflicts_content
-                        ON event_conflicts (stream_id, device_record_id, payload, ifnull(device_time, 'none'));
-                    """)
-        }
-        return migrator
+    static var migrations: SQLiteMigrations {
+        var migrations = SQLiteMigrations()
+        migrations.register(
+            "v1-streams",
+            sql: """
+                CREATE TABLE streams (
+                    id INTEGER PRIMARY KEY,
+                    source_id TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    descriptor_json TEXT NOT NULL,
+                    revision INTEGER NOT NULL DEFAULT 1,
+                    table_name TEXT NOT NULL UNIQUE,
+                    registered_at REAL NOT NULL,
+                    UNIQUE (source_id, name)
+                );
+                CREATE TABLE stream_descriptor_history (
+                    stream_id INTEGER NOT NULL REFERENCES streams(id),
+                    revision INTEGER NOT NULL,
+                    descriptor_json TEXT NOT NULL,
+                    replaced_at REAL NOT NULL,
+                    PRIMARY KEY (stream_id, revision)
+                );
+                CREATE TABLE event_conflicts (
+                    id INTEGER PRIMARY KEY,
+                    stream_id INTEGER NOT NULL REFERENCES streams(id),
+                    device_record_id TEXT NOT NULL,
+                    device_time REAL,
+                    host_time REAL NOT NULL,
+                    payload TEXT NOT NULL
+                );
+                CREATE UNIQUE INDEX event_conflicts_content
+                    ON event_conflicts (stream_id, device_record_id, payload, ifnull(device_time, 'none'));
+                """)
+        return migrations
     }
 
     /// Creates a stream's event table: `seq` keeps arrival order, `device_record_id` is the idempotency key,
     /// `time` is `device_time` or else `host_time` (the query key, indexed with `seq`).
-    static func createEventTable(_ db: Database, named table: String) throws {
-        let quoted = table.quotedDatabaseIdentifier
+    static func createEventTable(_ db: SQLiteConnection, named table: String) throws {
+        let quoted = quotedIdentifier(table)
         try db.execute(
-            sql: """
-                CREATE TABLE \(quoted) (
-                    seq INTEGER PRIMARY KEY,
-                    device_record_id TEXT NOT NULL UNIQUE,
-                    device_time REAL,
-                    host_time REAL NOT NULL,
-                    time REAL NOT NULL,
-                    payload TEXT NOT NULL
-                );
-                CREATE INDEX \("\(table)_time".quotedDatabaseIdentifier) ON \(quoted) (time, seq);
-                """)
+            """
+            CREATE TABLE \(quoted) (
+                seq INTEGER PRIMARY KEY,
+                device_record_id TEXT NOT NULL UNIQUE,
+                device_time REAL,
+                host_time REAL NOT NULL,
+                time REAL NOT NULL,
+                payload TEXT NOT NULL
+            );
+            CREATE INDEX \(quotedIdentifier("\(table)_time")) ON \(quoted) (time, seq);
+            """)
     }
 
     /// `events_<id>_<name>_<source id>`, keeping ASCII letters and digits, everything else as `_`, at most 48
@@ -77,16 +75,20 @@ extension EventStore {
     }
 
     /// Every row of `streams`, by id.
-    static func fetchStreams(_ db: Database) throws -> [StoredStream] {
-        let rows = try Row.fetchAll(
-            db, sql: "SELECT id, source_id, name, descriptor_json, revision, table_name FROM streams ORDER BY id")
-        return try rows.map { row in
-            let handle = StreamHandle(
-                id: row["id"], sourceID: row["source_id"], name: row["name"], tableName: row["table_name"])
-            let json: String = row["descriptor_json"]
-            return StoredStream(
-                handle: handle, descriptor: try decodeDescriptor(json, handle: handle), revision: row["revision"])
-        }
+    static func fetchStreams(_ db: SQLiteConnection) throws -> [StoredStream] {
+        try db.statement("SELECT id, source_id, name, descriptor_json, revision, table_name FROM streams ORDER BY id")
+            .rows { row in
+                let handle = StreamHandle(
+                    id: row.int64(0), sourceID: row.text(1), name: row.text(2), tableName: row.text(5))
+                return StoredStream(
+                    handle: handle, descriptor: try decodeDescriptor(row.text(3), handle: handle),
+                    revision: Int(row.int64(4)))
+            }
+    }
+
+    /// `name` as an SQL identifier: in double quotes, a double quote inside doubled.
+    static func quotedIdentifier(_ name: String) -> String {
+        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     static func decodeDescriptor(_ json: String, handle: StreamHandle) throws(EventStoreError) -> StreamDescriptor {

@@ -1,26 +1,27 @@
 import AxonStreams
 import Foundation
-import GRDB
 
 /// A durable store for events a device sends only once (smartband sync data, a scale's memory records, OBD event
 /// batches): one SQLite file, written so that a record is on disk when ``insert(_:record:)`` returns.
 ///
 /// **Durability.** The file is in WAL journal mode with `synchronous = FULL`: every commit appends to the WAL and
-/// `fsync`s it before returning. With `NORMAL` (GRDB's default for WAL, and SQLite's advice for most apps) a
+/// `fsync`s it before returning. With `NORMAL` (SQLite's advice for most apps in WAL mode) a
 /// commit survives a killed process — the bytes are in the kernel's page cache — but the last transactions can
 /// roll back on power loss or a kernel crash, because the WAL is only synced at checkpoints. A device that erases
 /// its memory once we acknowledge a sync cannot send it again, so the store pays one `fsync` per transaction
 /// (batch with ``insert(_:batch:)`` to share it). Kill -9 in the middle of a burst loses no acknowledged record
 /// (`EventStoreKillTests`, `EventStoreCrashTests`).
 ///
-/// **Connections.** A GRDB `DatabasePool`: one writer connection that every write goes through, in order, plus
-/// reader connections that see the last committed state while a write is in progress, so a live view or an
-/// export reading the store never stalls an adapter's inserts (a `DatabaseQueue` would serialise them).
+/// **Connections.** SQLite's C API, through a small pool of its own: one writer connection that every write goes
+/// through, one at a time, plus reader connections that see the last committed state while a write is in progress,
+/// so a live view or an export reading the store never stalls an adapter's inserts (one shared connection would
+/// serialise them).
 ///
 /// **Schema.** A `streams` table holds each stream's ``AxonStreams/StreamDescriptor`` as JSON, keyed by source id
 /// and stream name; each stream's records live in a table of their own, `events_<id>_<sanitized name>`, with the
 /// device record id as a unique key. Re-sent records whose content differs go to `event_conflicts`. The fixed
-/// tables are created by GRDB's `DatabaseMigrator`; a file migrated by a newer version is refused
+/// tables are created by migrations recorded in `grdb_migrations` (the table name of the GRDB migrator that
+/// wrote earlier versions' files, kept so they open as they are); a file migrated by a newer version is refused
 /// (``EventStoreError/schemaTooNew(path:unknownMigrations:)``) rather than written to.
 ///
 /// ```swift
@@ -35,12 +36,12 @@ import GRDB
 /// ```
 ///
 /// Threading: `Sendable`; call it from any thread. Writes (``register(_:ifChanged:)``, inserts) run one at a time
-/// on GRDB's writer queue, in call order per thread; reads run concurrently with writes and with each other. Every
+/// on the writer connection, in call order per thread; reads run concurrently with writes and with each other. Every
 /// call blocks its caller until SQLite is done (for a write: until the `fsync`).
 public final class EventStore: Sendable {
     /// The database file's path.
     public let path: String
-    let pool: DatabasePool
+    let pool: SQLitePool
     /// Registered streams by id: checks that a handle belongs to this store without a query.
     let knownStreams: ThreadLocked<[Int64: StreamHandle]>
 
@@ -57,42 +58,22 @@ public final class EventStore: Sendable {
     /// write a file as a newer version would.
     init(path: String, laterMigrations: [(identifier: String, sql: String)]) throws(EventStoreError) {
         self.path = path
-        var configuration = Configuration()
-        configuration.label = "AxonEventStore"
-        configuration.busyMode = .timeout(5)
-        let pool: DatabasePool
+        let pool: SQLitePool
         do {
-            pool = try DatabasePool(path: path, configuration: configuration)
-            // DatabasePool switches to WAL and sets `synchronous = NORMAL` on its writer after `prepareDatabase`
-            // has run, so FULL is set here, on the writer connection, which the pool keeps for its lifetime.
-            try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-            }
-        } catch let error as DatabaseError {
-            throw .cannotOpen(
-                path: path, code: error.extendedResultCode.rawValue, reason: error.message ?? "\(error)")
+            pool = try SQLitePool(path: path)
         } catch {
-            throw .unexpected(path: path, cause: error)
+            throw .cannotOpen(path: path, code: error.code, reason: error.message)
         }
-        var migrator = Self.migrator
-        for (identifier, sql) in laterMigrations {
-            migrator.registerMigration(identifier) { db in try db.execute(sql: sql) }
-        }
+        var migrations = Self.migrations
+        for (identifier, sql) in laterMigrations { migrations.register(identifier, sql: sql) }
         let knownIdentifiers = Self.migrationIdentifiers.union(laterMigrations.map(\.identifier))
         let path = path
         let streams = try EventStoreError.wrapping { () throws -> [Int64: StreamHandle] in
-            do {
-                let unknown = try pool.read { db in
-                    try migrator.appliedIdentifiers(db).subtracting(knownIdentifiers)
-                }
-                guard unknown.isEmpty else {
-                    throw EventStoreError.schemaTooNew(path: path, unknownMigrations: unknown.sorted())
-                }
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
-                throw EventStoreError.cannotOpen(
-                    path: path, code: error.extendedResultCode.rawValue, reason: error.message ?? "\(error)")
+            let unknown = try migrations.appliedIdentifiers(pool).subtracting(knownIdentifiers)
+            guard unknown.isEmpty else {
+                throw EventStoreError.schemaTooNew(path: path, unknownMigrations: unknown.sorted())
             }
-            try migrator.migrate(pool)
+            try migrations.migrate(pool)
             return try pool.read { db in
                 Dictionary(uniqueKeysWithValues: try Self.fetchStreams(db).map { ($0.handle.id, $0.handle) })
             }
@@ -108,9 +89,9 @@ public final class EventStore: Sendable {
     public func durabilitySettings() throws(EventStoreError) -> (journalMode: String, synchronous: Int) {
         try EventStoreError.wrapping {
             try pool.writeWithoutTransaction { db in
-                let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-                let level = try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1
-                return (mode, level)
+                let mode = try db.texts("PRAGMA journal_mode").first ?? ""
+                let level = try db.integer("PRAGMA synchronous") ?? -1
+                return (mode, Int(level))
             }
         }
     }
@@ -120,7 +101,7 @@ public final class EventStore: Sendable {
     /// Threading: any thread; reads a snapshot. Complexity: reads the whole file.
     public func integrityCheck() throws(EventStoreError) -> [String] {
         try EventStoreError.wrapping {
-            try pool.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+            try pool.read { db in try db.texts("PRAGMA integrity_check") }
         }
     }
 

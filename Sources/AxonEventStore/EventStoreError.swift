@@ -1,5 +1,4 @@
 import AxonStreams
-import GRDB
 
 /// What went wrong opening, writing or reading an ``EventStore``. Every case says where and what in
 /// ``description``. Equality and hashing compare that sentence: the coding cases and ``unexpected(path:cause:)`` keep
@@ -56,16 +55,15 @@ public enum EventStoreError: Error, Sendable, EquatableByDescription {
         }
     }
 
-    /// Runs `body`, passing ``EventStoreError``s through and turning GRDB's `DatabaseError` (and anything else)
-    /// into a typed case (anything else as ``unexpected(path:cause:)``).
+    /// Runs `body`, passing ``EventStoreError``s through and turning SQLite's errors into ``sqlite(code:message:sql:)``
+    /// (anything else as ``unexpected(path:cause:)``).
     static func wrapping<T>(_ body: () throws -> T) throws(EventStoreError) -> T {
         do {
             return try body()
         } catch let error as EventStoreError {
             throw error
-        } catch let error as DatabaseError {
-            throw .sqlite(
-                code: error.extendedResultCode.rawValue, message: error.message ?? "\(error)", sql: error.sql)
+        } catch let error as SQLiteError {
+            throw .sqlite(code: error.code, message: error.message, sql: error.sql)
         } catch {
             throw .unexpected(path: nil, cause: error)
         }
