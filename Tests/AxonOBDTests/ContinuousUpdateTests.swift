@@ -53,13 +53,12 @@ extension EmulatorSuites {
             defer { watcher.cancel() }
             let sink = CollectingSink()
             try gateway.registerDataPIDs(requestID: 7, pids: [0x0D, 0x0C], rate: 5, sinks: [sink])
-            guard try await waitUntil(seconds: 30, interval: 0.05, { sink.snapshot.timestamps.count >= 10 })
+            guard waitUntil(seconds: 30, interval: 0.05, { sink.snapshot.timestamps.count >= 10 })
             else { return }
 
             try peer.kill()
-            let killedAt = HostClock.now()
             // Wait (bounded) until the gateway has noticed.
-            _ = try await waitUntil(seconds: 20, interval: 0.05, onTimeout: .returnFalse) {
+            _ = waitUntil(seconds: 20, interval: 0.05, onTimeout: .returnFalse) {
                 statuses.withLock { $0.contains { if case .linkLost = $0 { true } else { false } } }
             }
             let framesAtLoss = sink.snapshot.timestamps.count
@@ -67,12 +66,12 @@ extension EmulatorSuites {
             #expect(sink.snapshot.timestamps.count <= framesAtLoss + 1)
             try peer.start()
             let restartedAt = HostClock.now()
-            _ = try await waitUntil(seconds: 30, interval: 0.02, onTimeout: .returnFalse) {
+            _ = waitUntil(seconds: 30, interval: 0.02, onTimeout: .returnFalse) {
                 gateway.connectionCount >= 2
             }
             let reconnectSeconds = HostClock.now() - restartedAt
             let framesAtReconnect = sink.snapshot.timestamps.count
-            _ = try await waitUntil(seconds: 30, interval: 0.05, onTimeout: .returnFalse) {
+            _ = waitUntil(seconds: 30, interval: 0.05, onTimeout: .returnFalse) {
                 sink.snapshot.timestamps.count >= framesAtReconnect + 10
             }
             try gateway.unregisterDataPIDs(requestID: 7)
@@ -111,7 +110,7 @@ extension EmulatorSuites {
             try gateway.setFavorite(device)
             let sink = CollectingSink()
             try gateway.registerDataPIDs(requestID: 3, pids: [0x0D], rate: 5, sinks: [sink])
-            guard try await waitUntil(seconds: 30, interval: 0.05, { sink.snapshot.timestamps.count >= 5 })
+            guard waitUntil(seconds: 30, interval: 0.05, { sink.snapshot.timestamps.count >= 5 })
             else { return }
             try peer.pause()
             let pausedAt = HostClock.now()
@@ -126,11 +125,11 @@ extension EmulatorSuites {
             let lostAfter = HostClock.now() - pausedAt
             try peer.resume()
             let resumedAt = HostClock.now()
-            _ = try await waitUntil(seconds: 30, interval: 0.02, onTimeout: .returnFalse) {
+            _ = waitUntil(seconds: 30, interval: 0.02, onTimeout: .returnFalse) {
                 gateway.connectionCount >= 2
             }
             let framesAtReconnect = sink.snapshot.timestamps.count
-            _ = try await waitUntil(seconds: 30, interval: 0.05, onTimeout: .returnFalse) {
+            _ = waitUntil(seconds: 30, interval: 0.05, onTimeout: .returnFalse) {
                 sink.snapshot.timestamps.count >= framesAtReconnect + 5
             }
             try gateway.unregisterDataPIDs(requestID: 3)
